@@ -1,0 +1,316 @@
+/**
+ * The ports: the only door between the app and a backend. Every adapter (local, supabase, s3) implements
+ * these interfaces, returns plain data (no SDK types) and throws only `AppError` (or an AbortError when the
+ * caller's signal fired). Each port has one contract suite that every adapter passes.
+ */
+export type { AppError, ErrorCode } from '../lib/app-error';
+
+// ---------------------------------------------------------------------------------------------------------
+// Entities (PRODUCT.md §3), as the app sees them.
+
+export type Role = 'owner' | 'editor' | 'contributor' | 'viewer';
+export type ItemKind = 'image' | 'video' | 'file';
+/** `uploading`: row reserved, invisible to others. A trashed item is `ready` with `deletedAt` set. */
+export type ItemStatus = 'uploading' | 'ready' | 'failed';
+export type ItemNotice = 'image/undecodable' | 'image/too-large';
+
+export interface Profile {
+  id: string;
+  displayName: string;
+  avatarKey: string | null;
+  createdAt: string;
+}
+
+export interface Album {
+  id: string;
+  ownerId: string;
+  title: string;
+  description: string;
+  coverItemId: string | null;
+  /** The thumbnail key of the cover (the chosen cover, else the newest ready image or video). */
+  coverThumbKey: string | null;
+  coverThumbhash: string | null;
+  itemCount: number;
+  bytesTotal: number;
+  createdAt: string;
+  updatedAt: string;
+  /** The caller's role in this album. */
+  role: Role;
+}
+
+export interface ItemMetadata {
+  cameraMake?: string;
+  cameraModel?: string;
+  lens?: string;
+  exposureTime?: number;
+  fNumber?: number;
+  iso?: number;
+  focalLength?: number;
+  /** XMP fields. */
+  title?: string;
+  description?: string;
+  rating?: number;
+  keywords?: string[];
+  label?: string;
+  /** Why the item has no preview, when it is an image kept as a file. */
+  notice?: ItemNotice;
+}
+
+export interface Item {
+  id: string;
+  albumId: string;
+  uploaderId: string;
+  kind: ItemKind;
+  status: ItemStatus;
+  filename: string;
+  mime: string;
+  bytes: number;
+  sha256: string | null;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  takenAt: string | null;
+  originalKey: string;
+  previewKey: string | null;
+  thumbKey: string | null;
+  /** base64 of a thumbhash (< 40 bytes). */
+  thumbhash: string | null;
+  metadata: ItemMetadata;
+  createdAt: string;
+  deletedAt: string | null;
+}
+
+export interface Activity {
+  id: string;
+  albumId: string;
+  albumTitle: string;
+  actorId: string;
+  actorName: string;
+  verb: 'added_items' | 'created_album' | 'commented' | 'joined' | 'trashed_items' | 'restored_items';
+  count: number;
+  createdAt: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Common shapes.
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export type Unsubscribe = () => void;
+
+/** How an album's items are ordered: by capture date (then added), or by date added. Newest first. */
+export type ItemSort = 'taken' | 'added';
+
+export interface ItemQuery {
+  sort: ItemSort;
+  /** true: the trash view (deleted items only); false: the album. */
+  trashed?: boolean;
+  kind?: ItemKind;
+  /** Keyset cursor from the previous page's `nextCursor`; never an offset. */
+  cursor?: string | null;
+  limit?: number;
+  /** Only items whose sort date falls in this month (`YYYY-MM`, UTC), or `unknown` for no date. */
+  month?: string;
+}
+
+export interface Page<T> {
+  rows: T[];
+  nextCursor: string | null;
+}
+
+export interface MonthCount {
+  /** `YYYY-MM` (UTC) or `unknown`. */
+  month: string;
+  count: number;
+}
+
+export interface AlbumInput {
+  title: string;
+  description?: string;
+}
+
+export interface AlbumPatch {
+  title?: string;
+  description?: string;
+  coverItemId?: string | null;
+}
+
+/** What the uploader knows before the bytes go up. The id is chosen by the client so a retry is idempotent. */
+export interface ReserveItemInput {
+  id: string;
+  filename: string;
+  mime: string;
+  kind: ItemKind;
+  bytes: number;
+}
+
+export interface FinalizeItemInput {
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  takenAt: string | null;
+  hasPreview: boolean;
+  hasThumb: boolean;
+  thumbhash: string | null;
+  metadata: ItemMetadata;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The ports.
+
+export interface Session {
+  userId: string;
+  email: string | null;
+  profile: Profile;
+  expiresAt: number | null;
+}
+
+export type SignInMethod = 'password' | 'magic-link' | 'oauth';
+
+export interface AuthCapabilities {
+  /** The local backend has one built-in profile and no sign-in screens. */
+  requiresSignIn: boolean;
+  methods: SignInMethod[];
+  oauthProviders: string[];
+}
+
+export interface AuthPort {
+  capabilities(): AuthCapabilities;
+  getSession(opts?: CallOptions): Promise<Session | null>;
+  /** Called with the current session at once, then on every change (sign-in, refresh, sign-out). */
+  onSessionChange(cb: (session: Session | null) => void): Unsubscribe;
+  signInWithPassword(email: string, password: string): Promise<Session>;
+  signUp(email: string, password: string, displayName: string): Promise<Session | null>;
+  sendMagicLink(email: string, redirectTo: string): Promise<void>;
+  signInWithOAuth(provider: string, redirectTo: string): Promise<void>;
+  /** `others`: every other session of this user; `global`: all, this one included. */
+  signOut(scope?: 'local' | 'others' | 'global'): Promise<void>;
+  updateProfile(patch: { displayName?: string }): Promise<Profile>;
+}
+
+export interface DataPort {
+  listAlbums(opts?: CallOptions): Promise<Album[]>;
+  /** Throws `album/not-found` for an album that does not exist or that the caller is not a member of. */
+  getAlbum(albumId: string, opts?: CallOptions): Promise<Album>;
+  createAlbum(input: AlbumInput, opts?: CallOptions): Promise<Album>;
+  updateAlbum(albumId: string, patch: AlbumPatch, opts?: CallOptions): Promise<Album>;
+  deleteAlbum(albumId: string, opts?: CallOptions): Promise<void>;
+
+  listItems(albumId: string, query: ItemQuery, opts?: CallOptions): Promise<Page<Item>>;
+  countItemsByMonth(albumId: string, query: Pick<ItemQuery, 'sort' | 'trashed' | 'kind'>, opts?: CallOptions): Promise<MonthCount[]>;
+  getItem(albumId: string, itemId: string, opts?: CallOptions): Promise<Item>;
+
+  /** Reserves rows in `uploading` state (idempotent on `id`). Returns them with their object keys. */
+  reserveItems(albumId: string, inputs: ReserveItemInput[], opts?: CallOptions): Promise<Item[]>;
+  /** Marks an uploaded item `ready` with what the pipeline learnt; counters and activity follow. */
+  finalizeItem(albumId: string, itemId: string, input: FinalizeItemInput, opts?: CallOptions): Promise<Item>;
+  /** Marks a reserved item `failed` (visible only to its uploader). */
+  failItem(albumId: string, itemId: string, opts?: CallOptions): Promise<void>;
+  trashItems(albumId: string, itemIds: string[], opts?: CallOptions): Promise<void>;
+  restoreItems(albumId: string, itemIds: string[], opts?: CallOptions): Promise<void>;
+
+  listActivity(limit: number, opts?: CallOptions): Promise<Activity[]>;
+}
+
+export type ChangeEntity = 'album' | 'item' | 'album_member' | 'comment' | 'favorite';
+
+export interface ChangeEvent {
+  entity: ChangeEntity;
+  op: 'insert' | 'update' | 'delete';
+  albumId: string;
+  /** The row after the change (before it, for a delete), as plain data. */
+  row: { id: string } & Record<string, unknown>;
+}
+
+export interface PresenceViewer {
+  userId: string;
+  displayName: string;
+  since: string;
+}
+
+export interface BroadcastMessage {
+  type: 'upload-progress';
+  userId: string;
+  payload: Record<string, unknown>;
+}
+
+export interface RealtimeHandlers {
+  onChange?: (ev: ChangeEvent) => void;
+  onPresence?: (viewers: PresenceViewer[]) => void;
+  onBroadcast?: (msg: BroadcastMessage) => void;
+}
+
+export interface RealtimePort {
+  /** `albumId` null: changes to any album the user can see (the albums screen). */
+  subscribe(albumId: string | null, handlers: RealtimeHandlers): Unsubscribe;
+  broadcast(albumId: string, msg: BroadcastMessage): void;
+}
+
+export interface FunctionsPort {
+  invoke<T = unknown>(name: string, body: unknown, opts?: CallOptions): Promise<T>;
+}
+
+/**
+ * What a files adapter persists as it goes, so an interrupted upload resumes where it was.
+ * See [Note: Resuming multipart uploads] in src/upload/.
+ */
+export interface UploadCheckpoint {
+  uploadId?: string;
+  /** Confirmed parts: number, size and ETag. The local record is the source of truth on resume. */
+  parts?: { partNumber: number; size: number; etag: string }[];
+  partSize?: number;
+}
+
+export interface UploadRequest {
+  key: string;
+  blob: Blob;
+  contentType: string;
+  /** Shown in `Content-Disposition` of downloads; never used in the key. */
+  filename?: string;
+  checkpoint?: UploadCheckpoint;
+}
+
+export interface UploadOptions extends CallOptions {
+  /** Total bytes of this object confirmed sent so far. */
+  onProgress?: (sentBytes: number) => void;
+  /** Called after every confirmed step; the caller persists it with the task. */
+  onCheckpoint?: (checkpoint: UploadCheckpoint) => void;
+}
+
+export interface UrlOptions extends CallOptions {
+  expiresIn?: number;
+  /** Serve as an attachment with this filename (`Content-Disposition`). */
+  downloadAs?: string;
+}
+
+export interface FilesPort {
+  upload(req: UploadRequest, opts?: UploadOptions): Promise<{ bytes: number }>;
+  /** One call for many objects (a page of thumbnails). Keys that cannot be read are left out of the map. */
+  urls(keys: string[], opts?: UrlOptions): Promise<Map<string, string>>;
+  /** The bytes of one object (downloads, ZIP). */
+  read(key: string, opts?: CallOptions): Promise<Blob>;
+  remove(keys: string[], opts?: CallOptions): Promise<void>;
+  /** Cancels an unfinished upload and frees what the bucket holds for it. */
+  abortUpload(key: string, checkpoint: UploadCheckpoint | undefined, opts?: CallOptions): Promise<void>;
+}
+
+export interface Backend {
+  kind: 'local' | 'supabase';
+  auth: AuthPort;
+  data: DataPort;
+  realtime: RealtimePort;
+  functions: FunctionsPort;
+  files: FilesPort;
+}
+
+/** Object keys in the bucket (PRODUCT.md §3). Never built from user-supplied names. */
+export const objectKeys = {
+  original: (albumId: string, itemId: string) => `albums/${albumId}/${itemId}/original`,
+  preview: (albumId: string, itemId: string) => `albums/${albumId}/${itemId}/preview.webp`,
+  thumb: (albumId: string, itemId: string) => `albums/${albumId}/${itemId}/thumb.webp`,
+  poster: (albumId: string, itemId: string) => `albums/${albumId}/${itemId}/poster.webp`,
+};
+

@@ -1,0 +1,32 @@
+import type { ItemKind, ItemMetadata, ItemNotice } from '../backend/ports';
+
+/** What the type sniffer decides from a file's first bytes (never from its name). */
+export interface SniffedType {
+  mime: string;
+  kind: ItemKind;
+  /** An image format the browser's own decoders can open (JPEG, PNG, WebP, GIF, AVIF, BMP…). */
+  decodable: boolean;
+}
+
+/** What the media pipeline makes of one file. Derived blobs carry no metadata at all (no EXIF, no GPS). */
+export interface ProcessedMedia {
+  kind: ItemKind;
+  mime: string;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  /** ISO 8601, UTC. */
+  takenAt: string | null;
+  /** 480 px long edge (WebP, JPEG where WebP cannot be encoded). */
+  thumb: Blob | null;
+  /** 2,048 px long edge; for a video, its poster frame. */
+  preview: Blob | null;
+  /** base64 thumbhash, < 40 bytes decoded. */
+  thumbhash: string | null;
+  metadata: ItemMetadata;
+  notice: ItemNotice | null;
+}
+
+export interface ProcessOptions {
+  signal?: AbortSignal;
+}
