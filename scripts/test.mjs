@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// `npm test`: every suite, with the services they need installed first.
+//   1. typecheck and lint
+//   2. unit tests (Node) and browser tests (Vitest browser mode in Debian's Chromium)
+//   3. end-to-end tests (Playwright driving Debian's Chromium against the production build)
+//   4. a scan of the built bundle for secrets
+// Missing system packages (Chromium) are installed with apt-get when running as root.
+// Ends with one line: "Tests: N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureChromium } from './ensure-chromium.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const out = join(root, 'test-results');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+const only = process.argv.slice(2);
+const want = (name) => only.length === 0 || only.includes(name);
+
+function run(label, cmd, args, env = {}) {
+  console.log(`\n▶ ${label}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`◀ ${label}: ${r.status === 0 ? 'ok' : `failed (exit ${r.status ?? r.signal})`} in ${secs}s`);
+  return r.status === 0;
+}
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function countVitest(file) {
+  if (!existsSync(file)) return false;
+  const j = JSON.parse(readFileSync(file, 'utf8'));
+  passed += j.numPassedTests ?? 0;
+  failed += j.numFailedTests ?? 0;
+  return true;
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return false;
+  const j = JSON.parse(readFileSync(file, 'utf8'));
+  passed += j.stats?.expected ?? 0;
+  failed += (j.stats?.unexpected ?? 0) + (j.stats?.flaky ?? 0);
+  return true;
+}
+
+function step(name, ok) {
+  if (!ok) failures.push(name);
+}
+
+if (want('static')) {
+  step('typecheck', run('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']));
+  step('lint', run('lint', 'npx', ['eslint', '--max-warnings', '0', '.']));
+}
+
+if (want('unit')) {
+  const file = join(out, 'unit.json');
+  step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+  if (!countVitest(file)) failures.push('unit (no report)');
+}
+
+if (want('browser') || want('e2e')) {
+  ensureChromium();
+}
+
+if (want('browser')) {
+  const file = join(out, 'browser.json');
+  step('browser', run('browser tests', 'npx', ['vitest', 'run', '--project', 'browser', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+  if (!countVitest(file)) failures.push('browser (no report)');
+}
+
+if (want('e2e')) {
+  const file = join(out, 'e2e.json');
+  step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true' }));
+  if (!countPlaywright(file)) failures.push('e2e (no report)');
+}
+
+if (want('bundle')) {
+  const file = join(out, 'bundle.json');
+  step('bundle', run('bundle scan', 'npx', ['vitest', 'run', '--project', 'unit', '--dir', 'tests/bundle', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { SHOEBOX_BUNDLE_SCAN: '1' }));
+  countVitest(file);
+}
+
+console.log('');
+if (failures.length) console.log(`Failed steps: ${failures.join(', ')}`);
+console.log(`Tests: ${passed} passed, ${failed} failed`);
+process.exit(failures.length === 0 && failed === 0 ? 0 : 1);

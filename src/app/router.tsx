@@ -1,0 +1,30 @@
+import { createBrowserRouter } from 'react-router';
+import { AppLayout } from './routes/app-layout';
+import { AlbumsRoute } from './routes/albums-route';
+import { NotFoundRoute } from './routes/not-found-route';
+
+/** Routes of PRODUCT.md §2. The album grid, viewer, uploads and account screens load when first visited. */
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      path: '/',
+      element: <AppLayout />,
+      children: [
+        { index: true, element: <AlbumsRoute /> },
+        {
+          path: 'albums/:albumId',
+          lazy: async () => ({ Component: (await import('./routes/album-route')).AlbumRoute }),
+          children: [
+            {
+              path: 'items/:itemId',
+              lazy: async () => ({ Component: (await import('./routes/viewer-route')).ViewerRoute }),
+            },
+          ],
+        },
+        { path: 'uploads', lazy: async () => ({ Component: (await import('./routes/uploads-route')).UploadsRoute }) },
+        { path: 'account', lazy: async () => ({ Component: (await import('./routes/account-route')).AccountRoute }) },
+        { path: '*', element: <NotFoundRoute /> },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,34 @@
+import { NavLink, Link, Outlet } from 'react-router';
+import { UploadBar } from '../../features/uploads/upload-bar';
+import { Icon } from '../../ui/icon';
+
+export function AppLayout() {
+  return (
+    <div className="app">
+      <a className="visually-hidden" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <Link to="/" className="app-header__brand">
+          <img src="/icon.svg" alt="" />
+          Shoebox
+        </Link>
+        <nav aria-label="Main">
+          <NavLink to="/" end>
+            <Icon name="image" /> <span>Albums</span>
+          </NavLink>
+          <NavLink to="/uploads">
+            <Icon name="upload" /> <span>Uploads</span>
+          </NavLink>
+          <NavLink to="/account">
+            <Icon name="user" /> <span>Account</span>
+          </NavLink>
+        </nav>
+      </header>
+      <main id="main" className="app-main">
+        <Outlet />
+      </main>
+      <UploadBar />
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useBackend } from '../../backend/backend-context';
+import type { Album, AlbumInput, AlbumPatch } from '../../backend/ports';
+import { albumKeys } from './album-keys';
+
+export function useAlbums() {
+  const { data } = useBackend();
+  return useQuery({ queryKey: albumKeys.list(), queryFn: ({ signal }) => data.listAlbums({ signal }) });
+}
+
+export function useAlbum(albumId: string) {
+  const { data } = useBackend();
+  return useQuery({ queryKey: albumKeys.detail(albumId), queryFn: ({ signal }) => data.getAlbum(albumId, { signal }) });
+}
+
+export function useActivity(limit = 12) {
+  const { data } = useBackend();
+  return useQuery({ queryKey: [...albumKeys.activity(), limit], queryFn: ({ signal }) => data.listActivity(limit, { signal }) });
+}
+
+export function useCreateAlbum() {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AlbumInput) => data.createAlbum(input),
+    onSuccess: (album) => {
+      qc.setQueryData(albumKeys.detail(album.id), album);
+      void qc.invalidateQueries({ queryKey: albumKeys.all });
+      void qc.invalidateQueries({ queryKey: albumKeys.activity() });
+    },
+  });
+}
+
+export function useUpdateAlbum(albumId: string) {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: AlbumPatch) => data.updateAlbum(albumId, patch),
+    onSuccess: (album) => {
+      qc.setQueryData(albumKeys.detail(albumId), album);
+      qc.setQueryData<Album[]>(albumKeys.list(), (list) => list?.map((a) => (a.id === album.id ? album : a)));
+    },
+  });
+}
+
+export function useDeleteAlbum() {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (albumId: string) => data.deleteAlbum(albumId),
+    onSuccess: (_v, albumId) => {
+      qc.setQueryData<Album[]>(albumKeys.list(), (list) => list?.filter((a) => a.id !== albumId));
+      qc.removeQueries({ queryKey: albumKeys.detail(albumId) });
+      void qc.invalidateQueries({ queryKey: albumKeys.all });
+    },
+  });
+}
+
+/** Keeps the albums screen live: any album or item change anywhere refreshes the list and activity. */
+export function useAlbumsLive() {
+  const { realtime } = useBackend();
+  const qc = useQueryClient();
+  useEffect(
+    () =>
+      realtime.subscribe(null, {
+        onChange: () => {
+          void qc.invalidateQueries({ queryKey: albumKeys.list() });
+          void qc.invalidateQueries({ queryKey: albumKeys.activity() });
+        },
+      }),
+    [realtime, qc],
+  );
+}

@@ -1,0 +1,36 @@
+import { Link } from 'react-router';
+import { formatBytes, formatEta, formatSpeed } from '../../lib/format';
+import { useUploadQueue } from './upload-engine-provider';
+
+/** A compact progress bar on every screen while uploads are running. */
+export function UploadBar() {
+  const { totals } = useUploadQueue();
+  const unfinished = totals.filesTotal - totals.filesDone;
+  if (!totals.running && totals.filesFailed === 0 && !totals.offline) return null;
+  if (unfinished <= 0) return null;
+  const pct = totals.bytesTotal > 0 ? Math.min(100, (totals.bytesDone / totals.bytesTotal) * 100) : 0;
+  return (
+    <aside className="upload-bar" aria-label="Upload progress">
+      <div className="upload-bar__text">
+        <div>
+          {totals.offline
+            ? 'Offline — uploads will resume when you are back online'
+            : totals.running
+              ? `Uploading ${totals.filesDone.toLocaleString()} of ${totals.filesTotal.toLocaleString()}`
+              : totals.filesFailed > 0
+                ? `${totals.filesFailed} upload${totals.filesFailed === 1 ? '' : 's'} need attention`
+                : 'Uploads paused'}
+        </div>
+        <div className="progress" role="progressbar" aria-label="Overall upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}>
+          <span style={{ width: `${pct}%` }} />
+        </div>
+        <small className="muted">
+          {formatBytes(totals.bytesDone)} of {formatBytes(totals.bytesTotal)} · {formatSpeed(totals.speedBps)} {formatEta(totals.etaSeconds)}
+        </small>
+      </div>
+      <Link className="btn" to="/uploads">
+        Details
+      </Link>
+    </aside>
+  );
+}

@@ -1,0 +1,67 @@
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** 1536 → "1.5 KB" (binary multiples, the way file managers show sizes). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '—';
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < UNITS.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  const digits = u === 0 || v >= 100 ? 0 : v >= 10 ? 1 : 1;
+  return `${v.toFixed(digits).replace(/\.0$/, '')} ${UNITS[u]}`;
+}
+
+export function formatSpeed(bytesPerSecond: number): string {
+  return bytesPerSecond > 0 ? `${formatBytes(bytesPerSecond)}/s` : '—';
+}
+
+/** Seconds left as "about 3 min", "12 s", "1 h 5 min". */
+export function formatEta(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '';
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s left`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `about ${m} min left`;
+  return `about ${Math.floor(m / 60)} h ${m % 60} min left`;
+}
+
+/** Milliseconds of media as m:ss or h:mm:ss. */
+export function formatDuration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '';
+  const total = Math.round(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+export function formatDateTime(iso: string | null): string {
+  if (!iso) return 'Unknown date';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return 'Unknown date';
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** "2024-05" → "May 2024"; "unknown" → "No date". */
+export function formatMonth(month: string): string {
+  if (month === 'unknown') return 'No date';
+  const [y, m] = month.split('-').map(Number);
+  if (!y || !m) return month;
+  return new Date(Date.UTC(y, m - 1, 1)).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+export function formatCount(n: number, one: string, many: string): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Filenames are shown as given, but never trusted: control characters and bidi overrides (which can make
+ * "gpj.exe" read as "exe.jpg") are replaced with a visible placeholder.
+ */
+export function safeFilename(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  return name.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+}
