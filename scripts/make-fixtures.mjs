@@ -1,0 +1,288 @@
+// Makes the media fixtures under tests/fixtures/ (committed; re-run only to change them):
+//
+//   node scripts/make-fixtures.mjs            # everything except the video
+//   node scripts/make-fixtures.mjs --video    # also re-record clip-320x240.webm in headless Chromium
+//
+// Images come from sharp. The video is recorded by Chromium itself (canvas.captureStream + MediaRecorder,
+// driven by playwright-core), because no video encoder is available to Node on this machine. The script
+// checks what it wrote (orientation, EXIF, GPS, XMP) so a fixture cannot silently lose what the tests rely on.
+import { mkdir, writeFile, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import exifr from 'exifr';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'tests', 'fixtures');
+
+/** What every orientation fixture's picture looks like once oriented: red top-left, green top-right, blue bottom-left. */
+const MARKERS = { topLeft: [220, 30, 30], topRight: [30, 190, 40], bottomLeft: [30, 60, 220] };
+
+const CAMERA = {
+  IFD0: { Make: 'Shoebox Optics', Model: 'Fixture One' },
+  IFD2: {
+    DateTimeOriginal: '2023:07:14 18:30:05',
+    OffsetTimeOriginal: '+02:00',
+    ExposureTime: '1/250',
+    FNumber: '28/10',
+    ISOSpeedRatings: '200',
+    FocalLength: '35/1',
+    LensModel: 'Fixture 35mm F2.8',
+  },
+  // The Eiffel Tower: a location the tests can look for in every output.
+  IFD3: {
+    GPSLatitudeRef: 'N',
+    GPSLatitude: '48/1 51/1 2959/100',
+    GPSLongitudeRef: 'E',
+    GPSLongitude: '2/1 17/1 4000/100',
+  },
+};
+
+/** An asymmetric picture (as seen after orientation): a soft gradient with three coloured corner blocks. */
+async function visualPicture(width, height) {
+  const data = Buffer.alloc(width * height * 3);
+  const bw = Math.round(width * 0.2);
+  const bh = Math.round(height * 0.2);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      let px = [140 + Math.round((60 * x) / width), 140 + Math.round((60 * y) / height), 150];
+      if (x < bw && y < bh) px = MARKERS.topLeft;
+      else if (x >= width - bw && y < bh) px = MARKERS.topRight;
+      else if (x < bw && y >= height - bh) px = MARKERS.bottomLeft;
+      data[i] = px[0];
+      data[i + 1] = px[1];
+      data[i + 2] = px[2];
+    }
+  }
+  return sharp(data, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+/**
+ * EXIF orientation says how to turn the stored pixels for display, so the stored pixels are the visual picture
+ * turned the other way: 3 = 180°, 6 = display turns 90° clockwise (stored 90° anticlockwise), 8 = the reverse.
+ */
+const STORED_ROTATION = { 1: 0, 3: 180, 6: 270, 8: 90 };
+
+async function orientedJpeg(orientation, width, height) {
+  const visual = await visualPicture(width, height);
+  const stored = await sharp(visual).rotate(STORED_ROTATION[orientation]).toBuffer();
+  const jpeg = await sharp(stored)
+    .jpeg({ quality: 70, mozjpeg: true })
+    .withMetadata({ orientation })
+    .withExifMerge(CAMERA)
+    .toBuffer();
+  // Check: sharp's own auto-orientation puts the red block back in the top-left.
+  const { data, info } = await sharp(jpeg).autoOrient().raw().toBuffer({ resolveWithObject: true });
+  if (info.width !== width || info.height !== height) throw new Error(`orientation ${orientation}: size ${info.width}x${info.height}`);
+  const at = (x, y) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+  const close = (a, b) => a.every((v, i) => Math.abs(v - b[i]) < 40);
+  if (!close(at(5, 5), MARKERS.topLeft) || !close(at(width - 6, 5), MARKERS.topRight) || !close(at(5, height - 6), MARKERS.bottomLeft)) {
+    throw new Error(`orientation ${orientation}: corner colours are wrong`);
+  }
+  const tags = await exifr.parse(jpeg, { reviveValues: false, translateValues: false, gps: true });
+  if (tags.Orientation !== orientation || tags.latitude === undefined || tags.Make !== CAMERA.IFD0.Make) {
+    throw new Error(`orientation ${orientation}: EXIF did not survive`);
+  }
+  return jpeg;
+}
+
+const XMP = `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about=""
+    xmlns:dc="http://purl.org/dc/elements/1.1/"
+    xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+    xmp:Rating="4"
+    xmp:Label="Green">
+   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Harbour at dusk &amp; boats</rdf:li></rdf:Alt></dc:title>
+   <dc:description><rdf:Alt><rdf:li xml:lang="x-default">Taken from the north pier.</rdf:li></rdf:Alt></dc:description>
+   <dc:subject><rdf:Bag><rdf:li>harbour</rdf:li><rdf:li>boats</rdf:li><rdf:li>dusk</rdf:li></rdf:Bag></dc:subject>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>`;
+
+async function xmpJpeg() {
+  const jpeg = await sharp(await visualPicture(640, 480)).jpeg({ quality: 70, mozjpeg: true }).withXmp(XMP).toBuffer();
+  const tags = await exifr.parse(jpeg, { tiff: false, xmp: { parse: false } });
+  if (typeof tags?.xmp !== 'string' || !tags.xmp.includes('Harbour')) throw new Error('xmp fixture lost its packet');
+  return jpeg;
+}
+
+async function transparentPng() {
+  const width = 240;
+  const height = 160;
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      data[i] = Math.round((255 * x) / width);
+      data[i + 1] = 120;
+      data[i + 2] = Math.round((255 * y) / height);
+      data[i + 3] = x < width / 2 ? 255 : 128;
+    }
+  }
+  return sharp(data, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 9, palette: true }).toBuffer();
+}
+
+/** A valid one-page PDF, written by hand so its bytes are known. */
+function tinyPdf() {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    null,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const stream = 'BT /F1 18 Tf 20 40 Td (Shoebox) Tj ET';
+  objects[3] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
+  let body = '%PDF-1.4\n';
+  const offsets = [];
+  objects.forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+const SVG = `<?xml version="1.0" encoding="UTF-8"?>
+<!-- A drawing: kept as a file, never rendered inline. -->
+<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80" viewBox="0 0 120 80">
+  <rect width="120" height="80" fill="#2a6"/>
+  <script>alert('never run')</script>
+</svg>
+`;
+
+/**
+ * A JPEG whose header is intact (SOI, tables, SOF with a sane size) but whose scan data is noise and stops
+ * early: the header parser sees 640x480, the decoder fails.
+ */
+async function corruptJpeg() {
+  const good = await sharp(await visualPicture(640, 480)).jpeg({ quality: 70 }).toBuffer();
+  let sos = -1;
+  for (let i = 2; i < good.length - 1; i++) {
+    if (good[i] === 0xff && good[i + 1] === 0xda) {
+      sos = i;
+      break;
+    }
+  }
+  if (sos < 0) throw new Error('no SOS in the corrupt-jpeg source');
+  const headerEnd = sos + 2 + good.readUInt16BE(sos + 2);
+  // Cut inside the first scan, and garble the Huffman tables so no decoder can make pixels of it.
+  const cut = Buffer.from(good.subarray(0, headerEnd + 40));
+  for (let i = 2; i < sos - 1; i++) {
+    if (cut[i] === 0xff && cut[i + 1] === 0xc4) {
+      const len = cut.readUInt16BE(i + 2);
+      for (let j = i + 5; j < i + 2 + len; j++) cut[j] = 0xff ^ cut[j];
+    }
+  }
+  return cut;
+}
+
+/** A PNG whose header claims 40,000 x 100 pixels (over the 30,000 px side limit); the body is not a real image. */
+function hugeHeaderPng() {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const c = Buffer.alloc(4);
+    c.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, c]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(40_000, 0);
+  ihdr.writeUInt32BE(100, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** 1.5 s of 320x240 VP8 recorded by Chromium from a canvas (a moving square over a colour that changes). */
+async function recordWebm() {
+  const { chromium } = await import('playwright-core');
+  const { chromiumArgs, chromiumPath } = await import('./chromium.mjs');
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs });
+  try {
+    const page = await browser.newPage();
+    const base64 = await page.evaluate(async () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 320;
+      canvas.height = 240;
+      const ctx = canvas.getContext('2d');
+      const stream = canvas.captureStream(25);
+      const rec = new MediaRecorder(stream, { mimeType: 'video/webm;codecs=vp8', videoBitsPerSecond: 150_000 });
+      const chunks = [];
+      rec.ondataavailable = (e) => chunks.push(e.data);
+      const done = new Promise((r) => (rec.onstop = r));
+      rec.start();
+      const t0 = performance.now();
+      await new Promise((resolve) => {
+        const draw = () => {
+          const t = (performance.now() - t0) / 1000;
+          ctx.fillStyle = `hsl(${Math.round(t * 200)}, 70%, 45%)`;
+          ctx.fillRect(0, 0, 320, 240);
+          ctx.fillStyle = '#fff';
+          ctx.fillRect(20 + t * 150, 90, 60, 60);
+          if (t < 1.5) requestAnimationFrame(draw);
+          else resolve();
+        };
+        draw();
+      });
+      rec.stop();
+      await done;
+      const buf = new Uint8Array(await new Blob(chunks, { type: 'video/webm' }).arrayBuffer());
+      let s = '';
+      for (const b of buf) s += String.fromCharCode(b);
+      return btoa(s);
+    });
+    return Buffer.from(base64, 'base64');
+  } finally {
+    await browser.close();
+  }
+}
+
+await mkdir(out, { recursive: true });
+const files = {
+  'orientation-1.jpg': () => orientedJpeg(1, 2400, 1600),
+  'orientation-3.jpg': () => orientedJpeg(3, 800, 600),
+  'orientation-6.jpg': () => orientedJpeg(6, 2400, 1600),
+  'orientation-8.jpg': () => orientedJpeg(8, 800, 600),
+  'xmp.jpg': xmpJpeg,
+  'transparent.png': transparentPng,
+  'tiny.pdf': tinyPdf,
+  'drawing.svg': () => Buffer.from(SVG, 'utf8'),
+  'corrupt.jpg': corruptJpeg,
+  'huge-header.png': hugeHeaderPng,
+};
+if (process.argv.includes('--video')) files['clip-320x240.webm'] = recordWebm;
+
+for (const [name, make] of Object.entries(files)) {
+  const bytes = await make();
+  await writeFile(join(out, name), bytes);
+  console.log(`${name.padEnd(22)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KiB`);
+}
+if (!process.argv.includes('--video')) {
+  await readFile(join(out, 'clip-320x240.webm')).catch(() => {
+    console.warn('clip-320x240.webm is missing: run with --video to record it');
+  });
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { parseXmp } from './xmp-metadata';
+
+const packet = (inner: string, attrs = '') => `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+ xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" ${attrs}>${inner}</rdf:Description></rdf:RDF></x:xmpmeta>
+<?xpacket end="w"?>`;
+
+describe('parseXmp', () => {
+  it('reads title, description, rating, label and keywords as Lightroom writes them', () => {
+    const xml = packet(
+      `<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Harbour at dusk &amp; boats</rdf:li></rdf:Alt></dc:title>
+       <dc:description><rdf:Alt><rdf:li xml:lang="x-default">From the pier</rdf:li></rdf:Alt></dc:description>
+       <dc:subject><rdf:Bag><rdf:li>harbour</rdf:li><rdf:li>007</rdf:li><rdf:li>harbour</rdf:li></rdf:Bag></dc:subject>`,
+      'xmp:Rating="4" xmp:Label="Green"',
+    );
+    expect(parseXmp(xml)).toEqual({
+      title: 'Harbour at dusk & boats',
+      description: 'From the pier',
+      rating: 4,
+      label: 'Green',
+      keywords: ['harbour', '007'],
+    });
+  });
+
+  it('reads properties written as elements, picks the x-default language and a single keyword', () => {
+    const xml = packet(
+      `<xmp:Rating>5</xmp:Rating><xmp:Label>Red</xmp:Label>
+       <dc:title><rdf:Alt><rdf:li xml:lang="fr-FR">Le port</rdf:li><rdf:li xml:lang="x-default">The harbour</rdf:li></rdf:Alt></dc:title>
+       <dc:subject><rdf:Bag><rdf:li>solo</rdf:li></rdf:Bag></dc:subject>
+       <photoshop:DateCreated>2020-05-06T07:08:09+02:00</photoshop:DateCreated>`,
+    );
+    expect(parseXmp(xml)).toEqual({ rating: 5, label: 'Red', title: 'The harbour', keywords: ['solo'], takenAt: '2020-05-06T05:08:09.000Z' });
+  });
+
+  it('keeps a rejected photo (-1) and ignores ratings outside the scale', () => {
+    expect(parseXmp(packet('', 'xmp:Rating="-1"')).rating).toBe(-1);
+    expect(parseXmp(packet('', 'xmp:Rating="99"')).rating).toBeUndefined();
+    expect(parseXmp(packet('', 'xmp:Rating="lots"')).rating).toBeUndefined();
+  });
+
+  it('never expands entities declared in a DOCTYPE', () => {
+    const xml = `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY boom "BOOMBOOMBOOM">]>
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+      <rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Label="&boom;"/></rdf:RDF></x:xmpmeta>`;
+    expect(JSON.stringify(parseXmp(xml))).not.toContain('BOOM');
+  });
+
+  it('returns nothing for broken or empty packets instead of throwing', () => {
+    expect(parseXmp('')).toEqual({});
+    expect(parseXmp('<x:xmpmeta><rdf:RDF><rdf:Description')).toEqual({});
+    expect(parseXmp('not xml at all')).toEqual({});
+  });
+
+  it('strips control characters from text fields', () => {
+    expect(parseXmp(packet('', 'xmp:Label="Bl&#x1;ue\u0007"')).label).toBe('Blue');
+  });
+});
