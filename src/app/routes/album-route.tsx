@@ -1,0 +1,209 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { Album, Item, ItemSort } from '../../backend/ports';
+import { useBackend } from '../../backend/backend-context';
+import { AlbumActions } from '../../features/albums/album-actions';
+import { useAlbum } from '../../features/albums/use-albums';
+import { UrlBatcher } from '../../features/files/url-batcher';
+import { UrlBatcherContext } from '../../features/files/use-url';
+import { AlbumGrid } from '../../features/items/album-grid';
+import { orderedItems } from '../../features/items/grid-model';
+import { emptySelection, prune, type Selection } from '../../features/items/selection';
+import { useAlbumLive } from '../../features/items/use-album-live';
+import { useAlbumSections, type AlbumView } from '../../features/items/use-album-sections';
+import { downloadItems, useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
+import { AddFilesMenu } from '../../features/uploads/add-files-menu';
+import { DropZone } from '../../features/uploads/drop-zone';
+import { useUploadEngine } from '../../features/uploads/upload-engine-provider';
+import { formatBytes, formatCount } from '../../lib/format';
+import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
+import { Icon } from '../../ui/icon';
+import { Presence } from '../../ui/presence';
+
+/** What the viewer, a child route over the grid, gets from the album screen. */
+export interface AlbumOutletContext {
+  album: Album;
+  items: Item[];
+  view: AlbumView;
+  close: () => void;
+}
+
+export function AlbumRoute() {
+  const { albumId = '' } = useParams();
+  const album = useAlbum(albumId);
+  const { files } = useBackend();
+  const [batcher] = useState(() => new UrlBatcher(files));
+
+  if (album.isPending) return <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 120 }} /></div>;
+  if (album.isError) {
+    return (
+      <div className="page page--center">
+        <ErrorPanel error={album.error} onRetry={() => void album.refetch()} />
+      </div>
+    );
+  }
+  return (
+    <UrlBatcherContext.Provider value={batcher}>
+      <AlbumScreen album={album.data} />
+    </UrlBatcherContext.Provider>
+  );
+}
+
+function AlbumScreen({ album }: { album: Album }) {
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const trashed = params.get('view') === 'trash';
+  const sort: ItemSort = params.get('sort') === 'added' ? 'added' : 'taken';
+  const view = useMemo<AlbumView>(() => ({ sort, trashed }), [sort, trashed]);
+  const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
+  const { months, sections, error } = useAlbumSections(album.id, view, wanted);
+  const items = useMemo(() => orderedItems(sections), [sections]);
+  const [rawSelection, setSelection] = useState<Selection>(emptySelection);
+  const selection = useMemo(() => prune(rawSelection, new Set(items.map((i) => i.id))), [rawSelection, items]);
+  const viewers = useAlbumLive(album.id);
+  const engine = useUploadEngine();
+  const trash = useTrashItems(album.id);
+  const restore = useRestoreItems(album.id);
+  const { files } = useBackend();
+  const [actionError, setActionError] = useState<unknown>(null);
+  const canAdd = album.role !== 'viewer' && !trashed;
+
+  const suffix = params.toString() ? `?${params.toString()}` : '';
+  const open = useCallback((item: Item) => void navigate(`/albums/${album.id}/items/${item.id}${suffix}`, { state: { fromGrid: true } }), [navigate, album.id, suffix]);
+  const close = useCallback(() => void navigate(`/albums/${album.id}${suffix}`), [navigate, album.id, suffix]);
+  const setView = (patch: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === null) next.delete(k);
+      else next.set(k, v);
+    }
+    setSelection(emptySelection);
+    setParams(next, { replace: true });
+  };
+
+  const addFiles = useCallback(
+    (list: File[]) => {
+      setActionError(null);
+      engine.enqueue(album.id, list).catch(setActionError);
+    },
+    [engine, album.id],
+  );
+
+  const selectedIds = [...selection.ids];
+  const runOnSelection = async (action: 'trash' | 'restore' | 'download') => {
+    setActionError(null);
+    try {
+      if (action === 'download') await downloadItems(files, items.filter((i) => selection.ids.has(i.id)));
+      else {
+        await (action === 'trash' ? trash : restore).mutateAsync(selectedIds);
+        setSelection(emptySelection);
+      }
+    } catch (e) {
+      setActionError(e);
+    }
+  };
+
+  const outlet: AlbumOutletContext = { album, items, view, close };
+  const total = months.data?.reduce((n, m) => n + m.count, 0);
+
+  return (
+    <div className="album-page">
+      <div className="page" style={{ paddingBottom: 8 }}>
+        <div className="page-header" style={{ marginBottom: 0 }}>
+          <div className="page-header__text">
+            <h1>{trashed ? `Trash · ${album.title}` : album.title}</h1>
+            {!trashed && album.description && <p className="muted" style={{ whiteSpace: 'pre-wrap', margin: '4px 0' }}>{album.description}</p>}
+            <p className="muted" style={{ margin: 0 }}>
+              {trashed
+                ? `${formatCount(total ?? 0, 'item', 'items')} in the trash · deleted for good after 30 days`
+                : `${formatCount(album.itemCount, 'item', 'items')} · ${formatBytes(album.bytesTotal)}`}
+            </p>
+          </div>
+          <div className="page-header__actions">
+            <Presence viewers={viewers} />
+            {canAdd && <AddFilesMenu onFiles={addFiles} />}
+            {!trashed && <AlbumActions album={album} />}
+          </div>
+        </div>
+      </div>
+
+      {selection.ids.size > 0 ? (
+        <div className="album-toolbar selection-bar" role="toolbar" aria-label="Selection">
+          <button type="button" className="btn btn--icon" aria-label="Clear selection" onClick={() => setSelection(emptySelection)}>
+            <Icon name="close" />
+          </button>
+          <strong>{selection.ids.size.toLocaleString()} selected</strong>
+          <span className="album-toolbar__spacer" />
+          <button type="button" className="btn" onClick={() => void runOnSelection('download')}>
+            <Icon name="download" /> Download
+          </button>
+          {trashed ? (
+            <button type="button" className="btn" onClick={() => void runOnSelection('restore')} disabled={restore.isPending}>
+              <Icon name="restore" /> Restore
+            </button>
+          ) : (
+            album.role !== 'viewer' && (
+              <button type="button" className="btn" onClick={() => void runOnSelection('trash')} disabled={trash.isPending}>
+                <Icon name="trash" /> Move to trash
+              </button>
+            )
+          )}
+        </div>
+      ) : (
+        <div className="album-toolbar" role="toolbar" aria-label="Album view">
+          {trashed && (
+            <button type="button" className="btn" onClick={() => setView({ view: null })}>
+              <Icon name="back" /> Back to album
+            </button>
+          )}
+          <label htmlFor="album-sort" className="muted">Sort</label>
+          <select id="album-sort" className="select" value={sort} onChange={(e) => setView({ sort: e.target.value === 'added' ? 'added' : null })}>
+            <option value="taken">Date taken</option>
+            <option value="added">Date added</option>
+          </select>
+          <span className="album-toolbar__spacer" />
+          {!trashed && (
+            <button type="button" className="btn btn--ghost" onClick={() => setView({ view: 'trash' })}>
+              <Icon name="trash" /> Trash
+            </button>
+          )}
+        </div>
+      )}
+      {actionError !== null && <div style={{ padding: '0 16px' }}><ErrorLine error={actionError} /></div>}
+      {error ? (
+        <div className="page"><ErrorPanel error={error} onRetry={() => void months.refetch()} /></div>
+      ) : months.isPending ? (
+        <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 240 }} /></div>
+      ) : sections.length === 0 ? (
+        <div className="page">
+          <div className="empty">
+            {trashed ? (
+              <>
+                <h2>The trash is empty</h2>
+                <p>Items you delete stay here for 30 days.</p>
+              </>
+            ) : (
+              <>
+                <h2>This album is empty</h2>
+                <p>{canAdd ? 'Drop photos, videos, files or whole folders here, paste them, or use Add.' : 'Nothing has been added yet.'}</p>
+                {canAdd && <AddFilesMenu onFiles={addFiles} />}
+              </>
+            )}
+          </div>
+        </div>
+      ) : (
+        <AlbumGrid
+          label={trashed ? 'Trash' : album.title}
+          sections={sections}
+          selection={selection}
+          onSelectionChange={setSelection}
+          onOpen={open}
+          onWantedMonths={setWanted}
+          onDeleteKey={() => !trashed && album.role !== 'viewer' && void runOnSelection('trash')}
+        />
+      )}
+      {canAdd && <DropZone onFiles={addFiles} />}
+      <Outlet context={outlet} />
+    </div>
+  );
+}

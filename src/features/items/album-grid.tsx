@@ -1,0 +1,267 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import type { Item } from '../../backend/ports';
+import { formatMonth } from '../../lib/format';
+import { buildGridRows, orderedItems, type GridRow, type GridSection } from './grid-model';
+import { ItemTile } from './item-tile';
+import { selectAll, selectRange, toggle, type Selection } from './selection';
+
+const GAP = 4;
+const HEADER = 44;
+
+/** Where each loaded item sits, for keyboard moves between rows. */
+interface Spot {
+  row: number;
+  col: number;
+  center: number;
+}
+
+export function AlbumGrid({ sections, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
+  sections: GridSection[];
+  selection: Selection;
+  onSelectionChange: (s: Selection) => void;
+  onOpen: (item: Item) => void;
+  onWantedMonths: (months: ReadonlySet<string>) => void;
+  onDeleteKey: () => void;
+  label: string;
+}) {
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const focusPending = useRef(false);
+
+  useLayoutEffect(() => {
+    const el = scrollerRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(([entry]) => entry && setWidth(Math.floor(entry.contentRect.width)));
+    ro.observe(el);
+    setWidth(Math.floor(el.clientWidth));
+    return () => ro.disconnect();
+  }, []);
+
+  const geo = useMemo(() => ({ width: Math.max(0, width - 8), targetHeight: width < 600 ? 120 : 200, gap: GAP, headerHeight: HEADER }), [width]);
+  const rows = useMemo(() => buildGridRows(sections, geo), [sections, geo]);
+  const ordered = useMemo(() => orderedItems(sections), [sections]);
+  const order = useMemo(() => ordered.map((i) => i.id), [ordered]);
+  const spots = useMemo(() => {
+    const m = new Map<string, Spot>();
+    rows.forEach((r, rowIndex) => {
+      if (r.kind !== 'tiles') return;
+      let x = 0;
+      r.items.forEach((it, col) => {
+        const w = r.widths[col] ?? 0;
+        m.set(it.id, { row: rowIndex, col, center: x + w / 2 });
+        x += w + GAP;
+      });
+    });
+    return m;
+  }, [rows]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollerRef.current,
+    estimateSize: (i) => rows[i]?.height ?? 100,
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 6,
+  });
+  useEffect(() => virtualizer.measure(), [rows, virtualizer]);
+
+  const virtualRows = virtualizer.getVirtualItems();
+  const first = virtualRows[0]?.index ?? 0;
+  const last = virtualRows[virtualRows.length - 1]?.index ?? 0;
+
+  // Load the months on screen and one screen either side; months far away stay as counts.
+  const wantedKey = useMemo(() => {
+    const span = Math.max(1, last - first);
+    const months = new Set<string>();
+    for (let i = Math.max(0, first - span); i <= Math.min(rows.length - 1, last + span); i++) {
+      const r = rows[i];
+      if (r) months.add(r.month);
+    }
+    if (months.size === 0 && sections[0]) months.add(sections[0].month);
+    return [...months].sort().join('\n');
+  }, [first, last, rows, sections]);
+  useEffect(() => onWantedMonths(new Set(wantedKey ? wantedKey.split('\n') : [])), [wantedKey, onWantedMonths]);
+
+  const move = (id: string, to: string | undefined, extend: boolean) => {
+    if (!to) return;
+    focusPending.current = true;
+    setFocusedId(to);
+    const spot = spots.get(to);
+    if (spot) virtualizer.scrollToIndex(spot.row, { align: 'auto' });
+    if (extend) onSelectionChange(selectRange(selection.anchor ? selection : toggle(selection, id), order, to));
+  };
+
+  useEffect(() => {
+    if (!focusPending.current || !focusedId) return;
+    const el = scrollerRef.current?.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(focusedId)}"]`);
+    if (el) {
+      el.focus({ preventScroll: true });
+      focusPending.current = false;
+    }
+  });
+
+  const nearestInRow = (rowIndex: number, step: 1 | -1, center: number): string | undefined => {
+    for (let r = rowIndex + step; r >= 0 && r < rows.length; r += step) {
+      const row = rows[r];
+      if (row?.kind !== 'tiles') {
+        if (row?.kind === 'placeholder') return undefined;
+        continue;
+      }
+      let best: string | undefined;
+      let bestD = Infinity;
+      let x = 0;
+      row.items.forEach((it, col) => {
+        const w = row.widths[col] ?? 0;
+        const d = Math.abs(x + w / 2 - center);
+        if (d < bestD) {
+          bestD = d;
+          best = it.id;
+        }
+        x += w + GAP;
+      });
+      return best;
+    }
+    return undefined;
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const id = focusedId ?? order[0];
+    if (!id) return;
+    const idx = order.indexOf(id);
+    const spot = spots.get(id);
+    const mod = e.metaKey || e.ctrlKey;
+    switch (e.key) {
+      case 'ArrowRight':
+        move(id, order[idx + 1], e.shiftKey);
+        break;
+      case 'ArrowLeft':
+        move(id, order[idx - 1], e.shiftKey);
+        break;
+      case 'ArrowDown':
+        if (spot) move(id, nearestInRow(spot.row, 1, spot.center), e.shiftKey);
+        break;
+      case 'ArrowUp':
+        if (spot) move(id, nearestInRow(spot.row, -1, spot.center), e.shiftKey);
+        break;
+      case 'Home':
+        move(id, order[0], e.shiftKey);
+        break;
+      case 'End':
+        move(id, order[order.length - 1], e.shiftKey);
+        break;
+      case ' ':
+        onSelectionChange(toggle(selection, id));
+        break;
+      case 'Enter': {
+        const item = ordered[idx];
+        if (item) onOpen(item);
+        break;
+      }
+      case 'a':
+        if (!mod) return;
+        onSelectionChange(selectAll(order));
+        break;
+      case 'Escape':
+        if (selection.ids.size === 0) return;
+        onSelectionChange({ ids: new Set(), anchor: null });
+        break;
+      case 'Delete':
+      case 'Backspace':
+        if (selection.ids.size === 0) return;
+        onDeleteKey();
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
+  const selecting = selection.ids.size > 0;
+  const onTileClick = (item: Item, e: MouseEvent) => {
+    setFocusedId(item.id);
+    if (e.shiftKey) onSelectionChange(selectRange(selection, order, item.id));
+    else if (e.metaKey || e.ctrlKey || selecting) onSelectionChange(toggle(selection, item.id));
+    else onOpen(item);
+  };
+  const tabStop = focusedId && spots.has(focusedId) ? focusedId : order[0];
+
+  return (
+    <div ref={scrollerRef} className="grid-scroller" data-testid="grid-scroller">
+      <div
+        className={`grid-canvas${selecting ? ' grid--selecting' : ''}`}
+        role="grid"
+        aria-label={label}
+        aria-multiselectable="true"
+        aria-rowcount={rows.length}
+        style={{ height: virtualizer.getTotalSize() }}
+        onKeyDown={onKeyDown}
+      >
+        {virtualRows.map((v) => {
+          const row = rows[v.index];
+          if (!row) return null;
+          return (
+            <Row
+              key={v.key}
+              row={row}
+              top={v.start}
+              rowIndex={v.index}
+              selection={selection}
+              tabStop={tabStop}
+              onTileClick={onTileClick}
+              onCheck={(item) => onSelectionChange(toggle(selection, item.id))}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function Row({ row, top, rowIndex, selection, tabStop, onTileClick, onCheck }: {
+  row: GridRow;
+  top: number;
+  rowIndex: number;
+  selection: Selection;
+  tabStop: string | undefined;
+  onTileClick: (item: Item, e: MouseEvent) => void;
+  onCheck: (item: Item) => void;
+}) {
+  if (row.kind === 'header') {
+    return (
+      <div className="grid-month" role="row" aria-rowindex={rowIndex + 1} style={{ top, height: row.height }}>
+        <div role="columnheader">
+          {formatMonth(row.month)} <span className="muted">· {row.count.toLocaleString()}</span>
+        </div>
+      </div>
+    );
+  }
+  let left = 0;
+  return (
+    <div className="grid-row" role="row" aria-rowindex={rowIndex + 1} style={{ top, height: row.height - GAP }}>
+      {row.kind === 'placeholder'
+        ? row.widths.map((w, i) => {
+            const l = left;
+            left += w + GAP;
+            return <div key={i} role="gridcell" aria-busy="true" className="tile skeleton" style={{ left: l, width: w, height: '100%' }} />;
+          })
+        : row.items.map((item, i) => {
+            const w = row.widths[i] ?? 0;
+            const l = left;
+            left += w + GAP;
+            return (
+              <ItemTile
+                key={item.id}
+                item={item}
+                left={l}
+                width={w}
+                selected={selection.ids.has(item.id)}
+                tabbable={tabStop === item.id}
+                onClick={onTileClick}
+                onCheck={onCheck}
+              />
+            );
+          })}
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+import type { ItemQuery } from '../../backend/ports';
+
+type View = Pick<ItemQuery, 'sort' | 'trashed'>;
+
+export const itemKeys = {
+  album: (albumId: string) => ['items', albumId] as const,
+  months: (albumId: string, view: View) => [...itemKeys.album(albumId), 'months', view.sort, !!view.trashed] as const,
+  month: (albumId: string, view: View, month: string) => [...itemKeys.album(albumId), 'month', view.sort, !!view.trashed, month] as const,
+  detail: (albumId: string, itemId: string) => [...itemKeys.album(albumId), 'detail', itemId] as const,
+};

@@ -1,0 +1,59 @@
+import { memo, useState, type MouseEvent } from 'react';
+import type { Item } from '../../backend/ports';
+import { formatDuration, safeFilename } from '../../lib/format';
+import { Icon } from '../../ui/icon';
+import { useObjectUrl } from '../files/use-url';
+import { fileIconFor } from './file-icon';
+import { ThumbhashImage } from './thumbhash-image';
+
+export const ItemTile = memo(function ItemTile({ item, left, width, selected, tabbable, onClick, onCheck }: {
+  item: Item;
+  left: number;
+  width: number;
+  selected: boolean;
+  tabbable: boolean;
+  onClick: (item: Item, e: MouseEvent) => void;
+  onCheck: (item: Item) => void;
+}) {
+  const url = useObjectUrl(item.thumbKey);
+  const [loaded, setLoaded] = useState(false);
+  const name = safeFilename(item.filename);
+  return (
+    <div
+      role="gridcell"
+      className="tile"
+      data-item-id={item.id}
+      data-kind={item.kind}
+      aria-selected={selected}
+      aria-label={name}
+      tabIndex={tabbable ? 0 : -1}
+      style={{ left, width, height: '100%' }}
+      onClick={(e) => onClick(item, e)}
+    >
+      {item.thumbhash && !loaded && <ThumbhashImage hash={item.thumbhash} className="tile__placeholder" />}
+      {url ? (
+        <img className="tile__thumb" src={url} alt="" draggable={false} decoding="async" onLoad={() => setLoaded(true)} style={loaded ? undefined : { opacity: 0 }} />
+      ) : (
+        !item.thumbKey && (
+          <div className="tile__file">
+            <Icon name={fileIconFor(item)} size={32} />
+            <span>{name}</span>
+          </div>
+        )
+      )}
+      {item.kind === 'video' && <span className="tile__badge">{item.durationMs ? formatDuration(item.durationMs) : 'Video'}</span>}
+      <button
+        type="button"
+        className="tile__check"
+        tabIndex={-1}
+        aria-label={selected ? `Deselect ${name}` : `Select ${name}`}
+        onClick={(e) => {
+          e.stopPropagation();
+          onCheck(item);
+        }}
+      >
+        {selected && <Icon name="check" size={14} />}
+      </button>
+    </div>
+  );
+});

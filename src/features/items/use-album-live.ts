@@ -1,0 +1,32 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useBackend } from '../../backend/backend-context';
+import type { PresenceViewer } from '../../backend/ports';
+import { invalidateAlbum } from './use-item-actions';
+
+/**
+ * Keeps an open album live: others' changes refresh the grid (coalesced, so a burst of uploads is one refetch),
+ * and presence says who else is looking.
+ */
+export function useAlbumLive(albumId: string): PresenceViewer[] {
+  const { realtime } = useBackend();
+  const qc = useQueryClient();
+  const [viewers, setViewers] = useState<PresenceViewer[]>([]);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const unsubscribe = realtime.subscribe(albumId, {
+      onChange: () => {
+        timer ??= setTimeout(() => {
+          timer = null;
+          invalidateAlbum(qc, albumId);
+        }, 150);
+      },
+      onPresence: setViewers,
+    });
+    return () => {
+      if (timer) clearTimeout(timer);
+      unsubscribe();
+    };
+  }, [realtime, qc, albumId]);
+  return viewers;
+}

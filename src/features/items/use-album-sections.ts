@@ -1,0 +1,56 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useBackend } from '../../backend/backend-context';
+import type { DataPort, Item, ItemQuery } from '../../backend/ports';
+import type { GridSection } from './grid-model';
+import { itemKeys } from './item-keys';
+
+export type AlbumView = Pick<ItemQuery, 'sort' | 'trashed'>;
+
+const PAGE = 500;
+
+/** Every item of one month, page by page (keyset cursors). */
+async function loadMonth(data: DataPort, albumId: string, view: AlbumView, month: string, signal: AbortSignal): Promise<Item[]> {
+  const out: Item[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await data.listItems(albumId, { ...view, month, cursor, limit: PAGE }, { signal });
+    out.push(...page.rows);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+/**
+ * The album as month sections: the per-month counts first, then the rows of only the months the grid asks
+ * for (those near the viewport) — so a huge album never means all its rows in memory.
+ */
+export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths: ReadonlySet<string>) {
+  const { data } = useBackend();
+  const months = useQuery({
+    queryKey: itemKeys.months(albumId, view),
+    queryFn: ({ signal }) => data.countItemsByMonth(albumId, view, { signal }),
+  });
+  const wanted = useMemo(() => (months.data ?? []).filter((m) => wantedMonths.has(m.month)), [months.data, wantedMonths]);
+  const loaded = useQueries({
+    queries: wanted.map((m) => ({
+      queryKey: itemKeys.month(albumId, view, m.month),
+      queryFn: ({ signal }: { signal: AbortSignal }) => loadMonth(data, albumId, view, m.month, signal),
+      staleTime: 60_000,
+    })),
+  });
+  const byMonth = new Map<string, Item[]>();
+  wanted.forEach((m, i) => {
+    const rows = loaded[i]?.data;
+    if (rows) byMonth.set(m.month, rows);
+  });
+  const key = [...byMonth.entries()].map(([m, rows]) => `${m}:${rows.length}:${rows[0]?.id ?? ''}`).join('|');
+  const sections: GridSection[] = useMemo(
+    () => (months.data ?? []).filter((m) => m.count > 0).map((m) => ({ month: m.month, count: m.count, items: byMonth.get(m.month) ?? null })),
+    // byMonth is rebuilt every render; `key` says when its content changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [months.data, key, loaded.map((q) => q.dataUpdatedAt).join(',')],
+  );
+  const monthError = loaded.find((q) => q.error)?.error ?? null;
+  return { months, sections, error: months.error ?? monthError };
+}

@@ -1,0 +1,46 @@
+import type { Item } from '../../backend/ports';
+import { errorText } from '../../lib/error-messages';
+import { formatBytes, formatDateTime, formatDuration, safeFilename } from '../../lib/format';
+
+/** Date, size, dimensions, camera and the photographer's own fields. Every value is text, never HTML. */
+export function DetailsPanel({ item }: { item: Item }) {
+  const m = item.metadata;
+  const camera = [m.cameraMake, m.cameraModel].filter(Boolean).join(' ');
+  const exposure = [
+    m.fNumber ? `ƒ/${m.fNumber}` : null,
+    m.exposureTime ? (m.exposureTime < 1 ? `1/${Math.round(1 / m.exposureTime)} s` : `${m.exposureTime} s`) : null,
+    m.iso ? `ISO ${m.iso}` : null,
+    m.focalLength ? `${m.focalLength} mm` : null,
+  ].filter(Boolean).join(' · ');
+  const rows: [string, string][] = [
+    ['Name', safeFilename(item.filename)],
+    ['Taken', formatDateTime(item.takenAt)],
+    ['Added', formatDateTime(item.createdAt)],
+    ['Size', formatBytes(item.bytes)],
+    ['Type', item.mime],
+  ];
+  if (item.width && item.height) rows.push(['Dimensions', `${item.width} × ${item.height}`]);
+  if (item.durationMs) rows.push(['Duration', formatDuration(item.durationMs)]);
+  if (camera) rows.push(['Camera', camera]);
+  if (m.lens) rows.push(['Lens', m.lens]);
+  if (exposure) rows.push(['Exposure', exposure]);
+  if (m.title) rows.push(['Title', m.title]);
+  if (m.description) rows.push(['Description', m.description]);
+  if (m.rating) rows.push(['Rating', '★'.repeat(Math.max(0, Math.min(5, m.rating)))]);
+  if (m.keywords?.length) rows.push(['Keywords', m.keywords.join(', ')]);
+  if (m.label) rows.push(['Label', m.label]);
+  if (m.notice) rows.push(['Note', errorText(m.notice).title]);
+  return (
+    <aside className="viewer__details" aria-label="Details">
+      <h2 style={{ fontSize: 16, marginTop: 0 }}>Details</h2>
+      <dl>
+        {rows.map(([k, v]) => (
+          <div key={k} style={{ display: 'contents' }}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </aside>
+  );
+}

@@ -1,0 +1,193 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import type { Album, Item } from '../../backend/ports';
+import { useBackend, useSession } from '../../backend/backend-context';
+import { formatDateTime, safeFilename } from '../../lib/format';
+import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
+import { Icon } from '../../ui/icon';
+import { useObjectUrl } from '../files/use-url';
+import { itemKeys } from '../items/item-keys';
+import type { AlbumView } from '../items/use-album-sections';
+import { downloadItems, useRestoreItems, useTrashItems } from '../items/use-item-actions';
+import { DetailsPanel } from './details-panel';
+import { FilePreview } from './file-preview';
+import { ZoomableImage } from './zoomable-image';
+
+/**
+ * The full-screen viewer, a route over the grid: Back (or Escape) closes it, arrow keys and swipes step through
+ * the album in grid order, and stepping replaces the history entry so one Back always returns to the grid.
+ */
+export function Viewer({ album, items, view, itemId, close }: {
+  album: Album;
+  items: Item[];
+  view: AlbumView;
+  itemId: string;
+  close: () => void;
+}) {
+  const { data, files } = useBackend();
+  const session = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [showDetails, setShowDetails] = useState(false);
+  const [zoomed, setZoomed] = useState(false);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const trash = useTrashItems(album.id);
+  const restore = useRestoreItems(album.id);
+  const [actionError, setActionError] = useState<unknown>(null);
+
+  const index = items.findIndex((i) => i.id === itemId);
+  const fromList = index >= 0 ? items[index] : undefined;
+  const fetched = useQuery({
+    queryKey: itemKeys.detail(album.id, itemId),
+    queryFn: ({ signal }) => data.getItem(album.id, itemId, { signal }),
+    enabled: !fromList,
+  });
+  const item = fromList ?? fetched.data;
+  const prev = index > 0 ? items[index - 1] : undefined;
+  const next = index >= 0 ? items[index + 1] : undefined;
+
+  const search = location.search;
+  const go = useCallback(
+    (target: Item | undefined) => {
+      if (target) void navigate(`/albums/${album.id}/items/${target.id}${search}`, { replace: true, state: location.state });
+    },
+    [navigate, album.id, search, location.state],
+  );
+  const exit = useCallback(() => {
+    if ((location.state as { fromGrid?: boolean } | null)?.fromGrid) void navigate(-1);
+    else close();
+  }, [location.state, navigate, close]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented) return;
+      if (e.key === 'Escape') exit();
+      else if (e.key === 'ArrowLeft' && !zoomed) go(prev);
+      else if (e.key === 'ArrowRight' && !zoomed) go(next);
+      else if (e.key === 'i') setShowDetails((s) => !s);
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [exit, go, prev, next, zoomed]);
+
+  useEffect(() => {
+    dialogRef.current?.focus();
+    const previous = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.body.style.overflow = previous;
+    };
+  }, []);
+
+  const canDelete = album.role === 'owner' || album.role === 'editor' || (album.role === 'contributor' && !!item && item.uploaderId === session?.userId);
+  const act = async (fn: () => Promise<unknown>) => {
+    setActionError(null);
+    try {
+      await fn();
+    } catch (e) {
+      setActionError(e);
+    }
+  };
+  const removeFromView = async (action: 'trash' | 'restore') => {
+    if (!item) return;
+    const target = next ?? prev;
+    await (action === 'trash' ? trash : restore).mutateAsync([item.id]);
+    if (target) go(target);
+    else exit();
+  };
+
+  return (
+    <div ref={dialogRef} className="viewer" role="dialog" aria-modal="true" aria-label={item ? safeFilename(item.filename) : 'Viewer'} tabIndex={-1}>
+      <div className="viewer__stage">
+        <div className="viewer__bar">
+          <button type="button" className="btn btn--icon" aria-label="Close" onClick={exit}>
+            <Icon name="back" />
+          </button>
+          <div className="viewer__title">
+            {item && (
+              <>
+                <div>{safeFilename(item.filename)}</div>
+                <small style={{ opacity: 0.75 }}>{formatDateTime(item.takenAt ?? item.createdAt)}</small>
+              </>
+            )}
+          </div>
+          {item && (
+            <>
+              <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(files, [item]))}>
+                <Icon name="download" />
+              </button>
+              {view.trashed ? (
+                <button type="button" className="btn" onClick={() => void act(() => removeFromView('restore'))} disabled={restore.isPending}>
+                  <Icon name="restore" /> Restore
+                </button>
+              ) : (
+                canDelete && (
+                  <button type="button" className="btn btn--icon" aria-label="Move to trash" onClick={() => void act(() => removeFromView('trash'))} disabled={trash.isPending}>
+                    <Icon name="trash" />
+                  </button>
+                )
+              )}
+              <button type="button" className="btn btn--icon" aria-label="Details" aria-pressed={showDetails} onClick={() => setShowDetails((s) => !s)}>
+                <Icon name="info" />
+              </button>
+            </>
+          )}
+        </div>
+        {actionError !== null && (
+          <div style={{ position: 'absolute', top: 64, left: 16, zIndex: 3 }}>
+            <ErrorLine error={actionError} />
+          </div>
+        )}
+        {prev && (
+          <button type="button" className="btn btn--icon viewer__nav viewer__nav--prev" aria-label="Previous" onClick={() => go(prev)}>
+            <Icon name="left" />
+          </button>
+        )}
+        {next && (
+          <button type="button" className="btn btn--icon viewer__nav viewer__nav--next" aria-label="Next" onClick={() => go(next)}>
+            <Icon name="right" />
+          </button>
+        )}
+        {item ? (
+          <Media key={item.id} item={item} onSwipe={(d) => go(d > 0 ? next : prev)} onZoom={setZoomed} />
+        ) : fetched.isError ? (
+          <ErrorPanel error={fetched.error} />
+        ) : (
+          <div aria-busy="true" />
+        )}
+      </div>
+      {showDetails && item && <DetailsPanel item={item} />}
+    </div>
+  );
+}
+
+function Media({ item, onSwipe, onZoom }: { item: Item; onSwipe: (dir: -1 | 1) => void; onZoom: (zoomed: boolean) => void }) {
+  const preview = useObjectUrl(item.previewKey);
+  const [wantOriginal, setWantOriginal] = useState(false);
+  const needsOriginal = item.kind === 'video' || item.kind === 'file' || wantOriginal || (item.kind === 'image' && !item.previewKey);
+  const original = useObjectUrl(needsOriginal ? item.originalKey : null);
+  const onZoomChange = useCallback(
+    (s: number) => {
+      onZoom(s > 1);
+      // Past about 1.5× the preview runs out of pixels: switch to the original.
+      if (s > 1.5) setWantOriginal(true);
+    },
+    [onZoom],
+  );
+
+  if (item.kind === 'video') {
+    return original ? (
+      <video src={original} poster={preview} controls playsInline preload="metadata" aria-label={safeFilename(item.filename)} />
+    ) : (
+      <div aria-busy="true" />
+    );
+  }
+  if (item.kind === 'image' && (preview || original)) {
+    const src = wantOriginal && original && item.mime !== 'image/svg+xml' ? original : (preview ?? original);
+    return src ? <ZoomableImage src={src} alt={safeFilename(item.filename)} onSwipe={onSwipe} onZoomChange={onZoomChange} /> : null;
+  }
+  return <FilePreview item={item} url={original} />;
+}
