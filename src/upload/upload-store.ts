@@ -1,0 +1,101 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { UploadTask } from './upload-task';
+
+/** The user's file, and the derived copies once made (so a crash after processing does not process again). */
+export type StoredBlobRole = 'source' | 'preview' | 'thumb';
+
+interface UploadDb extends DBSchema {
+  tasks: { key: string; value: UploadTask };
+  /** Keyed `[taskId, role]`; kept apart from the task so that progress writes do not rewrite blob references. */
+  blobs: { key: [string, StoredBlobRole]; value: Blob };
+}
+
+export const DEFAULT_UPLOAD_DB = 'shoebox-uploads';
+
+/** Every blob key of one task: `[id]` sorts before `[id, any string]`, which sorts before `[id, []]`. */
+function blobRange(id: string): IDBKeyRange {
+  return IDBKeyRange.bound([id], [id, []]);
+}
+
+/**
+ * The upload queue's own IndexedDB database. Blobs are stored by structured clone: Chromium keeps their
+ * bytes on disk, so after a reload or a crash the queue still has every file it was given.
+ */
+export class UploadStore {
+  private constructor(private readonly db: IDBPDatabase<UploadDb>) {}
+
+  static async open(name: string = DEFAULT_UPLOAD_DB): Promise<UploadStore> {
+    const db = await openDB<UploadDb>(name, 1, {
+      upgrade(d) {
+        d.createObjectStore('tasks', { keyPath: 'id' });
+        d.createObjectStore('blobs');
+      },
+      blocking() {
+        // A newer version of the app wants the database: step aside rather than block it.
+        db.close();
+      },
+    });
+    return new UploadStore(db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  loadAll(): Promise<UploadTask[]> {
+    return this.db.getAll('tasks');
+  }
+
+  async loadMany(ids: readonly string[]): Promise<Map<string, UploadTask | undefined>> {
+    const tx = this.db.transaction('tasks', 'readonly');
+    const rows = await Promise.all(ids.map((id) => tx.store.get(id)));
+    await tx.done;
+    return new Map(ids.map((id, i) => [id, rows[i]]));
+  }
+
+  async put(task: UploadTask): Promise<void> {
+    await this.db.put('tasks', task);
+  }
+
+  /** A whole batch in one transaction: either every task of it is queued, or none is. */
+  async addBatch(entries: readonly { task: UploadTask; source: Blob | null }[]): Promise<void> {
+    const tx = this.db.transaction(['tasks', 'blobs'], 'readwrite');
+    const tasks = tx.objectStore('tasks');
+    const blobs = tx.objectStore('blobs');
+    const writes: Promise<unknown>[] = [];
+    for (const { task, source } of entries) {
+      writes.push(tasks.add(task));
+      if (source !== null) writes.push(blobs.put(source, [task.id, 'source']));
+    }
+    await Promise.all([...writes, tx.done]);
+  }
+
+  /** The task's processed facts and its derived blobs land together, or not at all. */
+  async saveProcessed(task: UploadTask, derived: { preview: Blob | null; thumb: Blob | null }): Promise<void> {
+    const tx = this.db.transaction(['tasks', 'blobs'], 'readwrite');
+    const blobs = tx.objectStore('blobs');
+    const writes: Promise<unknown>[] = [tx.objectStore('tasks').put(task)];
+    if (derived.preview !== null) writes.push(blobs.put(derived.preview, [task.id, 'preview']));
+    if (derived.thumb !== null) writes.push(blobs.put(derived.thumb, [task.id, 'thumb']));
+    await Promise.all([...writes, tx.done]);
+  }
+
+  getBlob(id: string, role: StoredBlobRole): Promise<Blob | undefined> {
+    return this.db.get('blobs', [id, role]);
+  }
+
+  /** Saves the task and frees its blobs (a done or canceled task no longer needs the bytes). */
+  async saveAndDropBlobs(task: UploadTask): Promise<void> {
+    const tx = this.db.transaction(['tasks', 'blobs'], 'readwrite');
+    await Promise.all([tx.objectStore('tasks').put(task), tx.objectStore('blobs').delete(blobRange(task.id)), tx.done]);
+  }
+
+  async delete(ids: readonly string[]): Promise<void> {
+    const tx = this.db.transaction(['tasks', 'blobs'], 'readwrite');
+    const tasks = tx.objectStore('tasks');
+    const blobs = tx.objectStore('blobs');
+    const writes: Promise<unknown>[] = [];
+    for (const id of ids) writes.push(tasks.delete(id), blobs.delete(blobRange(id)));
+    await Promise.all([...writes, tx.done]);
+  }
+}

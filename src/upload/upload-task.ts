@@ -1,0 +1,175 @@
+import type { ItemKind, ItemMetadata, ItemNotice, UploadCheckpoint } from '../backend/ports';
+import { AppError, type SerializedAppError } from '../lib/app-error';
+import type { SniffedType } from '../media/media-types';
+
+/**
+ * One file on its way into an album (PRODUCT.md §4):
+ * `queued → reading → processing → uploading → finalizing → done`, plus `paused`, `failed`, `canceled`.
+ */
+export type TaskState =
+  | 'queued'
+  | 'reading'
+  | 'processing'
+  | 'uploading'
+  | 'finalizing'
+  | 'done'
+  | 'paused'
+  | 'failed'
+  | 'canceled';
+
+/** The states in which a runner is working on the task. */
+export const ACTIVE_STATES = ['reading', 'processing', 'uploading', 'finalizing'] as const;
+export type ActiveState = (typeof ACTIVE_STATES)[number];
+
+export function isActive(state: TaskState): state is ActiveState {
+  return (ACTIVE_STATES as readonly TaskState[]).includes(state);
+}
+
+/** Nothing more will happen to the task unless the user removes it. */
+export function isFinished(state: TaskState): boolean {
+  return state === 'done' || state === 'canceled';
+}
+
+/** Where a stored object goes: the original, its preview (or a video's poster) and its thumbnail. */
+export type UploadObjectRole = 'original' | 'preview' | 'poster' | 'thumb';
+
+export interface UploadObject {
+  role: UploadObjectRole;
+  key: string;
+  bytes: number;
+  contentType: string;
+  /** What the files adapter reported last; see [Note: Resuming multipart uploads] in upload-engine.ts. */
+  checkpoint: UploadCheckpoint | null;
+  sentBytes: number;
+  done: boolean;
+}
+
+/** What the media pipeline learnt, without the derived blobs (they live in the store's blob table). */
+export interface ProcessedFacts {
+  kind: ItemKind;
+  mime: string;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  takenAt: string | null;
+  thumbhash: string | null;
+  metadata: ItemMetadata;
+  notice: ItemNotice | null;
+  hasPreview: boolean;
+  hasThumb: boolean;
+}
+
+/** The persisted record of one upload (IndexedDB, structured clone). The id is also the item's id. */
+export interface UploadTask {
+  id: string;
+  albumId: string;
+  filename: string;
+  bytes: number;
+  /** The browser's guess from the extension; only a hint, the type is decided from content. */
+  declaredType: string;
+  lastModified: number;
+  state: TaskState;
+  error: SerializedAppError | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Position inside its batch, to keep the order files were given in. */
+  order: number;
+  sniffed: SniffedType | null;
+  sha256: string | null;
+  processed: ProcessedFacts | null;
+  reserved: boolean;
+  /** Planned when uploading starts; each object keeps its own checkpoint. */
+  objects: UploadObject[] | null;
+  /** Bytes of the original confirmed sent. */
+  bytesDone: number;
+}
+
+export interface NewTaskInput {
+  id: string;
+  albumId: string;
+  filename: string;
+  bytes: number;
+  declaredType: string;
+  lastModified: number;
+  createdAt: string;
+  order: number;
+}
+
+export function createTask(input: NewTaskInput): UploadTask {
+  return {
+    ...input,
+    state: 'queued',
+    error: null,
+    updatedAt: input.createdAt,
+    sniffed: null,
+    sha256: null,
+    processed: null,
+    reserved: false,
+    objects: null,
+    bytesDone: 0,
+  };
+}
+
+export type TaskEvent =
+  /** A runner picks the task up; it goes to the first stage whose work is not yet persisted. */
+  | { type: 'start' }
+  /** The current stage's work is done and persisted. */
+  | { type: 'advance' }
+  | { type: 'pause' }
+  | { type: 'resume' }
+  /** The runner stopped without a fault (page closed, lock lost, offline): back in line. */
+  | { type: 'interrupt' }
+  | { type: 'fail'; error: SerializedAppError }
+  | { type: 'retry' }
+  | { type: 'cancel' };
+
+export type TaskEventType = TaskEvent['type'];
+
+/** The first stage with work left, judged only from what is persisted: a resumed task never redoes a stage. */
+export function resumeStage(task: UploadTask): ActiveState {
+  if (task.sniffed === null || task.sha256 === null) return 'reading';
+  if (task.processed === null) return 'processing';
+  if (task.objects === null || !task.reserved || task.objects.some((o) => !o.done)) return 'uploading';
+  return 'finalizing';
+}
+
+type Target = TaskState | ((task: UploadTask) => TaskState);
+
+const stopOrFail = { pause: 'paused', interrupt: 'queued', fail: 'failed', cancel: 'canceled' } as const;
+
+/** Every allowed transition; anything not listed is refused. */
+export const TRANSITIONS: Readonly<Record<TaskState, Partial<Record<TaskEventType, Target>>>> = {
+  queued: { start: resumeStage, pause: 'paused', fail: 'failed', cancel: 'canceled' },
+  reading: { advance: 'processing', ...stopOrFail },
+  processing: { advance: 'uploading', ...stopOrFail },
+  uploading: { advance: 'finalizing', ...stopOrFail },
+  finalizing: { advance: 'done', ...stopOrFail },
+  done: {},
+  paused: { resume: 'queued', cancel: 'canceled' },
+  failed: { retry: (task) => (task.error?.retryable === false ? 'failed' : 'queued'), cancel: 'canceled' },
+  canceled: {},
+};
+
+export function canTransition(task: UploadTask, type: TaskEventType): boolean {
+  const target = TRANSITIONS[task.state][type];
+  if (target === undefined) return false;
+  const next = typeof target === 'function' ? target(task) : target;
+  return next !== task.state;
+}
+
+/** Applies one event; throws a `validation/invalid` AppError for a transition the table does not allow. */
+export function transition(task: UploadTask, event: TaskEvent, now: string = new Date().toISOString()): UploadTask {
+  const target = TRANSITIONS[task.state][event.type];
+  const next = target === undefined ? undefined : typeof target === 'function' ? target(task) : target;
+  if (next === undefined || next === task.state) {
+    throw new AppError('validation/invalid', `An upload that is ${task.state} cannot ${event.type}.`, {
+      details: { from: task.state, event: event.type },
+    });
+  }
+  return {
+    ...task,
+    state: next,
+    error: event.type === 'fail' ? event.error : next === 'failed' ? task.error : null,
+    updatedAt: now,
+  };
+}
