@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { overrideLimits, resetLimits } from '../config';
+import { AppError } from './app-error';
+import { albumDescription, albumTitle, displayName, firstIssue, parseField, validateAlbumInput } from './validation';
+
+afterEach(() => resetLimits());
+
+function thrown(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+  throw new Error('expected an AppError');
+}
+
+describe('album titles and display names', () => {
+  it('are trimmed and accepted up to the limit, counting characters rather than UTF-16 units', () => {
+    expect(albumTitle.parse('  Summer 2024 \n')).toBe('Summer 2024');
+    expect(albumTitle.parse('a'.repeat(120))).toHaveLength(120);
+    // 120 emoji are 240 UTF-16 units but 120 characters.
+    expect(firstIssue(albumTitle, '📷'.repeat(120))).toBeNull();
+    expect(firstIssue(albumTitle, '📷'.repeat(121))).toBe('The title can be at most 120 characters.');
+    expect(displayName.parse('  Ada  ')).toBe('Ada');
+    expect(firstIssue(displayName, 'x'.repeat(61))).toBe('The name can be at most 60 characters.');
+  });
+
+  it('refuse empty, control and text-direction characters with a sentence for the form', () => {
+    expect(firstIssue(albumTitle, '   ')).toBe('The title cannot be empty.');
+    expect(firstIssue(displayName, '')).toBe('The name cannot be empty.');
+    expect(firstIssue(albumTitle, 'two\nlines')).toMatch(/control characters/);
+    expect(firstIssue(albumTitle, 'bell\u0007')).toMatch(/control characters/);
+    expect(firstIssue(albumTitle, 'del\u007f')).toMatch(/control characters/);
+    expect(firstIssue(albumTitle, 'c1\u0085')).toMatch(/control characters/);
+    expect(firstIssue(albumTitle, 'gpj.\u202eexe')).toMatch(/text-direction/);
+    expect(firstIssue(displayName, 'x\u2066y')).toMatch(/text-direction/);
+    expect(firstIssue(albumTitle, 42)).toBe('The title must be text.');
+  });
+
+  it('follow a limit overridden at start-up', () => {
+    overrideLimits({ titleMax: 5 });
+    expect(firstIssue(albumTitle, 'abcde')).toBeNull();
+    expect(firstIssue(albumTitle, 'abcdef')).toBe('The title can be at most 5 characters.');
+  });
+});
+
+describe('album descriptions', () => {
+  it('may be empty and may hold newlines and tabs but no other control characters', () => {
+    expect(albumDescription.parse('')).toBe('');
+    expect(albumDescription.parse(' Day one:\n\t- beach\n')).toBe('Day one:\n\t- beach');
+    expect(firstIssue(albumDescription, 'a\rb')).toMatch(/control characters/);
+    expect(firstIssue(albumDescription, 'a\u0000b')).toMatch(/control characters/);
+    expect(firstIssue(albumDescription, 'a\u007fb')).toMatch(/control characters/);
+    expect(firstIssue(albumDescription, 'x'.repeat(2000))).toBeNull();
+    expect(firstIssue(albumDescription, 'x'.repeat(2001))).toBe('The description can be at most 2,000 characters.');
+  });
+});
+
+describe('validateAlbumInput', () => {
+  it('returns what will be stored', () => {
+    expect(validateAlbumInput({ title: ' Trip ' })).toEqual({ title: 'Trip', description: '' });
+    expect(validateAlbumInput({ title: 'Trip', description: ' Rome ' })).toEqual({ title: 'Trip', description: 'Rome' });
+  });
+
+  it('throws validation/invalid naming the field that failed', () => {
+    const title = thrown(() => validateAlbumInput({ title: '' }));
+    expect(title.code).toBe('validation/invalid');
+    expect(title.message).toBe('The title cannot be empty.');
+    expect(title.details).toEqual({ field: 'title' });
+    expect(title.retryable).toBe(false);
+
+    const description = thrown(() => validateAlbumInput({ title: 'ok', description: 'x'.repeat(2001) }));
+    expect(description.details).toEqual({ field: 'description' });
+  });
+
+  it('parseField names any field it is given', () => {
+    expect(parseField(displayName, ' Bo ', 'displayName')).toBe('Bo');
+    expect(thrown(() => parseField(displayName, '\u202e', 'displayName')).details).toEqual({ field: 'displayName' });
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Text rules of PRODUCT.md §5, shared by the UI (instant messages) and the backends (the authority).
+ * Limits are read from `limits()` when a value is checked, so an override at start-up applies everywhere.
+ */
+import { z } from 'zod';
+import type { AlbumInput } from '../backend/ports';
+import { limits } from '../config';
+import { AppError } from './app-error';
+
+/** C0 controls, DEL and C1 controls: never part of a title or a name. */
+function hasLineControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
+
+/** What a description may not hold: anything below 0x20 except tab and newline, and DEL. */
+function hasDescriptionControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f) return true;
+  }
+  return false;
+}
+/** Bidi embeddings, overrides and isolates: they can make a name read as something else. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
+
+/** Length in code points, the way Postgres' `char_length` counts, so both sides agree on the limit. */
+function length(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function lineText(noun: string, max: () => number) {
+  const Noun = noun[0]!.toUpperCase() + noun.slice(1);
+  return z
+    .string({ error: `${Noun} must be text.` })
+    .trim()
+    .superRefine((value, ctx) => {
+      const limit = max();
+      if (value.length === 0) ctx.addIssue({ code: 'custom', message: `${Noun} cannot be empty.` });
+      else if (length(value) > limit) {
+        ctx.addIssue({ code: 'custom', message: `${Noun} can be at most ${limit.toLocaleString('en')} characters.` });
+      } else if (hasLineControl(value)) {
+        ctx.addIssue({ code: 'custom', message: `${Noun} cannot contain control characters or line breaks.` });
+      } else if (BIDI.test(value)) {
+        ctx.addIssue({ code: 'custom', message: `${Noun} cannot contain text-direction control characters.` });
+      }
+    });
+}
+
+/** An album title: trimmed, 1–120 characters, one line, no control or bidi override characters. */
+export const albumTitle = lineText('the title', () => limits().titleMax);
+
+/** A person's display name: trimmed, 1–60 characters, one line, no control or bidi override characters. */
+export const displayName = lineText('the name', () => limits().displayNameMax);
+
+/** An album description: trimmed, up to 2,000 characters; newlines and tabs allowed, other controls not. */
+export const albumDescription = z
+  .string({ error: 'The description must be text.' })
+  .trim()
+  .superRefine((value, ctx) => {
+    const limit = limits().descriptionMax;
+    if (length(value) > limit) {
+      ctx.addIssue({ code: 'custom', message: `The description can be at most ${limit.toLocaleString('en')} characters.` });
+    } else if (hasDescriptionControl(value)) {
+      ctx.addIssue({ code: 'custom', message: 'The description cannot contain control characters.' });
+    }
+  });
+
+/** The first problem with `value` as a sentence for the form, or null when it is fine. */
+export function firstIssue(schema: z.ZodType, value: unknown): string | null {
+  const result = schema.safeParse(value);
+  return result.success ? null : (result.error.issues[0]?.message ?? 'This value is not valid.');
+}
+
+/** Parses `value` or throws `validation/invalid` naming the field, for backends and submit handlers. */
+export function parseField<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const message = result.error.issues[0]?.message ?? 'This value is not valid.';
+  throw new AppError('validation/invalid', message, { details: { field } });
+}
+
+/** The album's title and description as they will be stored; throws `validation/invalid` with the field. */
+export function validateAlbumInput(input: AlbumInput): { title: string; description: string } {
+  return {
+    title: parseField(albumTitle, input.title, 'title'),
+    description: parseField(albumDescription, input.description ?? '', 'description'),
+  };
+}
