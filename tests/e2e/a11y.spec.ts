@@ -1,0 +1,31 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
+
+async function seriousViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+test('the albums page, the album grid and the viewer have no serious accessibility violations', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await createAlbum(page, 'Accessible');
+  await addFiles(page, [fixture('orientation-1.jpg'), fixture('tiny.pdf')]);
+  await expectItemCount(page, 2);
+  await expect(tile(page, 'orientation-1.jpg').locator('img.tile__thumb')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: /Accessible/ })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.goBack();
+  await tile(page, 'orientation-1.jpg').click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', name);
+export const fixtureBytes = (name: string) => readFileSync(fixture(name));
+
+export async function createAlbum(page: Page, title: string, description = ''): Promise<string> {
+  await page.goto('/');
+  await page.getByRole('button', { name: /new album|create your first album/i }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New album' });
+  await dialog.getByLabel('Title').fill(title);
+  if (description) await dialog.getByLabel(/Description/).fill(description);
+  await dialog.getByRole('button', { name: 'Create album' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  const id = page.url().split('/albums/')[1]?.split(/[/?]/)[0];
+  if (!id) throw new Error(`no album id in ${page.url()}`);
+  return id;
+}
+
+export async function addFiles(page: Page, files: Parameters<Locator['setInputFiles']>[0]): Promise<void> {
+  await page.getByTestId('add-files-input').setInputFiles(files);
+}
+
+/** Waits until the album header says it holds `count` items. */
+export async function expectItemCount(page: Page, count: number, timeout = 60_000): Promise<void> {
+  await expect(page.getByText(new RegExp(`^${count.toLocaleString('en-US')} items? ·`))).toBeVisible({ timeout });
+}
+
+export function tile(page: Page, filename: string): Locator {
+  return page.getByRole('gridcell', { name: filename, exact: true });
+}
+
+/** The colour of a point of a tile's thumbnail as drawn by the browser, at (fx, fy) fractions of its size. */
+export async function thumbPixel(t: Locator, fx: number, fy: number): Promise<[number, number, number]> {
+  const img = t.locator('img.tile__thumb');
+  await expect(img).toBeVisible();
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  return img.evaluate(
+    (el: HTMLImageElement, [x, y]) => {
+      const c = document.createElement('canvas');
+      c.width = el.naturalWidth;
+      c.height = el.naturalHeight;
+      const ctx = c.getContext('2d');
+      if (!ctx) throw new Error('no 2d context');
+      ctx.drawImage(el, 0, 0);
+      const d = ctx.getImageData(Math.floor(c.width * x), Math.floor(c.height * y), 1, 1).data;
+      return [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0] as [number, number, number];
+    },
+    [fx, fy] as const,
+  );
+}
+
+export async function thumbSize(t: Locator): Promise<{ w: number; h: number }> {
+  const img = t.locator('img.tile__thumb');
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
+  return img.evaluate((el: HTMLImageElement) => ({ w: el.naturalWidth, h: el.naturalHeight }));
+}

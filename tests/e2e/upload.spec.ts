@@ -1,0 +1,79 @@
+import { expect, test } from '@playwright/test';
+import { addFiles, createAlbum, expectItemCount, fixture, fixtureBytes, thumbPixel, thumbSize, tile } from './helpers';
+
+const isRed = ([r, g, b]: [number, number, number]) => r > 170 && g < 90 && b < 90;
+
+test('photos, a PDF and a video upload; thumbnails are upright; everything is still there after a reload', async ({ page }) => {
+  await createAlbum(page, 'Mixed');
+  await addFiles(page, [
+    fixture('orientation-1.jpg'),
+    fixture('orientation-3.jpg'),
+    fixture('orientation-6.jpg'),
+    fixture('orientation-8.jpg'),
+    fixture('tiny.pdf'),
+    fixture('clip-320x240.webm'),
+  ]);
+  await expectItemCount(page, 6);
+
+  // Every orientation shows its red corner top-left: EXIF orientation applied exactly once.
+  for (const n of [1, 3, 6, 8]) {
+    const t = tile(page, `orientation-${n}.jpg`);
+    await expect(t).toBeVisible();
+    expect(isRed(await thumbPixel(t, 0.05, 0.05)), `orientation ${n}`).toBe(true);
+  }
+  // Orientation 6 and 8 are stored sideways: their thumbnails come out portrait.
+  const six = await thumbSize(tile(page, 'orientation-6.jpg'));
+  expect(six.h).toBeGreaterThan(six.w);
+
+  await expect(tile(page, 'tiny.pdf')).toHaveAttribute('data-kind', 'file');
+  const video = tile(page, 'clip-320x240.webm');
+  await expect(video).toHaveAttribute('data-kind', 'video');
+  await expect(video.locator('img.tile__thumb')).toBeVisible();
+
+  await page.reload();
+  await expectItemCount(page, 6);
+  await expect(tile(page, 'orientation-6.jpg').locator('img.tile__thumb')).toBeVisible();
+});
+
+test('a reload in the middle of an upload completes it without duplicates', async ({ page }) => {
+  await createAlbum(page, 'Interrupted');
+  const jpeg = fixtureBytes('orientation-1.jpg');
+  const files = Array.from({ length: 24 }, (_, i) => ({ name: `photo-${String(i).padStart(2, '0')}.jpg`, mimeType: 'image/jpeg', buffer: jpeg }));
+  // A large file keeps the queue busy long enough to interrupt it.
+  files.push({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(64 * 1024 * 1024, 7) });
+  await addFiles(page, files);
+  await expect(page.getByRole('complementary', { name: 'Upload progress' })).toBeVisible();
+  await page.reload();
+  await expectItemCount(page, 25, 120_000);
+  await page.goto('/uploads');
+  await expect(page.locator('.upload-row[data-state="done"]')).toHaveCount(25);
+  // The queue and the album agree: one item per file, never two.
+  await page.goBack();
+  await expectItemCount(page, 25);
+});
+
+test('bad input is kept in the queue with a clear error', async ({ page }) => {
+  await createAlbum(page, 'Odd files');
+  await addFiles(page, [
+    { name: 'empty.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(0) },
+    fixture('corrupt.jpg'),
+    fixture('drawing.svg'),
+  ]);
+  await expectItemCount(page, 2);
+  await expect(tile(page, 'corrupt.jpg')).toHaveAttribute('data-kind', 'file');
+  await expect(tile(page, 'drawing.svg')).toHaveAttribute('data-kind', 'file');
+  await page.goto('/uploads');
+  const row = page.locator('.upload-row', { hasText: 'empty.jpg' });
+  await expect(row).toHaveAttribute('data-state', 'failed');
+  await expect(row.getByRole('alert')).toHaveAttribute('data-error-code', 'upload/empty');
+});
+
+test('a second tab sees an upload from the first within a second', async ({ page, context }) => {
+  const albumId = await createAlbum(page, 'Live');
+  const other = await context.newPage();
+  await other.goto(`/albums/${albumId}`);
+  await expect(other.getByRole('heading', { name: 'This album is empty' })).toBeVisible();
+  await addFiles(page, [fixture('orientation-1.jpg')]);
+  await expect(tile(page, 'orientation-1.jpg')).toBeVisible({ timeout: 30_000 });
+  await expect(tile(other, 'orientation-1.jpg')).toBeVisible({ timeout: 1000 });
+});

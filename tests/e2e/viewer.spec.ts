@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
+
+test('the viewer steps through the album, deletes to the trash and restores from it', async ({ page }) => {
+  const albumId = await createAlbum(page, 'Viewer');
+  await addFiles(page, [fixture('orientation-1.jpg'), fixture('orientation-6.jpg'), fixture('xmp.jpg'), fixture('tiny.pdf')]);
+  await expectItemCount(page, 4);
+
+  const names = await page.getByRole('gridcell').evaluateAll((cells) => cells.map((c) => c.getAttribute('aria-label')));
+  expect(names).toHaveLength(4);
+  await tile(page, names[0] as string).click();
+  const viewer = page.getByRole('dialog');
+  await expect(viewer).toHaveAccessibleName(names[0] as string);
+  await expect(page).toHaveURL(new RegExp(`/albums/${albumId}/items/`));
+
+  await page.keyboard.press('ArrowRight');
+  await expect(viewer).toHaveAccessibleName(names[1] as string);
+  await page.keyboard.press('ArrowRight');
+  await expect(viewer).toHaveAccessibleName(names[2] as string);
+  await page.keyboard.press('ArrowLeft');
+  await expect(viewer).toHaveAccessibleName(names[1] as string);
+
+  // Details show what the camera recorded.
+  await viewer.getByRole('button', { name: 'Details' }).click();
+  await expect(page.getByRole('complementary', { name: 'Details' })).toBeVisible();
+
+  // Zoom by double-click.
+  const img = viewer.locator('.zoomable');
+  if (await img.count()) {
+    await img.dblclick();
+    await expect(img).not.toHaveAttribute('data-zoom', '1.00');
+    await img.dblclick();
+  }
+
+  // Back closes the viewer, in one step, whatever was viewed.
+  await page.goBack();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`/albums/${albumId}$`));
+
+  // Delete one to the trash from the viewer.
+  await tile(page, names[1] as string).click();
+  await expect(viewer).toHaveAccessibleName(names[1] as string);
+  await viewer.getByRole('button', { name: 'Move to trash' }).click();
+  await expect(viewer).not.toHaveAccessibleName(names[1] as string);
+  await page.keyboard.press('Escape');
+  await expectItemCount(page, 3);
+  await expect(tile(page, names[1] as string)).toHaveCount(0);
+
+  // Restore it from the trash view.
+  await page.getByRole('button', { name: 'Trash' }).click();
+  await expect(tile(page, names[1] as string)).toBeVisible();
+  await tile(page, names[1] as string).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
+  await expect(page.getByRole('heading', { name: 'The trash is empty' })).toBeVisible();
+  await page.getByRole('button', { name: 'Back to album' }).click();
+  await expectItemCount(page, 4);
+
+  await page.reload();
+  await expectItemCount(page, 4);
+  await expect(tile(page, names[1] as string)).toBeVisible();
+});
+
+test('the grid selects with click, shift-click and keyboard, and deletes in bulk', async ({ page }) => {
+  await createAlbum(page, 'Select');
+  await addFiles(page, ['orientation-1.jpg', 'orientation-3.jpg', 'orientation-6.jpg', 'orientation-8.jpg'].map(fixture));
+  await expectItemCount(page, 4);
+  const cells = page.getByRole('gridcell');
+  await cells.nth(0).click({ modifiers: ['ControlOrMeta'] });
+  await cells.nth(2).click({ modifiers: ['Shift'] });
+  await expect(page.getByText('3 selected')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByText('3 selected')).toHaveCount(0);
+
+  await cells.nth(0).focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(page.getByText('2 selected')).toBeVisible();
+  await page.getByRole('button', { name: 'Move to trash' }).click();
+  await expectItemCount(page, 2);
+});
