@@ -1,11 +1,26 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The app shell is precached so Shoebox opens offline; the web app manifest is public/manifest.webmanifest.
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: 'script-defer',
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,wasm,webmanifest}'],
+        navigateFallback: '/index.html',
+        maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
   worker: { format: 'es' },
   build: {
     target: 'es2022',
