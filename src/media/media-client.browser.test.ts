@@ -1,0 +1,323 @@
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import exifr from 'exifr';
+import { thumbHashToRGBA } from 'thumbhash';
+import { overrideLimits, resetLimits } from '../config';
+import { isAbortError } from '../lib/app-error';
+import { createMediaClient, hashFile, processMedia } from './media-client';
+import type { ProcessedMedia } from './media-types';
+import { sniffType } from './sniff-type';
+
+const fixture = async (name: string): Promise<Blob> => {
+  const res = await fetch(`/tests/fixtures/${name}`);
+  if (!res.ok) throw new Error(`fixture ${name}: ${res.status}`);
+  // A Blob, not a File: the pipeline never sees a name.
+  return new Blob([await res.arrayBuffer()]);
+};
+
+const run = async (name: string) => {
+  const blob = await fixture(name);
+  return processMedia(blob, await sniffType(blob));
+};
+
+/** The colours the fixtures carry in their visual corners once oriented (see scripts/make-fixtures.mjs). */
+const RED = [220, 30, 30];
+const GREEN = [30, 190, 40];
+const BLUE = [30, 60, 220];
+
+async function pixels(blob: Blob) {
+  const bitmap = await createImageBitmap(blob);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const ctx = canvas.getContext('2d')!;
+  ctx.drawImage(bitmap, 0, 0);
+  const { width, height } = bitmap;
+  bitmap.close();
+  const data = ctx.getImageData(0, 0, width, height).data;
+  const at = (fx: number, fy: number) => {
+    const i = (Math.floor(fy * height) * width + Math.floor(fx * width)) * 4;
+    return [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+  };
+  return { width, height, at };
+}
+
+const near = (px: number[], rgb: number[]) => rgb.every((v, i) => Math.abs(v - px[i]!) < 35);
+
+/** The metadata-bearing parts of a WebP (RIFF chunks and VP8X flags) or a JPEG (APPn segments). */
+function metadataParts(bytes: Uint8Array): string[] {
+  const found: string[] = [];
+  const ascii = (from: number, n: number) => String.fromCharCode(...bytes.subarray(from, from + n));
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 4) === 'WEBP') {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let pos = 12; pos + 8 <= bytes.length; ) {
+      const fourcc = ascii(pos, 4);
+      const size = view.getUint32(pos + 4, true);
+      if (fourcc === 'VP8X') {
+        const flags = bytes[pos + 8]!;
+        if (flags & 0x08) found.push('VP8X:exif-flag');
+        if (flags & 0x04) found.push('VP8X:xmp-flag');
+      } else if (!['VP8 ', 'VP8L', 'ALPH', 'ANIM', 'ANMF', 'ICCP'].includes(fourcc)) {
+        found.push(fourcc);
+      }
+      pos += 8 + size + (size & 1);
+    }
+    return found;
+  }
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) {
+    for (let pos = 2; pos + 4 <= bytes.length && bytes[pos] === 0xff; ) {
+      const marker = bytes[pos + 1]!;
+      if (marker === 0xda) break;
+      const length = (bytes[pos + 2]! << 8) | bytes[pos + 3]!;
+      // APP0 (JFIF) is only a header; APP1 holds EXIF and XMP, APP13 IPTC, APP2 ICC or FlashPix.
+      if (marker >= 0xe1 && marker <= 0xef) found.push(`APP${marker - 0xe0}:${ascii(pos + 4, 4)}`);
+      pos += 2 + length;
+    }
+    return found;
+  }
+  return ['unknown-format'];
+}
+
+const bytesOf = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
+const longEdge = (w: number, h: number, edge: number) => {
+  const s = Math.min(1, edge / Math.max(w, h));
+  return [Math.round(w * s), Math.round(h * s)];
+};
+
+afterEach(() => {
+  resetLimits();
+  vi.restoreAllMocks();
+});
+
+describe('processMedia: photos', () => {
+  const cases = [
+    { orientation: 1, visual: [2400, 1600] },
+    { orientation: 3, visual: [800, 600] },
+    { orientation: 6, visual: [2400, 1600] },
+    { orientation: 8, visual: [800, 600] },
+  ] as const;
+
+  for (const { orientation, visual } of cases) {
+    it(`orientation ${orientation}: turned exactly once, sized down (never up), red block in the top-left`, async () => {
+      const media = await run(`orientation-${orientation}.jpg`);
+      expect(media.kind).toBe('image');
+      expect(media.notice).toBeNull();
+      expect([media.width, media.height]).toEqual([...visual]);
+
+      const preview = await pixels(media.preview!);
+      expect([preview.width, preview.height]).toEqual(longEdge(visual[0], visual[1], 2048));
+      const thumb = await pixels(media.thumb!);
+      expect([thumb.width, thumb.height]).toEqual(longEdge(visual[0], visual[1], 480));
+      for (const out of [preview, thumb]) {
+        expect(near(out.at(0.05, 0.05), RED)).toBe(true);
+        expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
+        expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+      }
+      expect(media.preview!.type).toBe('image/webp');
+      expect(media.thumb!.type).toBe('image/webp');
+    });
+  }
+
+  it('reads the capture date in UTC, camera and exposure, and a thumbhash under 40 bytes', async () => {
+    const media = await run('orientation-6.jpg');
+    expect(media.takenAt).toBe('2023-07-14T16:30:05.000Z');
+    expect(media.metadata).toMatchObject({ cameraMake: 'Shoebox Optics', cameraModel: 'Fixture One', iso: 200, fNumber: 2.8 });
+    const hash = Uint8Array.from(atob(media.thumbhash!), (c) => c.charCodeAt(0));
+    expect(hash.length).toBeGreaterThan(5);
+    expect(hash.length).toBeLessThan(40);
+    const placeholder = thumbHashToRGBA(hash);
+    // The placeholder keeps the landscape shape of the oriented photo.
+    expect(placeholder.w).toBeGreaterThan(placeholder.h);
+  });
+
+  it('brings XMP title, description, rating, label and keywords through', async () => {
+    const media = await run('xmp.jpg');
+    expect(media.metadata).toEqual({
+      title: 'Harbour at dusk & boats',
+      description: 'Taken from the north pier.',
+      rating: 4,
+      label: 'Green',
+      keywords: ['harbour', 'boats', 'dusk'],
+    });
+  });
+
+  it('derived copies carry no EXIF, XMP or GPS, though the originals do', async () => {
+    const original = await bytesOf(await fixture('orientation-6.jpg'));
+    expect(metadataParts(original).some((p) => p.startsWith('APP1:Exif'))).toBe(true);
+    expect(new TextDecoder('latin1').decode(original)).toContain('Shoebox Optics');
+    expect((await exifr.gps(original)).latitude).toBeCloseTo(48.858, 2);
+    const withXmp = await bytesOf(await fixture('xmp.jpg'));
+    expect(new TextDecoder().decode(withXmp)).toContain('http://ns.adobe.com/xap/1.0/');
+
+    for (const name of ['orientation-6.jpg', 'orientation-8.jpg', 'xmp.jpg']) {
+      const media = await run(name);
+      for (const blob of [media.preview!, media.thumb!]) {
+        const bytes = await bytesOf(blob);
+        expect(metadataParts(bytes)).toEqual([]);
+        const text = new TextDecoder('latin1').decode(bytes);
+        expect(text).not.toContain('Shoebox Optics');
+        expect(text).not.toContain('Exif');
+        expect(text).not.toContain('xap/1.0');
+      }
+    }
+  });
+
+  it('keeps transparency in the WebP copies', async () => {
+    const media = await run('transparent.png');
+    expect(media).toMatchObject({ kind: 'image', width: 240, height: 160, notice: null });
+    const thumb = await pixels(media.thumb!);
+    expect([thumb.width, thumb.height]).toEqual([240, 160]);
+    expect(thumb.at(0.1, 0.5)[3]).toBe(255);
+    expect(Math.abs(thumb.at(0.9, 0.5)[3]! - 128)).toBeLessThan(8);
+  });
+});
+
+describe('processMedia: files kept as files', () => {
+  it('keeps a corrupt JPEG as a file with the image/undecodable notice', async () => {
+    const media = await run('corrupt.jpg');
+    expect(media).toMatchObject({ kind: 'file', mime: 'image/jpeg', notice: 'image/undecodable', preview: null, thumb: null, thumbhash: null });
+    expect(media.metadata.notice).toBe('image/undecodable');
+  });
+
+  it('refuses an image whose header is over the limits without decoding it', async () => {
+    // The main-thread client, so the browser's decoder can be watched from here.
+    const client = createMediaClient({ createWorker: () => { throw new Error('no workers here'); } });
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const decode = vi.spyOn(globalThis, 'createImageBitmap');
+    const blob = await fixture('huge-header.png');
+    const media = await client.processMedia(blob, await sniffType(blob));
+    expect(media).toMatchObject({ kind: 'file', mime: 'image/png', notice: 'image/too-large', preview: null, thumb: null });
+    expect(decode).not.toHaveBeenCalled();
+    // The same client decodes a picture within the limits: the spy sees real decodes.
+    const photo = await fixture('orientation-3.jpg');
+    expect((await client.processMedia(photo, await sniffType(photo))).kind).toBe('image');
+    expect(decode).toHaveBeenCalled();
+    client.dispose();
+  });
+
+  it('applies the configured limits inside the worker too', async () => {
+    overrideLimits({ maxDecodePixels: 1_000_000 });
+    expect((await run('orientation-1.jpg')).notice).toBe('image/too-large');
+    resetLimits();
+    expect((await run('orientation-1.jpg')).notice).toBeNull();
+  });
+
+  it('keeps SVG and PDF as plain files with no derived copies', async () => {
+    for (const [name, mime] of [['drawing.svg', 'image/svg+xml'], ['tiny.pdf', 'application/pdf']] as const) {
+      const media = await run(name);
+      expect(media).toEqual({
+        kind: 'file',
+        mime,
+        width: null,
+        height: null,
+        durationMs: null,
+        takenAt: null,
+        thumb: null,
+        preview: null,
+        thumbhash: null,
+        metadata: {},
+        notice: null,
+      } satisfies ProcessedMedia);
+    }
+  });
+});
+
+describe('processMedia: videos', () => {
+  it('gives a poster frame, the duration and the frame size', async () => {
+    const media = await run('clip-320x240.webm');
+    expect(media).toMatchObject({ kind: 'video', mime: 'video/webm', width: 320, height: 240, notice: null });
+    expect(media.durationMs).toBeGreaterThan(1200);
+    expect(media.durationMs).toBeLessThan(1900);
+    const poster = await pixels(media.preview!);
+    expect([poster.width, poster.height]).toEqual([320, 240]);
+    // The poster is a real frame: the white square of the clip is somewhere on it, over a coloured background.
+    const samples = Array.from({ length: 40 }, (_, i) => poster.at(i / 40, 0.5));
+    expect(samples.some((p) => p[0]! > 230 && p[1]! > 230 && p[2]! > 230)).toBe(true);
+    expect(samples.some((p) => Math.max(p[0]!, p[1]!, p[2]!) - Math.min(p[0]!, p[1]!, p[2]!) > 60)).toBe(true);
+    expect(media.thumb).not.toBeNull();
+    expect(media.thumbhash).not.toBeNull();
+  });
+
+  it('keeps a video the browser cannot play as a video without a poster, quickly', async () => {
+    const broken = new Blob([(await fixture('clip-320x240.webm')).slice(0, 200), new Uint8Array(5000).fill(7)]);
+    const started = performance.now();
+    const media = await processMedia(broken, { mime: 'video/webm', kind: 'video', decodable: false });
+    expect(media).toMatchObject({ kind: 'video', preview: null, thumb: null, thumbhash: null });
+    expect(performance.now() - started).toBeLessThan(16_000);
+  });
+});
+
+describe('the media worker and its fallback', () => {
+  const clients: ReturnType<typeof createMediaClient>[] = [];
+  afterAll(() => clients.forEach((c) => c.dispose()));
+
+  const comparable = async (media: ProcessedMedia) => ({
+    ...media,
+    preview: media.preview && { type: media.preview.type, ...(await pixels(media.preview)), at: undefined },
+    thumb: media.thumb && { type: media.thumb.type, ...(await pixels(media.thumb)), at: undefined },
+  });
+
+  it('runs in a worker, and the main-thread fallback gives the same result, warning once', async () => {
+    const inWorker = createMediaClient();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    // A worker script that does not exist: the worker fails to load, so the main thread takes over.
+    const fallback = createMediaClient({ createWorker: () => new Worker('/does-not-exist-worker.js', { type: 'module' }) });
+    clients.push(inWorker, fallback);
+    expect(await inWorker.mode()).toBe('worker');
+    expect(await fallback.mode()).toBe('main-thread');
+
+    for (const name of ['orientation-6.jpg', 'xmp.jpg', 'corrupt.jpg']) {
+      const blob = await fixture(name);
+      const sniffed = await sniffType(blob);
+      const [a, b] = await Promise.all([inWorker.processMedia(blob, sniffed), fallback.processMedia(blob, sniffed)]);
+      expect(await comparable(b)).toEqual(await comparable(a));
+    }
+    const blob = await fixture('orientation-1.jpg');
+    expect(await fallback.hashFile(blob)).toBe(await inWorker.hashFile(blob));
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('hashes in the worker with progress, matching WebCrypto', async () => {
+    const blob = new Blob([new Uint8Array(9 * 1024 * 1024).map((_, i) => (i * 31) & 0xff)]);
+    const progress: number[] = [];
+    const hex = await hashFile(blob, { onProgress: (b) => progress.push(b) });
+    const expected = [...new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()))]
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('');
+    expect(hex).toBe(expected);
+    expect(progress.at(-1)).toBe(blob.size);
+  });
+
+  it('aborts a request at once with an AbortError, and keeps serving the next ones', async () => {
+    const blob = await fixture('orientation-1.jpg');
+    const sniffed = await sniffType(blob);
+    const controller = new AbortController();
+    const pending = processMedia(blob, sniffed, { signal: controller.signal });
+    controller.abort();
+    expect(isAbortError(await pending.catch((e: unknown) => e))).toBe(true);
+
+    const aborted = AbortSignal.abort();
+    expect(isAbortError(await processMedia(blob, sniffed, { signal: aborted }).catch((e: unknown) => e))).toBe(true);
+    expect(isAbortError(await hashFile(blob, { signal: aborted }).catch((e: unknown) => e))).toBe(true);
+
+    const hashing = new AbortController();
+    const big = new Blob([new Uint8Array(64 * 1024 * 1024)]);
+    const hash = hashFile(big, { signal: hashing.signal, onProgress: () => hashing.abort() });
+    expect(isAbortError(await hash.catch((e: unknown) => e))).toBe(true);
+
+    expect((await processMedia(blob, sniffed)).kind).toBe('image');
+  });
+
+  it('aborts on the main thread too', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const client = createMediaClient({ createWorker: () => { throw new Error('no workers here'); } });
+    clients.push(client);
+    const blob = await fixture('orientation-6.jpg');
+    const controller = new AbortController();
+    const pending = client.processMedia(blob, await sniffType(blob), { signal: controller.signal });
+    controller.abort();
+    expect(isAbortError(await pending.catch((e: unknown) => e))).toBe(true);
+    const video = await fixture('clip-320x240.webm');
+    const videoAbort = new AbortController();
+    const poster = client.processMedia(video, await sniffType(video), { signal: videoAbort.signal });
+    videoAbort.abort();
+    expect(isAbortError(await poster.catch((e: unknown) => e))).toBe(true);
+  });
+});

@@ -1,0 +1,223 @@
+import { limits } from '../config';
+import { throwIfAborted } from '../lib/app-error';
+import { fileResult } from './file-result';
+import type { ImageLimits } from './image-pipeline';
+import type { ProcessOptions, ProcessedMedia, SniffedType } from './media-types';
+import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
+import { processVideo } from './video-poster';
+
+export interface HashOptions {
+  signal?: AbortSignal;
+  onProgress?: (bytes: number) => void;
+}
+
+export interface MediaClient {
+  processMedia(file: Blob, sniffed: SniffedType, opts?: ProcessOptions): Promise<ProcessedMedia>;
+  hashFile(blob: Blob, opts?: HashOptions): Promise<string>;
+  /** Where images and hashes run: decided when the first request starts the worker. */
+  mode(): Promise<'worker' | 'main-thread'>;
+  dispose(): void;
+}
+
+/** How long a worker may take to load its modules before the main thread takes over. */
+const WORKER_START_MS = 20_000;
+
+const defaultWorker = () => new Worker(new URL('./media-worker.ts', import.meta.url), { type: 'module' });
+
+// [Note: Media worker with a main-thread fallback]
+// One module worker serves every request, multiplexed by id; the worker says `ready` once its modules have
+// loaded. If it cannot be constructed, reports an error before `ready`, or stays silent for WORKER_START_MS
+// (a strict CSP, a browser without module workers, a failed chunk), the same pipeline code is imported on the
+// main thread and used from then on, with one console warning. A worker that dies later hands its pending
+// requests to the main thread too. Aborting a request settles it at once with an AbortError and tells the
+// worker to stop. Videos always run on the main thread: a worker has no video element.
+
+type Pending = {
+  request: Exclude<MediaWorkerRequest, { type: 'abort' }>;
+  resolve: (value: ProcessedMedia | string) => void;
+  reject: (reason: unknown) => void;
+  onProgress?: (bytes: number) => void;
+  signal?: AbortSignal;
+};
+
+export function createMediaClient(options: { createWorker?: () => Worker } = {}): MediaClient {
+  const createWorker = options.createWorker ?? defaultWorker;
+  let started: Promise<Worker | null> | null = null;
+  let worker: Worker | null = null;
+  let failedOver = false;
+  let nextId = 1;
+  const pending = new Map<number, Pending>();
+
+  const failOver = (reason: unknown) => {
+    if (!failedOver) {
+      failedOver = true;
+      console.warn('Shoebox: the media worker could not run; images are processed on the main thread.', reason);
+    }
+    worker?.terminate();
+    worker = null;
+    started = Promise.resolve(null);
+    // Requests the worker held are run again here.
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      raceAbort(runOnMainThread(p.request, p.signal, p.onProgress), p.signal).then(p.resolve, p.reject);
+    }
+  };
+
+  const start = (): Promise<Worker | null> => {
+    started ??= new Promise<Worker | null>((resolve) => {
+      let w: Worker;
+      try {
+        w = createWorker();
+      } catch (e) {
+        failOver(e);
+        resolve(null);
+        return;
+      }
+      const timer = setTimeout(() => onStartFailure(new Error('the media worker did not start in time')), WORKER_START_MS);
+      let ready = false;
+      const onStartFailure = (reason: unknown) => {
+        clearTimeout(timer);
+        if (ready) return;
+        worker = w;
+        failOver(reason);
+        resolve(null);
+      };
+      w.addEventListener('error', (ev) => {
+        ev.preventDefault();
+        if (ready) failOver(ev.message || 'media worker error');
+        else onStartFailure(ev.message || 'media worker failed to load');
+      });
+      w.addEventListener('messageerror', () => failOver('media worker message could not be read'));
+      w.addEventListener('message', (ev: MessageEvent<MediaWorkerResponse>) => {
+        const msg = ev.data;
+        if (msg.type === 'ready') {
+          ready = true;
+          clearTimeout(timer);
+          worker = w;
+          resolve(w);
+          return;
+        }
+        const p = pending.get(msg.id);
+        if (!p) return;
+        if (msg.type === 'progress') {
+          p.onProgress?.(msg.bytes);
+          return;
+        }
+        pending.delete(msg.id);
+        if (msg.type === 'processed') p.resolve(msg.media);
+        else if (msg.type === 'hashed') p.resolve(msg.hex);
+        else p.reject(Object.assign(new Error(msg.message), { name: msg.name }));
+      });
+    });
+    return started;
+  };
+
+  const send = async (
+    request: Exclude<MediaWorkerRequest, { type: 'abort' }>,
+    signal: AbortSignal | undefined,
+    onProgress?: (bytes: number) => void,
+  ): Promise<ProcessedMedia | string> => {
+    throwIfAborted(signal);
+    const w = await start();
+    throwIfAborted(signal);
+    if (!w) return raceAbort(runOnMainThread(request, signal, onProgress), signal);
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        if (!pending.delete(request.id)) return;
+        w.postMessage({ type: 'abort', id: request.id } satisfies MediaWorkerRequest);
+        reject(new DOMException('The operation was aborted.', 'AbortError'));
+      };
+      const settle = <T>(fn: (v: T) => void) => (v: T) => {
+        signal?.removeEventListener('abort', onAbort);
+        fn(v);
+      };
+      pending.set(request.id, { request, resolve: settle(resolve), reject: settle(reject), onProgress, signal });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      w.postMessage(request);
+    });
+  };
+
+  return {
+    async processMedia(file, sniffed, opts = {}) {
+      const { signal } = opts;
+      throwIfAborted(signal);
+      const imageLimits = currentImageLimits();
+      if (sniffed.kind === 'video') return raceAbort(processVideo(file, sniffed, { signal, limits: imageLimits }), signal);
+      if (sniffed.kind !== 'image' || !sniffed.decodable) return fileResult(sniffed.mime);
+      try {
+        return (await send({ type: 'process', id: nextId++, blob: file, sniffed, limits: imageLimits }, signal)) as ProcessedMedia;
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        // The pipeline keeps bad content as a file itself; this is a fault of the pipeline, kept the same way.
+        console.error('Shoebox: image processing failed', e);
+        return fileResult(sniffed.mime, 'image/undecodable');
+      }
+    },
+    async hashFile(blob, opts = {}) {
+      return (await send({ type: 'hash', id: nextId++, blob }, opts.signal, opts.onProgress)) as string;
+    },
+    async mode() {
+      return (await start()) ? 'worker' : 'main-thread';
+    },
+    dispose() {
+      worker?.terminate();
+      worker = null;
+      started = null;
+      for (const p of pending.values()) p.reject(new DOMException('The media client was closed.', 'AbortError'));
+      pending.clear();
+    },
+  };
+}
+
+function currentImageLimits(): ImageLimits {
+  const l = limits();
+  return {
+    thumbLongEdge: l.thumbLongEdge,
+    previewLongEdge: l.previewLongEdge,
+    thumbQuality: l.thumbQuality,
+    previewQuality: l.previewQuality,
+    maxDecodePixels: l.maxDecodePixels,
+    maxDecodeSide: l.maxDecodeSide,
+  };
+}
+
+async function runOnMainThread(
+  request: Exclude<MediaWorkerRequest, { type: 'abort' }>,
+  signal: AbortSignal | undefined,
+  onProgress?: (bytes: number) => void,
+): Promise<ProcessedMedia | string> {
+  if (request.type === 'process') {
+    const { processImage } = await import('./image-pipeline');
+    return processImage(request.blob, request.sniffed, { signal, limits: request.limits });
+  }
+  const { sha256Hex } = await import('./sha256');
+  return sha256Hex(request.blob, { signal, onProgress });
+}
+
+/** Settles with an AbortError as soon as `signal` fires, without waiting for `work` to notice. */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+let shared: MediaClient | null = null;
+const client = () => (shared ??= createMediaClient());
+
+/**
+ * What the pipeline makes of one file: preview, thumbnail, placeholder, size, date and metadata for an image
+ * (in the media worker); poster, duration and size for a video; nothing derived for any other file. Never
+ * throws for bad content (it comes back as a file with a notice); throws only an AbortError on abort.
+ */
+export async function processMedia(file: Blob, sniffed: SniffedType, opts?: ProcessOptions): Promise<ProcessedMedia> {
+  return client().processMedia(file, sniffed, opts);
+}
+
+/** The file's SHA-256 (lowercase hex), computed in the media worker, streaming. */
+export async function hashFile(blob: Blob, opts?: HashOptions): Promise<string> {
+  return client().hashFile(blob, opts);
+}
