@@ -1,0 +1,186 @@
+/**
+ * The local backend's IndexedDB schema and connection.
+ *
+ * [Note: Local item indexes]
+ * An album may hold 1,000,000 items, so nothing ever loads all of an album's rows. Each item row carries
+ * derived fields that only exist while it is listable: `lb` ('a' in the album, 't' in the trash; absent
+ * while uploading or failed, so such rows are in no list index at all), `st` (sort time for "taken":
+ * takenAt, else createdAt, in ms) and `sa` (sort time for "added": createdAt in ms). Two compound indexes,
+ * `taken` = [albumId, lb, kind, st, id] and `added` = [albumId, lb, kind, sa, id], give keyset pages for
+ * every view: a page for one kind is one descending range read; a page over all kinds reads the same range
+ * for each of the three kinds and merges them. Putting the kind inside the key (instead of keeping a
+ * separate all-kinds index) halves the index entries written per item, which is what bulk inserts pay for.
+ * Per-month counts live in `counts`, one row per (album, list, sort, month, kind), kept in step with the
+ * item rows inside the same transaction (see local-item-ledger.ts), so the month rail of a 100,000-item
+ * album is a read of a few hundred small rows.
+ */
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import type { Activity, Item, ItemKind, ItemSort, Profile } from '../ports';
+
+export const LOCAL_DB_VERSION = 1;
+
+/** 'a': listed in the album; 't': listed in the trash. */
+export type ListBucket = 'a' | 't';
+
+export interface AlbumRecord {
+  id: string;
+  ownerId: string;
+  title: string;
+  description: string;
+  coverItemId: string | null;
+  /** Ready, untrashed items and their bytes. */
+  itemCount: number;
+  bytesTotal: number;
+  /** Rows that take a place in the album (uploading, ready, trashed; not failed): the per-album limit. */
+  heldCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ItemRecord extends Item {
+  lb?: ListBucket;
+  st: number;
+  sa: number;
+}
+
+export interface CountRecord {
+  albumId: string;
+  lb: ListBucket;
+  sort: ItemSort;
+  /** `YYYY-MM` in UTC. */
+  month: string;
+  kind: ItemKind;
+  n: number;
+}
+
+export type CountKey = [albumId: string, lb: ListBucket, sort: ItemSort, month: string, kind: ItemKind];
+
+export interface ActivityRecord {
+  id: string;
+  albumId: string;
+  actorId: string;
+  verb: Activity['verb'];
+  count: number;
+  createdAt: string;
+}
+
+export interface LocalSchema extends DBSchema {
+  albums: { key: string; value: AlbumRecord; indexes: { updated: [string, string] } };
+  items: {
+    key: [string, string];
+    value: ItemRecord;
+    indexes: {
+      taken: [string, ListBucket, ItemKind, number, string];
+      added: [string, ListBucket, ItemKind, number, string];
+      deleted: string;
+    };
+  };
+  counts: { key: CountKey; value: CountRecord };
+  activity: {
+    key: string;
+    value: ActivityRecord;
+    indexes: { created: [string, string]; burst: [string, string, string, string]; album: string };
+  };
+  meta: { key: string; value: Profile };
+}
+
+export type LocalDatabase = IDBPDatabase<LocalSchema>;
+
+/** Every write transaction spans the same stores, so writes from several tabs queue instead of interleaving. */
+export const WRITE_STORES: ('albums' | 'items' | 'counts' | 'activity')[] = ['albums', 'items', 'counts', 'activity'];
+export type WriteTx = IDBPTransaction<LocalSchema, typeof WRITE_STORES, 'readwrite'>;
+export type ReadTx = IDBPTransaction<LocalSchema, typeof WRITE_STORES, 'readonly'>;
+
+/** One lazily opened connection that steps aside when another tab needs to upgrade the schema. */
+export class LocalDb {
+  private opening: Promise<LocalDatabase> | null = null;
+
+  constructor(readonly name: string) {}
+
+  get(): Promise<LocalDatabase> {
+    if (this.opening) return this.opening;
+    const opening: Promise<LocalDatabase> = openDB<LocalSchema>(this.name, LOCAL_DB_VERSION, {
+      upgrade: upgradeLocalDb,
+      // A newer version of the app in another tab wants to upgrade: let it, and reopen on the next call.
+      blocking: () => {
+        if (this.opening === opening) this.opening = null;
+        void opening.then((db) => db.close());
+      },
+      terminated: () => {
+        if (this.opening === opening) this.opening = null;
+      },
+    });
+    this.opening = opening;
+    opening.catch(() => {
+      if (this.opening === opening) this.opening = null;
+    });
+    return opening;
+  }
+
+  async close(): Promise<void> {
+    const opening = this.opening;
+    this.opening = null;
+    if (opening) (await opening.catch(() => null))?.close();
+  }
+}
+
+function upgradeLocalDb(db: IDBPDatabase<LocalSchema>, oldVersion: number): void {
+  if (oldVersion < 1) {
+    const albums = db.createObjectStore('albums', { keyPath: 'id' });
+    albums.createIndex('updated', ['updatedAt', 'id']);
+
+    const items = db.createObjectStore('items', { keyPath: ['albumId', 'id'] });
+    items.createIndex('taken', ['albumId', 'lb', 'kind', 'st', 'id']);
+    items.createIndex('added', ['albumId', 'lb', 'kind', 'sa', 'id']);
+    // Only trashed rows have a string here (null is not a key), so the purge reads a small index.
+    items.createIndex('deleted', 'deletedAt');
+
+    db.createObjectStore('counts', { keyPath: ['albumId', 'lb', 'sort', 'month', 'kind'] });
+
+    const activity = db.createObjectStore('activity', { keyPath: 'id' });
+    activity.createIndex('created', ['createdAt', 'id']);
+    activity.createIndex('burst', ['albumId', 'actorId', 'verb', 'createdAt']);
+    activity.createIndex('album', 'albumId');
+
+    db.createObjectStore('meta');
+  }
+}
+
+export interface IndexRecord<V> {
+  key: IDBValidKey;
+  primaryKey: IDBValidKey;
+  value: V;
+}
+
+interface IndexWithRecords {
+  getAllRecords?: (options: { query?: IDBKeyRange | null; count?: number; direction?: IDBCursorDirection }) => IDBRequest<IndexRecord<unknown>[]>;
+}
+
+/**
+ * Up to `count` records of `range`, highest key first. One request where the browser has
+ * `getAllRecords` (Chromium 141+), else a cursor walk of `count` steps.
+ */
+export function readDescending<V>(index: IDBIndex, range: IDBKeyRange, count: number): Promise<IndexRecord<V>[]> {
+  return new Promise((resolve, reject) => {
+    const withRecords = index as IDBIndex & IndexWithRecords;
+    if (typeof withRecords.getAllRecords === 'function') {
+      const request = withRecords.getAllRecords({ query: range, count, direction: 'prev' });
+      request.onsuccess = () => resolve(request.result as IndexRecord<V>[]);
+      request.onerror = () => reject(request.error);
+      return;
+    }
+    const rows: IndexRecord<V>[] = [];
+    const request = index.openCursor(range, 'prev');
+    request.onsuccess = () => {
+      const cursor = request.result;
+      if (!cursor || rows.length >= count) {
+        resolve(rows);
+        return;
+      }
+      rows.push({ key: cursor.key, primaryKey: cursor.primaryKey, value: cursor.value as V });
+      if (rows.length >= count) resolve(rows);
+      else cursor.continue();
+    };
+    request.onerror = () => reject(request.error);
+  });
+}

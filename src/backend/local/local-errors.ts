@@ -1,0 +1,52 @@
+/** Translates IndexedDB and OPFS failures into AppError at the local backend's boundary. */
+import { AppError, isAbortError, throwIfAborted } from '../../lib/app-error';
+
+function errorName(e: unknown): string {
+  return e instanceof DOMException || e instanceof Error ? e.name : '';
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error || e instanceof DOMException ? e.message : String(e);
+}
+
+/** The AppError for a storage failure; AppErrors pass through. Cancellations are handled by `guard`. */
+export function toLocalError(e: unknown): AppError {
+  if (e instanceof AppError) return e;
+  switch (errorName(e)) {
+    case 'QuotaExceededError':
+      return new AppError(
+        'upload/quota-exceeded',
+        'This device has no room left for Shoebox. Free some space or delete albums, then try again.',
+        { cause: e },
+      );
+    case 'SecurityError':
+    case 'NotAllowedError':
+      return new AppError(
+        'storage/denied',
+        'This browser does not let Shoebox keep data on this device (private browsing can block it).',
+        { cause: e, retryable: false },
+      );
+    case 'DataError':
+      return new AppError('validation/invalid', 'The request holds a value that cannot be stored.', { cause: e });
+    default:
+      return new AppError('backend/unreachable', `The storage on this device failed: ${errorMessage(e)}`, { cause: e });
+  }
+}
+
+/**
+ * Runs one port call: refuses an already aborted signal, and lets only AppError or the caller's own
+ * AbortError out. (An IndexedDB request of an aborted transaction also fails with an AbortError; when the
+ * caller did not cancel, that is a storage failure, not a cancellation.)
+ */
+export async function guard<T>(signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+  throwIfAborted(signal);
+  try {
+    return await fn();
+  } catch (e) {
+    if (isAbortError(e) && !(e instanceof AppError)) {
+      if (signal?.aborted) throw e;
+      throw new AppError('backend/unreachable', 'The storage on this device stopped the operation. Try again.', { cause: e });
+    }
+    throw toLocalError(e);
+  }
+}
