@@ -1,0 +1,76 @@
+// The page bench/media-bench.mjs loads in headless Chromium: the real media pipeline and
+// browser-image-compression, each timed here, inside the page, on the same photo.
+import imageCompression from 'browser-image-compression';
+import { DEFAULT_LIMITS } from '../../src/config';
+import { processMedia } from '../../src/media/media-client';
+import { sniffType } from '../../src/media/sniff-type';
+
+type Contender = 'ours' | 'bic-main' | 'bic-worker';
+
+interface OutputFile {
+  width: number;
+  height: number;
+  bytes: number;
+  type: string;
+}
+
+interface Run {
+  ms: number;
+  preview: OutputFile;
+  thumb: OutputFile;
+}
+
+declare global {
+  interface Window {
+    benchSetup(photoUrl: string, libURL: string): Promise<void>;
+    benchRun(contender: Contender): Promise<Run>;
+  }
+}
+
+let photo: Blob | null = null;
+let libraryUrl = '';
+
+async function describe(blob: Blob): Promise<OutputFile> {
+  const bitmap = await createImageBitmap(blob);
+  const out = { width: bitmap.width, height: bitmap.height, bytes: blob.size, type: blob.type };
+  bitmap.close();
+  return out;
+}
+
+async function ours(blob: Blob) {
+  const media = await processMedia(blob, await sniffType(blob));
+  if (!media.preview || !media.thumb) throw new Error(`the pipeline made no copies: ${media.notice ?? media.kind}`);
+  return { preview: media.preview, thumb: media.thumb };
+}
+
+async function compression(blob: Blob, useWebWorker: boolean) {
+  const file = new File([blob], 'photo.jpg', { type: 'image/jpeg' });
+  const options = (maxWidthOrHeight: number, initialQuality: number) => ({
+    maxWidthOrHeight,
+    initialQuality,
+    fileType: 'image/webp',
+    useWebWorker,
+    libURL: libraryUrl,
+    preserveExif: false,
+  });
+  // Its usual use: one call per output, each from the original file.
+  const preview = await imageCompression(file, options(DEFAULT_LIMITS.previewLongEdge, DEFAULT_LIMITS.previewQuality));
+  const thumb = await imageCompression(file, options(DEFAULT_LIMITS.thumbLongEdge, DEFAULT_LIMITS.thumbQuality));
+  return { preview, thumb };
+}
+
+window.benchSetup = async (photoUrl, libURL) => {
+  const res = await fetch(photoUrl);
+  photo = new Blob([await res.arrayBuffer()], { type: 'image/jpeg' });
+  libraryUrl = libURL;
+};
+
+window.benchRun = async (contender) => {
+  if (!photo) throw new Error('benchSetup first');
+  const t0 = performance.now();
+  const out = contender === 'ours' ? await ours(photo) : await compression(photo, contender === 'bic-worker');
+  const ms = performance.now() - t0;
+  return { ms, preview: await describe(out.preview), thumb: await describe(out.thumb) };
+};
+
+document.body.dataset.ready = 'true';
