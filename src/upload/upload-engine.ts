@@ -46,9 +46,10 @@ import {
 //      checkpoint's ETags. A part the bucket confirmed just before a crash, but whose checkpoint write was
 //      lost, is simply sent again to the same part number, which replaces it: at most `partsInFlight`
 //      parts are re-sent, never stored twice.
-//    - Local adapter: there is no multipart server; the checkpoint records the parts confirmed written to
-//      the origin-private file system, and a resumed upload continues after them. The object becomes
-//      readable under its key only once complete, so a half-written file is never served.
+//    - Local adapter: the bytes only move from one place on the device to another, so it keeps no parts
+//      and reports no checkpoint. It writes the whole object to a hidden sibling file and moves it over
+//      the key when complete ([Note: Atomic local writes] in src/backend/local/local-files.ts): a key
+//      holds a whole object or nothing, and a resumed upload writes the object again from its start.
 // 4. Cancel aborts the run, then calls `files.abortUpload(key, checkpoint)` for unfinished objects (S3:
 //    AbortMultipartUpload frees the stored parts), removes finished ones and marks the item failed. A
 //    multipart upload created just before a crash, before its first checkpoint was stored, is unknown to
@@ -110,6 +111,16 @@ interface Run {
   settled: Promise<void>;
 }
 
+/** One span from `start()` to `dispose()`; a start after a dispose begins a new one (React StrictMode does that). */
+interface Life {
+  controller: AbortController;
+  /** Lets go of the runner lock. */
+  release: () => void;
+  released: Promise<void>;
+  started: Promise<void>;
+  store: UploadStore | null;
+}
+
 interface PendingCommand {
   op: CommandOp;
   id: string | null;
@@ -139,8 +150,14 @@ const NOTIFY_INTERVAL_MS = 200;
 const PROGRESS_POST_INTERVAL_MS = 250;
 const COMMAND_TIMEOUT_MS = 10_000;
 const CLEANUP_TIMEOUT_MS = 30_000;
+/** How long pause and cancel wait for a run to notice its abort before they return. */
+const STOP_WAIT_MS = 1500;
 
 const now = () => performance.now();
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 function abortError(): DOMException {
   return new DOMException('The operation was aborted.', 'AbortError');
@@ -189,13 +206,7 @@ export class UploadEngine {
   private readonly pending = new Map<string, PendingCommand>();
   private readonly listeners = new Set<() => void>();
   private snapshot: QueueSnapshot = EMPTY_SNAPSHOT;
-  private started: Promise<void> | null = null;
-  private disposed = false;
-  private readonly lifetime = new AbortController();
-  private releaseLock: () => void = () => {};
-  private readonly lockReleased = new Promise<void>((resolve) => {
-    this.releaseLock = resolve;
-  });
+  private life: Life | null = null;
   /** Reloads and role changes happen one at a time, in order. */
   private serial: Promise<void> = Promise.resolve();
 
@@ -222,8 +233,16 @@ export class UploadEngine {
 
   /** Loads the persisted queue; the tab that gets the runner lock resumes every unfinished task. */
   start(): Promise<void> {
-    this.started ??= this.boot();
-    return this.started;
+    if (!this.life) {
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const life: Life = { controller: new AbortController(), release, released, started: Promise.resolve(), store: null };
+      this.life = life;
+      life.started = this.boot(life);
+    }
+    return this.life.started;
   }
 
   async enqueue(albumId: string, files: File[]): Promise<UploadTaskView[]> {
@@ -301,16 +320,16 @@ export class UploadEngine {
     return this.route('clearFinished', null);
   }
 
-  subscribe(cb: () => void): () => void {
+  /** Bound, so it can be handed to `useSyncExternalStore` as it is. */
+  readonly subscribe = (cb: () => void): (() => void) => {
     this.listeners.add(cb);
     return () => {
       this.listeners.delete(cb);
     };
-  }
+  };
 
-  getSnapshot(): QueueSnapshot {
-    return this.snapshot;
-  }
+  /** The same object until something changed. Bound, like `subscribe`. */
+  readonly getSnapshot = (): QueueSnapshot => this.snapshot;
 
   /** True while this tab holds the lock and runs the queue. */
   get isRunner(): boolean {
@@ -322,14 +341,17 @@ export class UploadEngine {
    * (or the next start) resumes every unfinished task. The runner lock is released once the runs stopped.
    */
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.lifetime.abort();
+    const life = this.life;
+    if (!life) return;
+    this.life = null;
+    this.role = null;
+    life.controller.abort();
     for (const run of this.runs.values()) run.controller.abort();
     const settled = Promise.allSettled([...this.runs.values()].map((r) => r.settled));
     void settled.then(() => {
-      this.releaseLock();
-      this.store?.close();
+      life.release();
+      life.store?.close();
+      if (this.store === life.store) this.store = null;
     });
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
@@ -338,25 +360,34 @@ export class UploadEngine {
     this.pending.clear();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.changedTimer) clearTimeout(this.changedTimer);
+    this.flushTimer = null;
+    this.changedTimer = null;
+    this.changedIds.clear();
     if (this.tick) clearInterval(this.tick);
+    this.tick = null;
     this.channel?.close();
     this.channel = null;
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', this.onOnline);
       window.removeEventListener('offline', this.onOffline);
     }
-    this.listeners.clear();
+  }
+
+  private get disposed(): boolean {
+    return this.life === null;
   }
 
   // ------------------------------------------------------------------------------------------------------
   // Start-up, roles and the channel between tabs
 
-  private async boot(): Promise<void> {
-    this.store = await UploadStore.open(this.dbName);
-    if (this.disposed) {
-      this.store.close();
+  private async boot(life: Life): Promise<void> {
+    const store = await UploadStore.open(this.dbName);
+    if (this.life !== life) {
+      store.close();
       return;
     }
+    this.store = store;
+    life.store = store;
     if (typeof BroadcastChannel !== 'undefined') {
       this.channel = new BroadcastChannel(`${this.dbName}:queue`);
       this.channel.onmessage = (ev: MessageEvent<ChannelMessage>) => this.onMessage(ev.data);
@@ -371,11 +402,11 @@ export class UploadEngine {
     }, 1000);
     const role = await claimRunnerLock({
       name: this.lockName,
-      signal: this.lifetime.signal,
-      release: this.lockReleased,
-      onAcquire: () => this.enqueueSerial(() => this.becomeRunner()),
+      signal: life.controller.signal,
+      release: life.released,
+      onAcquire: () => this.enqueueSerial(() => this.becomeRunner(life)),
     });
-    if (role === 'follower') await this.enqueueSerial(() => this.becomeFollower());
+    if (role === 'follower') await this.enqueueSerial(() => this.becomeFollower(life));
   }
 
   private enqueueSerial(fn: () => Promise<void>): Promise<void> {
@@ -384,16 +415,19 @@ export class UploadEngine {
     return next;
   }
 
-  private async becomeFollower(): Promise<void> {
-    if (this.role === 'runner' || this.disposed) return;
+  private async becomeFollower(life: Life): Promise<void> {
+    if (this.role === 'runner' || this.life !== life) return;
     this.role = 'follower';
-    this.replaceAll(await this.requireStore().loadAll());
+    const rows = await this.requireStore().loadAll();
+    if (this.role === 'follower' && this.life === life) this.replaceAll(rows);
   }
 
-  private async becomeRunner(): Promise<void> {
-    if (this.disposed) return;
+  private async becomeRunner(life: Life): Promise<void> {
+    if (this.life !== life) return;
     this.role = 'runner';
-    this.replaceAll(await this.requireStore().loadAll());
+    const rows = await this.requireStore().loadAll();
+    if (this.life !== life) return;
+    this.replaceAll(rows);
     // Tasks left in an active state belonged to a tab that is gone: back in line, resumed from what was stored.
     await Promise.all(
       [...this.tasks.values()].filter((t) => isActive(t.state)).map((t) => this.change(t.id, { type: 'interrupt' })),
@@ -588,12 +622,19 @@ export class UploadEngine {
 
   private async cancelTask(id: string): Promise<void> {
     await this.change(id, { type: 'cancel' });
+    const run = this.runs.get(id);
+    // The bytes and the bucket's copies are let go only once the run has really stopped writing.
+    const finish = (run ? run.settled : Promise.resolve()).then(async () => {
+      const task = this.tasks.get(id);
+      if (!task || task.state !== 'canceled') return;
+      await this.requireStore().saveAndDropBlobs(task);
+      this.dropMemoryBlobs(id);
+      this.announce([id]);
+      await this.cleanUp(task);
+    });
     await this.stopRun(id);
-    const task = this.require(id);
-    await this.requireStore().saveAndDropBlobs(task);
-    this.dropMemoryBlobs(id);
-    this.announce([id]);
-    await this.cleanUp(task);
+    await Promise.race([finish, delay(STOP_WAIT_MS)]);
+    finish.catch((e: unknown) => console.warn('Canceled upload not cleaned up', e));
   }
 
   private async removeTask(task: UploadTask): Promise<void> {
@@ -610,11 +651,15 @@ export class UploadEngine {
     this.notify(true);
   }
 
+  /**
+   * Aborts the task's run and waits until it stopped, or STOP_WAIT_MS at most: a stage slow to notice its
+   * abort must not hold the caller. The task is not run again before its previous run has settled.
+   */
   private async stopRun(id: string): Promise<void> {
     const run = this.runs.get(id);
     if (!run) return;
     run.controller.abort();
-    await run.settled;
+    await Promise.race([run.settled, delay(STOP_WAIT_MS)]);
   }
 
   /** Best effort: frees what the bucket holds for an upload that will not finish, and fails its item. */
@@ -965,7 +1010,6 @@ export class UploadEngine {
 
   /** `urgent`: a state change, sent out at once; otherwise progress, sent at most every 200 ms. */
   private notify(urgent: boolean): void {
-    if (this.disposed) return;
     this.dirty = true;
     if (urgent) {
       if (!this.flushQueued) {
@@ -985,7 +1029,7 @@ export class UploadEngine {
       clearTimeout(this.flushTimer);
       this.flushTimer = null;
     }
-    if (!this.dirty || this.disposed) return;
+    if (!this.dirty) return;
     this.dirty = false;
     const at = now();
     this.lastFlush = at;
