@@ -1,0 +1,121 @@
+/** Shared helpers of the port contract suites: sample inputs, error checks and waiting for live events. */
+import { expect } from 'vitest';
+import { AppError, type ErrorCode } from '../../lib/app-error';
+import type { Backend, FinalizeItemInput, Item, ItemKind, ReserveItemInput } from '../ports';
+
+export function reserveInput(overrides: Partial<ReserveItemInput> = {}): ReserveItemInput {
+  const kind = overrides.kind ?? 'image';
+  const ext = kind === 'image' ? 'jpg' : kind === 'video' ? 'mp4' : 'pdf';
+  const mime = kind === 'image' ? 'image/jpeg' : kind === 'video' ? 'video/mp4' : 'application/pdf';
+  return { id: crypto.randomUUID(), filename: `sample.${ext}`, mime, kind, bytes: 1000, ...overrides };
+}
+
+export function finalizeInput(overrides: Partial<FinalizeItemInput> = {}): FinalizeItemInput {
+  return {
+    sha256: 'a'.repeat(64),
+    width: 4000,
+    height: 3000,
+    durationMs: null,
+    takenAt: null,
+    hasPreview: true,
+    hasThumb: true,
+    thumbhash: 'AAAAAA==',
+    metadata: {},
+    ...overrides,
+  };
+}
+
+export interface ReadyItemOptions {
+  kind?: ItemKind;
+  takenAt?: string | null;
+  bytes?: number;
+  hasThumb?: boolean;
+  thumbhash?: string | null;
+}
+
+/** Reserves and finalizes one item, the way the upload engine does once the bytes are up. */
+export async function addReadyItem(backend: Backend, albumId: string, opts: ReadyItemOptions = {}): Promise<Item> {
+  const [reserved] = await backend.data.reserveItems(albumId, [
+    reserveInput({ kind: opts.kind ?? 'image', ...(opts.bytes === undefined ? {} : { bytes: opts.bytes }) }),
+  ]);
+  return backend.data.finalizeItem(
+    albumId,
+    reserved!.id,
+    finalizeInput({
+      takenAt: opts.takenAt ?? null,
+      hasThumb: opts.hasThumb ?? true,
+      ...(opts.thumbhash === undefined ? {} : { thumbhash: opts.thumbhash }),
+      ...(opts.kind === 'file' ? { width: null, height: null, hasPreview: false, hasThumb: false } : {}),
+    }),
+  );
+}
+
+/** Awaits a rejection and checks it is an AppError with `code`; returns it for further checks. */
+export async function expectAppError(promise: Promise<unknown>, code: ErrorCode): Promise<AppError> {
+  let caught: unknown = null;
+  try {
+    await promise;
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught, `expected ${code}`).toBeInstanceOf(AppError);
+  expect((caught as AppError).code).toBe(code);
+  return caught as AppError;
+}
+
+/** Awaits a rejection and checks it is a cancellation. */
+export async function expectAbortError(promise: Promise<unknown>): Promise<void> {
+  let caught: unknown = null;
+  try {
+    await promise;
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).not.toBeNull();
+  expect((caught as { name?: string }).name).toBe('AbortError');
+}
+
+/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => T | undefined, timeoutMs = 2000, what = 'condition'): Promise<T> {
+  const start = performance.now();
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (performance.now() - start > timeoutMs) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Checks that rows come newest first by `time` then id, the order of every item list. */
+export function expectNewestFirst(rows: Item[], time: (item: Item) => string): void {
+  for (let i = 1; i < rows.length; i++) {
+    const a = rows[i - 1]!;
+    const b = rows[i]!;
+    const ta = Date.parse(time(a));
+    const tb = Date.parse(time(b));
+    expect(ta > tb || (ta === tb && a.id > b.id), `row ${i - 1} (${time(a)}, ${a.id}) before row ${i} (${time(b)}, ${b.id})`).toBe(true);
+  }
+}
+
+/** Every row of a list, following cursors page by page. */
+export async function listAll(
+  backend: Backend,
+  albumId: string,
+  query: Parameters<Backend['data']['listItems']>[1],
+): Promise<{ rows: Item[]; pages: number }> {
+  const rows: Item[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const page = await backend.data.listItems(albumId, { ...query, cursor });
+    rows.push(...page.rows);
+    cursor = page.nextCursor;
+    pages++;
+    if (pages > 10_000) throw new Error('the list never ends');
+  } while (cursor);
+  return { rows, pages };
+}

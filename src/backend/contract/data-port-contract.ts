@@ -1,0 +1,347 @@
+/**
+ * The DataPort contract: what every adapter's albums, items, lists, counts and activity do, as the app
+ * sees them. Written against ports.ts only, so any adapter can run it with a factory of fresh backends.
+ */
+import { describe, expect, it } from 'vitest';
+import { limits } from '../../config';
+import { objectKeys, type Backend, type Item } from '../ports';
+import {
+  addReadyItem,
+  expectAbortError,
+  expectAppError,
+  expectNewestFirst,
+  finalizeInput,
+  reserveInput,
+  sleep,
+} from './contract-fixtures';
+
+export function describeDataPortContract(name: string, makeBackend: () => Promise<Backend> | Backend): void {
+  describe(`DataPort contract: ${name}`, () => {
+    describe('albums', () => {
+      it('creates an album with trimmed text, the caller as owner, and nothing in it', async () => {
+        const b = await makeBackend();
+        const session = await b.auth.getSession();
+        const album = await b.data.createAlbum({ title: '  Summer in Lisbon ', description: ' Beaches\n\tand trams ' });
+        expect(album).toMatchObject({
+          title: 'Summer in Lisbon',
+          description: 'Beaches\n\tand trams',
+          role: 'owner',
+          ownerId: session!.userId,
+          itemCount: 0,
+          bytesTotal: 0,
+          coverItemId: null,
+          coverThumbKey: null,
+          coverThumbhash: null,
+        });
+        expect(await b.data.getAlbum(album.id)).toEqual(album);
+        expect((await b.data.listAlbums()).map((a) => a.id)).toContain(album.id);
+        expect((await b.data.createAlbum({ title: 'No description' })).description).toBe('');
+      });
+
+      it('refuses invalid titles and descriptions, naming the field', async () => {
+        const b = await makeBackend();
+        for (const title of ['', '   ', 'x'.repeat(limits().titleMax + 1), 'line\nbreak', 'evil\u202Etxt.exe']) {
+          const e = await expectAppError(b.data.createAlbum({ title }), 'validation/invalid');
+          expect(e.details).toMatchObject({ field: 'title' });
+        }
+        const e = await expectAppError(b.data.createAlbum({ title: 'ok', description: 'x'.repeat(limits().descriptionMax + 1) }), 'validation/invalid');
+        expect(e.details).toMatchObject({ field: 'description' });
+
+        const album = await b.data.createAlbum({ title: 'Kept' });
+        await expectAppError(b.data.updateAlbum(album.id, { title: ' ' }), 'validation/invalid');
+        expect((await b.data.getAlbum(album.id)).title).toBe('Kept');
+      });
+
+      it('renames and describes an album, and lists the most recently updated first', async () => {
+        const b = await makeBackend();
+        const first = await b.data.createAlbum({ title: 'First' });
+        await sleep(5);
+        const second = await b.data.createAlbum({ title: 'Second' });
+        let ids = (await b.data.listAlbums()).map((a) => a.id);
+        expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
+
+        await sleep(5);
+        const renamed = await b.data.updateAlbum(first.id, { title: ' Renamed ', description: 'Now with words' });
+        expect(renamed).toMatchObject({ id: first.id, title: 'Renamed', description: 'Now with words' });
+        expect(Date.parse(renamed.updatedAt)).toBeGreaterThan(Date.parse(first.updatedAt));
+        expect(await b.data.getAlbum(first.id)).toMatchObject({ title: 'Renamed', description: 'Now with words' });
+        ids = (await b.data.listAlbums()).map((a) => a.id);
+        expect(ids.indexOf(first.id)).toBeLessThan(ids.indexOf(second.id));
+      });
+
+      it('answers album/not-found for an album that does not exist or was deleted', async () => {
+        const b = await makeBackend();
+        const unknown = crypto.randomUUID();
+        await expectAppError(b.data.getAlbum(unknown), 'album/not-found');
+        await expectAppError(b.data.updateAlbum(unknown, { title: 'x' }), 'album/not-found');
+        await expectAppError(b.data.deleteAlbum(unknown), 'album/not-found');
+        await expectAppError(b.data.listItems(unknown, { sort: 'taken' }), 'album/not-found');
+        await expectAppError(b.data.reserveItems(unknown, [reserveInput()]), 'album/not-found');
+
+        const album = await b.data.createAlbum({ title: 'Short-lived' });
+        await addReadyItem(b, album.id);
+        await b.data.deleteAlbum(album.id);
+        await expectAppError(b.data.getAlbum(album.id), 'album/not-found');
+        await expectAppError(b.data.listItems(album.id, { sort: 'added' }), 'album/not-found');
+        await expectAppError(b.data.countItemsByMonth(album.id, { sort: 'added' }), 'album/not-found');
+        expect((await b.data.listAlbums()).map((a) => a.id)).not.toContain(album.id);
+      });
+
+      it('stops at once when the signal is already aborted', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Aborted' });
+        const signal = AbortSignal.abort();
+        await expectAbortError(b.data.listAlbums({ signal }));
+        await expectAbortError(b.data.listItems(album.id, { sort: 'taken' }, { signal }));
+        await expectAbortError(b.data.createAlbum({ title: 'Never' }, { signal }));
+        expect((await b.data.listAlbums()).map((a) => a.title)).not.toContain('Never');
+      });
+    });
+
+    describe('items', () => {
+      it('reserves items idempotently and keeps them out of lists and counts until finalized', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Reserved' });
+        const inputs = [reserveInput(), reserveInput({ kind: 'video', bytes: 5000 })];
+        const reserved = await b.data.reserveItems(album.id, inputs);
+        expect(reserved.map((i) => i.id)).toEqual(inputs.map((i) => i.id));
+        for (const item of reserved) {
+          expect(item).toMatchObject({
+            albumId: album.id,
+            status: 'uploading',
+            originalKey: objectKeys.original(album.id, item.id),
+            thumbKey: null,
+            previewKey: null,
+            deletedAt: null,
+          });
+        }
+        const again = await b.data.reserveItems(album.id, inputs);
+        expect(again).toEqual(reserved);
+
+        expect((await b.data.listItems(album.id, { sort: 'added' })).rows).toEqual([]);
+        expect(await b.data.countItemsByMonth(album.id, { sort: 'added' })).toEqual([]);
+        expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 0, bytesTotal: 0 });
+        expect((await b.data.getItem(album.id, inputs[0]!.id)).status).toBe('uploading');
+      });
+
+      it('refuses empty files and files over the size limit', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Sizes' });
+        await expectAppError(b.data.reserveItems(album.id, [reserveInput({ bytes: 0 })]), 'upload/empty');
+        await expectAppError(b.data.reserveItems(album.id, [reserveInput({ bytes: limits().maxUploadBytes + 1 })]), 'upload/too-large');
+      });
+
+      it('finalizes items into the album with their keys, counts and cover; finalizing twice changes nothing', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Finalized' });
+        const image = await addReadyItem(b, album.id, { bytes: 1000, thumbhash: 'IMAGEHASH' });
+        await sleep(3);
+        const video = await addReadyItem(b, album.id, { kind: 'video', bytes: 2000, thumbhash: 'VIDEOHASH' });
+        await sleep(3);
+        const file = await addReadyItem(b, album.id, { kind: 'file', bytes: 4000 });
+
+        expect(image).toMatchObject({
+          status: 'ready',
+          thumbKey: objectKeys.thumb(album.id, image.id),
+          previewKey: objectKeys.preview(album.id, image.id),
+          width: 4000,
+          height: 3000,
+          sha256: 'a'.repeat(64),
+        });
+        expect(video).toMatchObject({ thumbKey: objectKeys.thumb(album.id, video.id), previewKey: objectKeys.poster(album.id, video.id) });
+        expect(file).toMatchObject({ status: 'ready', thumbKey: null, previewKey: null });
+
+        const listed = (await b.data.listItems(album.id, { sort: 'added' })).rows;
+        expect(listed.map((i) => i.id)).toEqual([file.id, video.id, image.id]);
+        expect(await b.data.getItem(album.id, image.id)).toEqual(image);
+
+        const counted = await b.data.getAlbum(album.id);
+        expect(counted).toMatchObject({ itemCount: 3, bytesTotal: 7000, coverThumbKey: video.thumbKey, coverThumbhash: 'VIDEOHASH' });
+        expect((await b.data.listAlbums()).find((a) => a.id === album.id)).toMatchObject({ itemCount: 3, coverThumbKey: video.thumbKey });
+
+        const twice = await b.data.finalizeItem(album.id, image.id, finalizeInput({ width: 1, height: 1 }));
+        expect(twice).toEqual(image);
+        expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 3, bytesTotal: 7000 });
+      });
+
+      it('keeps failed uploads out of the album', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Failures' });
+        const [reserved] = await b.data.reserveItems(album.id, [reserveInput()]);
+        await b.data.failItem(album.id, reserved!.id);
+        expect((await b.data.getItem(album.id, reserved!.id)).status).toBe('failed');
+        expect((await b.data.listItems(album.id, { sort: 'added' })).rows).toEqual([]);
+        expect((await b.data.listItems(album.id, { sort: 'added', trashed: true })).rows).toEqual([]);
+        expect(await b.data.countItemsByMonth(album.id, { sort: 'added' })).toEqual([]);
+        expect((await b.data.getAlbum(album.id)).itemCount).toBe(0);
+      });
+
+      it('answers item/not-found for an item that does not exist', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Lookups' });
+        await expectAppError(b.data.getItem(album.id, crypto.randomUUID()), 'item/not-found');
+        await expectAppError(b.data.finalizeItem(album.id, crypto.randomUUID(), finalizeInput()), 'item/not-found');
+      });
+    });
+
+    describe('lists and counts', () => {
+      it('sorts by date taken (else date added) or by date added, newest first', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Sorting' });
+        const taken2020 = await addReadyItem(b, album.id, { takenAt: '2020-05-01T10:00:00.000Z' });
+        await sleep(3);
+        const taken2023 = await addReadyItem(b, album.id, { takenAt: '2023-01-10T08:30:00.000Z' });
+        await sleep(3);
+        const undated = await addReadyItem(b, album.id, { takenAt: null });
+        await sleep(3);
+        const taken2021 = await addReadyItem(b, album.id, { takenAt: '2021-07-04T18:00:00.000Z' });
+
+        const byTaken = (await b.data.listItems(album.id, { sort: 'taken' })).rows;
+        expect(byTaken.map((i) => i.id)).toEqual([undated.id, taken2023.id, taken2021.id, taken2020.id]);
+        const byAdded = (await b.data.listItems(album.id, { sort: 'added' })).rows;
+        expect(byAdded.map((i) => i.id)).toEqual([taken2021.id, undated.id, taken2023.id, taken2020.id]);
+        expectNewestFirst(byAdded, (i) => i.createdAt);
+      });
+
+      it('pages with a keyset cursor: no gaps, no repeats, unaffected by newer additions', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Paging' });
+        const same = '2022-02-02T02:02:02.000Z';
+        for (const takenAt of [same, same, same, '2022-03-01T00:00:00.000Z', '2021-01-01T00:00:00.000Z', null, same]) {
+          await addReadyItem(b, album.id, { takenAt });
+        }
+        const whole = (await b.data.listItems(album.id, { sort: 'taken', limit: 100 })).rows;
+        expect(whole).toHaveLength(7);
+        expectNewestFirst(whole, (i) => i.takenAt ?? i.createdAt);
+
+        const first = await b.data.listItems(album.id, { sort: 'taken', limit: 3 });
+        expect(first.rows).toEqual(whole.slice(0, 3));
+        expect(typeof first.nextCursor).toBe('string');
+        // Something newer arrives while the user scrolls: later pages continue where the first one ended.
+        await addReadyItem(b, album.id, { takenAt: null });
+        const rest: Item[] = [];
+        let cursor = first.nextCursor;
+        while (cursor) {
+          const page = await b.data.listItems(album.id, { sort: 'taken', limit: 3, cursor });
+          expect(page.rows.length).toBeGreaterThan(0);
+          rest.push(...page.rows);
+          cursor = page.nextCursor;
+        }
+        expect([...first.rows, ...rest]).toEqual(whole);
+
+        const exact = await b.data.listItems(album.id, { sort: 'added', limit: 8 });
+        expect(exact.rows).toHaveLength(8);
+        expect(exact.nextCursor).toBeNull();
+      });
+
+      it('filters by kind and by month, and counts per month newest first', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Filters' });
+        const jan1 = await addReadyItem(b, album.id, { takenAt: '2023-01-03T00:00:00.000Z' });
+        const jan2 = await addReadyItem(b, album.id, { kind: 'video', takenAt: '2023-01-31T23:59:59.000Z' });
+        const feb = await addReadyItem(b, album.id, { takenAt: '2023-02-01T00:00:00.000Z' });
+        const dec = await addReadyItem(b, album.id, { kind: 'video', takenAt: '2022-12-31T23:59:59.999Z' });
+        const doc = await addReadyItem(b, album.id, { kind: 'file', takenAt: '2023-01-15T12:00:00.000Z' });
+
+        const videos = (await b.data.listItems(album.id, { sort: 'taken', kind: 'video' })).rows;
+        expect(videos.map((i) => i.id)).toEqual([jan2.id, dec.id]);
+        const january = (await b.data.listItems(album.id, { sort: 'taken', month: '2023-01' })).rows;
+        expect(january.map((i) => i.id)).toEqual([jan2.id, doc.id, jan1.id]);
+        const januaryImages = (await b.data.listItems(album.id, { sort: 'taken', month: '2023-01', kind: 'image' })).rows;
+        expect(januaryImages.map((i) => i.id)).toEqual([jan1.id]);
+        expect((await b.data.listItems(album.id, { sort: 'taken', month: '2023-02' })).rows.map((i) => i.id)).toEqual([feb.id]);
+        expect((await b.data.listItems(album.id, { sort: 'taken', month: '2019-06' })).rows).toEqual([]);
+
+        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([
+          { month: '2023-02', count: 1 },
+          { month: '2023-01', count: 3 },
+          { month: '2022-12', count: 1 },
+        ]);
+        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', kind: 'video' })).toEqual([
+          { month: '2023-01', count: 1 },
+          { month: '2022-12', count: 1 },
+        ]);
+        const thisMonth = new Date().toISOString().slice(0, 7);
+        expect(await b.data.countItemsByMonth(album.id, { sort: 'added' })).toEqual([{ month: thisMonth, count: 5 }]);
+      });
+
+      it('moves items to the trash and back, with counts following', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Trash' });
+        const keep = await addReadyItem(b, album.id, { bytes: 100, takenAt: '2024-03-01T00:00:00.000Z' });
+        const drop1 = await addReadyItem(b, album.id, { bytes: 200, takenAt: '2024-03-02T00:00:00.000Z' });
+        const drop2 = await addReadyItem(b, album.id, { bytes: 400, takenAt: '2024-04-02T00:00:00.000Z' });
+
+        await b.data.trashItems(album.id, [drop1.id, drop2.id]);
+        await b.data.trashItems(album.id, [drop1.id]);
+        expect((await b.data.listItems(album.id, { sort: 'taken' })).rows.map((i) => i.id)).toEqual([keep.id]);
+        const trash = (await b.data.listItems(album.id, { sort: 'taken', trashed: true })).rows;
+        expect(trash.map((i) => i.id).sort()).toEqual([drop1.id, drop2.id].sort());
+        for (const item of trash) expect(item.deletedAt).not.toBeNull();
+        expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 1, bytesTotal: 100 });
+        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([{ month: '2024-03', count: 1 }]);
+        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', trashed: true })).toEqual([
+          { month: '2024-04', count: 1 },
+          { month: '2024-03', count: 1 },
+        ]);
+
+        await b.data.restoreItems(album.id, [drop1.id]);
+        expect((await b.data.getItem(album.id, drop1.id)).deletedAt).toBeNull();
+        expect((await b.data.listItems(album.id, { sort: 'taken' })).rows.map((i) => i.id)).toEqual([drop1.id, keep.id]);
+        expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 2, bytesTotal: 300 });
+        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([{ month: '2024-03', count: 2 }]);
+      });
+    });
+
+    describe('covers and activity', () => {
+      it('uses the chosen cover, and falls back to the newest photo or video when it is trashed', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Covers' });
+        const older = await addReadyItem(b, album.id, { thumbhash: 'OLDER' });
+        await sleep(3);
+        const newer = await addReadyItem(b, album.id, { thumbhash: 'NEWER' });
+        await sleep(3);
+        const doc = await addReadyItem(b, album.id, { kind: 'file' });
+        expect((await b.data.getAlbum(album.id)).coverThumbKey).toBe(newer.thumbKey);
+
+        const chosen = await b.data.updateAlbum(album.id, { coverItemId: older.id });
+        expect(chosen).toMatchObject({ coverItemId: older.id, coverThumbKey: older.thumbKey, coverThumbhash: 'OLDER' });
+        expect((await b.data.listAlbums()).find((a) => a.id === album.id)?.coverThumbKey).toBe(older.thumbKey);
+
+        await b.data.trashItems(album.id, [older.id]);
+        expect((await b.data.getAlbum(album.id)).coverThumbKey).toBe(newer.thumbKey);
+
+        const e = await expectAppError(b.data.updateAlbum(album.id, { coverItemId: doc.id }), 'validation/invalid');
+        expect(e.details).toMatchObject({ field: 'coverItemId' });
+        const cleared = await b.data.updateAlbum(album.id, { coverItemId: null });
+        expect(cleared).toMatchObject({ coverItemId: null, coverThumbKey: newer.thumbKey });
+      });
+
+      it('records album creation, additions in one row, trash and restore, newest first', async () => {
+        const b = await makeBackend();
+        const session = await b.auth.getSession();
+        const album = await b.data.createAlbum({ title: 'Activity' });
+        await sleep(3);
+        const items = [await addReadyItem(b, album.id), await addReadyItem(b, album.id), await addReadyItem(b, album.id)];
+        await sleep(3);
+        await b.data.trashItems(album.id, [items[0]!.id, items[1]!.id]);
+        await sleep(3);
+        await b.data.restoreItems(album.id, [items[0]!.id]);
+        await b.data.updateAlbum(album.id, { title: 'Activity, renamed' });
+
+        const rows = (await b.data.listActivity(50)).filter((a) => a.albumId === album.id);
+        expect(rows.map((a) => [a.verb, a.count])).toEqual([
+          ['restored_items', 1],
+          ['trashed_items', 2],
+          ['added_items', 3],
+          ['created_album', 1],
+        ]);
+        for (const row of rows) {
+          expect(row).toMatchObject({ albumTitle: 'Activity, renamed', actorId: session!.userId, actorName: session!.profile.displayName });
+        }
+        for (let i = 1; i < rows.length; i++) expect(rows[i - 1]!.createdAt >= rows[i]!.createdAt).toBe(true);
+        expect(await b.data.listActivity(2)).toHaveLength(2);
+      });
+    });
+  });
+}

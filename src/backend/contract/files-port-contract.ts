@@ -1,0 +1,106 @@
+/**
+ * The FilesPort contract: objects go up whole, come back byte for byte, can be shown through URLs, and
+ * go away when removed or canceled. Keys come from reserved items, as in the app.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Backend } from '../ports';
+import { expectAbortError, expectAppError, reserveInput } from './contract-fixtures';
+
+/** Deterministic bytes, so a mix-up of chunks or objects shows. */
+function sampleBytes(size: number, seed: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  let x = seed | 1;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    bytes[i] = x & 0xff;
+  }
+  return bytes;
+}
+
+/** SHA-256 of the bytes, in hex: equal contents give equal strings, and a failure prints briefly. */
+async function digestOf(data: Blob | Uint8Array<ArrayBuffer>): Promise<string> {
+  const buffer = data instanceof Blob ? await data.arrayBuffer() : data;
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', buffer));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function reservedKeys(b: Backend): Promise<{ albumId: string; original: string; thumb: string }> {
+  const album = await b.data.createAlbum({ title: 'Files' });
+  const [item] = await b.data.reserveItems(album.id, [reserveInput()]);
+  return { albumId: album.id, original: item!.originalKey, thumb: item!.originalKey.replace(/original$/, 'thumb.webp') };
+}
+
+export function describeFilesPortContract(name: string, makeBackend: () => Promise<Backend> | Backend): void {
+  describe(`FilesPort contract: ${name}`, () => {
+    it('stores an object whole and reads it back byte for byte, reporting progress up to its size', async () => {
+      const b = await makeBackend();
+      const { original } = await reservedKeys(b);
+      const bytes = sampleBytes(3 * 1024 * 1024 + 17, 7);
+      const progress: number[] = [];
+      const result = await b.files.upload(
+        { key: original, blob: new Blob([bytes], { type: 'image/jpeg' }), contentType: 'image/jpeg', filename: 'a.jpg' },
+        { onProgress: (sent) => progress.push(sent) },
+      );
+      expect(result.bytes).toBe(bytes.length);
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress[progress.length - 1]).toBe(bytes.length);
+      for (let i = 1; i < progress.length; i++) expect(progress[i]!).toBeGreaterThanOrEqual(progress[i - 1]!);
+      expect(await digestOf(await b.files.read(original))).toBe(await digestOf(bytes));
+    });
+
+    it('replaces an object uploaded again under the same key', async () => {
+      const b = await makeBackend();
+      const { thumb } = await reservedKeys(b);
+      await b.files.upload({ key: thumb, blob: new Blob([sampleBytes(5000, 1)]), contentType: 'image/webp' });
+      expect((await b.files.urls([thumb])).get(thumb)).toBeDefined();
+      const second = sampleBytes(2000, 2);
+      await b.files.upload({ key: thumb, blob: new Blob([second]), contentType: 'image/webp' });
+      expect(await digestOf(await b.files.read(thumb))).toBe(await digestOf(second));
+      const after = (await b.files.urls([thumb])).get(thumb);
+      expect(after).toBeDefined();
+      expect(await digestOf(await (await fetch(after!)).blob())).toBe(await digestOf(second));
+    });
+
+    it('gives URLs for many objects in one call, leaving out the ones it cannot serve', async () => {
+      const b = await makeBackend();
+      const { original, thumb } = await reservedKeys(b);
+      const bytes = sampleBytes(1234, 3);
+      await b.files.upload({ key: thumb, blob: new Blob([bytes]), contentType: 'image/webp' });
+      const urls = await b.files.urls([thumb, original, thumb]);
+      expect([...urls.keys()]).toEqual([thumb]);
+      const response = await fetch(urls.get(thumb)!);
+      expect(await digestOf(await response.blob())).toBe(await digestOf(bytes));
+    });
+
+    it('removes objects: they can no longer be read or linked', async () => {
+      const b = await makeBackend();
+      const { original, thumb } = await reservedKeys(b);
+      await b.files.upload({ key: original, blob: new Blob([sampleBytes(100, 4)]), contentType: 'image/jpeg' });
+      await b.files.upload({ key: thumb, blob: new Blob([sampleBytes(100, 5)]), contentType: 'image/webp' });
+      await b.files.urls([original, thumb]);
+      await b.files.remove([original, thumb]);
+      await b.files.remove([original]);
+      expect((await b.files.urls([original, thumb])).size).toBe(0);
+      await expectAppError(b.files.read(original), 'item/not-found');
+    });
+
+    it('stops an upload when its signal fires and leaves no object behind', async () => {
+      const b = await makeBackend();
+      const { original, thumb } = await reservedKeys(b);
+      const controller = new AbortController();
+      const upload = b.files.upload(
+        { key: original, blob: new Blob([sampleBytes(6 * 1024 * 1024, 6)]), contentType: 'image/jpeg' },
+        { signal: controller.signal, onProgress: () => controller.abort() },
+      );
+      await expectAbortError(upload);
+      await b.files.abortUpload(original, undefined);
+      expect((await b.files.urls([original])).size).toBe(0);
+      await expectAppError(b.files.read(original), 'item/not-found');
+
+      await expectAbortError(b.files.upload({ key: thumb, blob: new Blob(['x']), contentType: 'image/webp' }, { signal: AbortSignal.abort() }));
+      expect((await b.files.urls([thumb])).size).toBe(0);
+    });
+  });
+}

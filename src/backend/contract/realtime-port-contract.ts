@@ -1,0 +1,138 @@
+/**
+ * The RealtimePort contract, seen from two places at once (two tabs, or two people): what one does, the
+ * other hears about quickly, only for the albums it listens to; who is looking shows up; broadcasts pass.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Backend, BroadcastMessage, ChangeEvent, PresenceViewer } from '../ports';
+import { addReadyItem, sleep, waitFor } from './contract-fixtures';
+
+export interface RealtimePair {
+  /** The one who acts. */
+  a: Backend;
+  /** The one who watches: another tab of the same store, or another member. */
+  b: Backend;
+  /** Makes `b` able to see an album `a` created (for a server: invite and accept). */
+  share?: (albumId: string) => Promise<void>;
+}
+
+/** How soon a change must reach the other side. */
+export const REALTIME_DEADLINE_MS = 1000;
+
+export function describeRealtimePortContract(name: string, makePair: () => Promise<RealtimePair> | RealtimePair): void {
+  describe(`RealtimePort contract: ${name}`, () => {
+    async function sharedAlbum(pair: RealtimePair, title: string) {
+      const album = await pair.a.data.createAlbum({ title });
+      await pair.share?.(album.id);
+      return album;
+    }
+
+    it("tells the other side about an album's new item within a second", async () => {
+      const pair = await makePair();
+      const album = await sharedAlbum(pair, 'Live');
+      const heard: ChangeEvent[] = [];
+      const stop = pair.b.realtime.subscribe(album.id, { onChange: (ev) => heard.push(ev) });
+      try {
+        await sleep(50);
+        const start = performance.now();
+        const item = await addReadyItem(pair.a, album.id);
+        const event = await waitFor(
+          () => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id && ev.row.status === 'ready'),
+          REALTIME_DEADLINE_MS * 2,
+          'the ready item',
+        );
+        expect(performance.now() - start).toBeLessThan(REALTIME_DEADLINE_MS + 500);
+        expect(event).toMatchObject({ entity: 'item', albumId: album.id, op: expect.stringMatching(/^(insert|update)$/) });
+        await pair.a.data.trashItems(album.id, [item.id]);
+        await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id && ev.row.deletedAt), REALTIME_DEADLINE_MS * 2, 'the trashed item');
+      } finally {
+        stop();
+      }
+    });
+
+    it('hears only the albums it subscribed to, and nothing after unsubscribing', async () => {
+      const pair = await makePair();
+      const watched = await sharedAlbum(pair, 'Watched');
+      const other = await sharedAlbum(pair, 'Other');
+      const heard: ChangeEvent[] = [];
+      const stop = pair.b.realtime.subscribe(watched.id, { onChange: (ev) => heard.push(ev) });
+      await sleep(50);
+      await addReadyItem(pair.a, other.id);
+      const marker = await addReadyItem(pair.a, watched.id);
+      await waitFor(() => heard.find((ev) => ev.row.id === marker.id), REALTIME_DEADLINE_MS * 2, 'the watched album change');
+      expect(heard.every((ev) => ev.albumId === watched.id)).toBe(true);
+
+      stop();
+      const countAfterStop = heard.length;
+      await addReadyItem(pair.a, watched.id);
+      await sleep(300);
+      expect(heard.length).toBe(countAfterStop);
+    });
+
+    it('tells an albums screen (no album) about albums and items anywhere', async () => {
+      const pair = await makePair();
+      const heard: ChangeEvent[] = [];
+      const stop = pair.b.realtime.subscribe(null, { onChange: (ev) => heard.push(ev) });
+      try {
+        await sleep(50);
+        const album = await sharedAlbum(pair, 'Everywhere');
+        await pair.a.data.updateAlbum(album.id, { title: 'Everywhere, renamed' });
+        await waitFor(
+          () => heard.find((ev) => ev.entity === 'album' && ev.row.id === album.id && ev.row.title === 'Everywhere, renamed'),
+          REALTIME_DEADLINE_MS * 2,
+          'the renamed album',
+        );
+        const item = await addReadyItem(pair.a, album.id);
+        await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id), REALTIME_DEADLINE_MS * 2, 'the item');
+      } finally {
+        stop();
+      }
+    });
+
+    it('shows who is looking at an album', async () => {
+      const pair = await makePair();
+      const album = await sharedAlbum(pair, 'Presence');
+      const aUser = (await pair.a.auth.getSession())!.userId;
+      const bUser = (await pair.b.auth.getSession())!.userId;
+      let seenByA: PresenceViewer[] = [];
+      let seenByB: PresenceViewer[] = [];
+      const stopA = pair.a.realtime.subscribe(album.id, { onPresence: (v) => (seenByA = v) });
+      const stopB = pair.b.realtime.subscribe(album.id, { onPresence: (v) => (seenByB = v) });
+      try {
+        await waitFor(() => (seenByA.some((v) => v.userId === bUser) ? true : undefined), REALTIME_DEADLINE_MS * 2, 'b in a’s viewers');
+        await waitFor(() => (seenByB.some((v) => v.userId === aUser) ? true : undefined), REALTIME_DEADLINE_MS * 2, 'a in b’s viewers');
+        const users = seenByA.map((v) => v.userId);
+        expect(new Set(users).size).toBe(users.length);
+        for (const viewer of seenByA) {
+          expect(viewer.displayName.length).toBeGreaterThan(0);
+          expect(Number.isNaN(Date.parse(viewer.since))).toBe(false);
+        }
+        stopB();
+        if (aUser !== bUser) {
+          // Someone else leaving disappears from the list (on one device, the same person stays).
+          await waitFor(() => (seenByA.some((v) => v.userId === bUser) ? undefined : true), REALTIME_DEADLINE_MS * 5, 'b gone');
+        }
+      } finally {
+        stopB();
+        stopA();
+      }
+    });
+
+    it('passes broadcasts to the other side of the same album', async () => {
+      const pair = await makePair();
+      const album = await sharedAlbum(pair, 'Broadcast');
+      const heard: BroadcastMessage[] = [];
+      const stop = pair.b.realtime.subscribe(album.id, { onBroadcast: (msg) => heard.push(msg) });
+      const stopA = pair.a.realtime.subscribe(album.id, {});
+      try {
+        await sleep(50);
+        const userId = (await pair.a.auth.getSession())!.userId;
+        const msg: BroadcastMessage = { type: 'upload-progress', userId, payload: { done: 3, total: 10 } };
+        pair.a.realtime.broadcast(album.id, msg);
+        expect(await waitFor(() => heard[0], REALTIME_DEADLINE_MS * 2, 'the broadcast')).toEqual(msg);
+      } finally {
+        stopA();
+        stop();
+      }
+    });
+  });
+}

@@ -1,0 +1,326 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { overrideLimits, resetLimits } from '../../config';
+import { describeAuthPortContract } from '../contract/auth-port-contract';
+import { addReadyItem, expectAbortError, expectAppError, expectNewestFirst, listAll, reserveInput, sleep, waitFor } from '../contract/contract-fixtures';
+import { describeDataPortContract } from '../contract/data-port-contract';
+import { describeFilesPortContract } from '../contract/files-port-contract';
+import { describeRealtimePortContract } from '../contract/realtime-port-contract';
+import { objectKeys, type ChangeEvent, type Item, type PresenceViewer } from '../ports';
+import { createLocalBackend, type LocalBackendOptions } from './create-local-backend';
+import { seedLocalAlbum } from './local-seed';
+
+/** Fresh names per test: a database, a file directory and a channel nobody else uses. */
+function isolated(): Required<LocalBackendOptions> {
+  const id = crypto.randomUUID();
+  return { dbName: `test-${id}`, opfsDir: `test-${id}`, channelName: `test-${id}` };
+}
+
+afterEach(() => resetLimits());
+
+describeDataPortContract('local', () => createLocalBackend(isolated()));
+describeFilesPortContract('local', () => createLocalBackend(isolated()));
+describeAuthPortContract('local', () => createLocalBackend(isolated()));
+describeRealtimePortContract('local (two tabs)', () => {
+  const names = isolated();
+  return { a: createLocalBackend(names), b: createLocalBackend(names) };
+});
+
+async function opfsEntries(dir: string, path: string[]): Promise<string[] | null> {
+  let handle = await (await navigator.storage.getDirectory()).getDirectoryHandle(dir);
+  try {
+    for (const segment of path) handle = await handle.getDirectoryHandle(segment);
+  } catch {
+    return null;
+  }
+  const names: string[] = [];
+  for await (const name of (handle as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> }).keys()) names.push(name);
+  return names.sort();
+}
+
+describe('local backend', () => {
+  it('shows a change made in one tab in another tab of the same album within a second', async () => {
+    const names = isolated();
+    const tab1 = createLocalBackend(names);
+    const tab2 = createLocalBackend(names);
+    const album = await tab1.data.createAlbum({ title: 'Two tabs' });
+    const heard: { ev: ChangeEvent; at: number }[] = [];
+    const stop = tab2.realtime.subscribe(album.id, { onChange: (ev) => heard.push({ ev, at: performance.now() }) });
+    try {
+      const [reserved] = await tab1.data.reserveItems(album.id, [reserveInput()]);
+      const start = performance.now();
+      await tab1.data.finalizeItem(album.id, reserved!.id, {
+        sha256: 'b'.repeat(64),
+        width: 10,
+        height: 10,
+        durationMs: null,
+        takenAt: null,
+        hasPreview: false,
+        hasThumb: true,
+        thumbhash: null,
+        metadata: {},
+      });
+      const got = await waitFor(() => heard.find((h) => h.ev.entity === 'item' && h.ev.row.status === 'ready'), 1500, 'the item');
+      expect(got.at - start).toBeLessThan(1000);
+      // And what the other tab then reads is the same row.
+      const page = await tab2.data.listItems(album.id, { sort: 'added' });
+      expect(page.rows.map((i) => i.id)).toEqual([reserved!.id]);
+      expect(heard.some((h) => h.ev.entity === 'album' && h.ev.row.itemCount === 1)).toBe(true);
+    } finally {
+      stop();
+    }
+  });
+
+  it('tells subscribers in the same tab as well', async () => {
+    const b = createLocalBackend(isolated());
+    const album = await b.data.createAlbum({ title: 'Same tab' });
+    const heard: ChangeEvent[] = [];
+    const stop = b.realtime.subscribe(album.id, { onChange: (ev) => heard.push(ev) });
+    const item = await addReadyItem(b, album.id);
+    stop();
+    expect(heard.filter((ev) => ev.entity === 'item').map((ev) => [ev.op, ev.row.status])).toEqual([
+      ['insert', 'uploading'],
+      ['update', 'ready'],
+    ]);
+    expect(heard[0]!.row.id).toBe(item.id);
+  });
+
+  it('counts every tab as a viewer but lists the one local person once', async () => {
+    const names = isolated();
+    const tab1 = createLocalBackend(names);
+    const tab2 = createLocalBackend(names);
+    const album = await tab1.data.createAlbum({ title: 'Viewers' });
+    let seen: PresenceViewer[] = [];
+    const calls: PresenceViewer[][] = [];
+    const stop1 = tab1.realtime.subscribe(album.id, {
+      onPresence: (v) => {
+        seen = v;
+        calls.push(v);
+      },
+    });
+    await waitFor(() => (seen.length === 1 ? true : undefined), 1000, 'own presence');
+    const stop2 = tab2.realtime.subscribe(album.id, {});
+    await tab2.auth.updateProfile({ displayName: 'Grace' });
+    await waitFor(() => (seen[0]?.displayName === 'Grace' ? true : undefined), 1000, 'the new name');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.userId).toBe((await tab1.auth.getSession())!.userId);
+    stop2();
+    stop1();
+  });
+
+  it('has one local profile: no sign-in, named "You" at first, renamed for every tab and kept', async () => {
+    const names = isolated();
+    const b = createLocalBackend(names);
+    expect(b.auth.capabilities()).toEqual({ requiresSignIn: false, methods: [], oauthProviders: [] });
+    const session = await b.auth.getSession();
+    expect(session).toMatchObject({ email: null, expiresAt: null, profile: { displayName: 'You', avatarKey: null } });
+
+    for (const attempt of [
+      b.auth.signInWithPassword('a@example.com', 'password123'),
+      b.auth.signUp('a@example.com', 'password123', 'A'),
+      b.auth.sendMagicLink('a@example.com', 'https://example.com'),
+      b.auth.signInWithOAuth('github', 'https://example.com'),
+    ]) {
+      const e = await expectAppError(attempt, 'backend/unreachable');
+      expect(e.message).toMatch(/no account/);
+    }
+    await b.auth.signOut('global');
+    expect((await b.auth.getSession())?.userId).toBe(session!.userId);
+
+    const otherTab = createLocalBackend(names);
+    const seen: string[] = [];
+    otherTab.auth.onSessionChange((s) => s && seen.push(s.profile.displayName));
+    await waitFor(() => seen[0], 1000, 'the first session');
+    await b.auth.updateProfile({ displayName: 'Ada' });
+    await waitFor(() => (seen.includes('Ada') ? true : undefined), 1000, 'the rename in the other tab');
+
+    const afterReload = createLocalBackend(names);
+    expect(await afterReload.auth.getSession()).toMatchObject({ userId: session!.userId, profile: { displayName: 'Ada' } });
+  });
+
+  it('keeps albums and items across a reload', async () => {
+    const names = isolated();
+    const before = createLocalBackend(names);
+    const album = await before.data.createAlbum({ title: 'Persistent' });
+    const item = await addReadyItem(before, album.id);
+    const after = createLocalBackend(names);
+    expect(await after.data.getAlbum(album.id)).toMatchObject({ title: 'Persistent', itemCount: 1 });
+    expect((await after.data.listItems(album.id, { sort: 'taken' })).rows).toEqual([item]);
+  });
+
+  it('purges items trashed longer than the trash period, rows and bytes, and nothing else', async () => {
+    const b = createLocalBackend(isolated());
+    const album = await b.data.createAlbum({ title: 'Purge' });
+    const old = await addReadyItem(b, album.id, { takenAt: '2020-01-01T00:00:00.000Z' });
+    const kept = await addReadyItem(b, album.id, { takenAt: '2020-01-02T00:00:00.000Z' });
+    for (const key of [old.originalKey, old.thumbKey!, kept.thumbKey!]) {
+      await b.files.upload({ key, blob: new Blob(['bytes of ' + key]), contentType: 'application/octet-stream' });
+    }
+    await b.data.trashItems(album.id, [old.id]);
+    expect(await b.functions.invoke('purge', {})).toEqual({ purged: 0 });
+
+    overrideLimits({ trashDays: 0 });
+    await sleep(5);
+    expect(await b.functions.invoke('purge', {})).toEqual({ purged: 1 });
+    await expectAppError(b.data.getItem(album.id, old.id), 'item/not-found');
+    expect((await b.data.listItems(album.id, { sort: 'taken', trashed: true })).rows).toEqual([]);
+    expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', trashed: true })).toEqual([]);
+    const urls = await b.files.urls([old.originalKey, old.thumbKey!, kept.thumbKey!]);
+    expect([...urls.keys()]).toEqual([kept.thumbKey]);
+    expect(await opfsEntries((b.files as unknown as { rootName: string }).rootName, ['albums', album.id, old.id])).toBeNull();
+    expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 1 });
+
+    const e = await expectAppError(b.functions.invoke('share-open', {}), 'backend/unreachable');
+    expect(e.message).toBe('This function is not available on the local backend.');
+  });
+
+  it('deletes an album with its items and their bytes', async () => {
+    const names = isolated();
+    const b = createLocalBackend(names);
+    const album = await b.data.createAlbum({ title: 'Doomed' });
+    const keep = await b.data.createAlbum({ title: 'Survivor' });
+    const item = await addReadyItem(b, album.id);
+    const survivor = await addReadyItem(b, keep.id);
+    await b.files.upload({ key: item.originalKey, blob: new Blob(['x']), contentType: 'image/jpeg' });
+    await b.files.upload({ key: survivor.originalKey, blob: new Blob(['y']), contentType: 'image/jpeg' });
+    await b.data.deleteAlbum(album.id);
+    expect(await opfsEntries(names.opfsDir, ['albums', album.id])).toBeNull();
+    expect((await b.files.urls([item.originalKey])).size).toBe(0);
+    expect(await (await b.files.read(survivor.originalKey)).text()).toBe('y');
+    expect((await b.data.listActivity(50)).some((a) => a.albumId === album.id)).toBe(false);
+    expect((await b.data.getAlbum(keep.id)).itemCount).toBe(1);
+  });
+
+  it('holds at most the configured number of items per album; failed uploads free their place', async () => {
+    overrideLimits({ maxItemsPerAlbum: 3 });
+    const b = createLocalBackend(isolated());
+    const album = await b.data.createAlbum({ title: 'Small' });
+    const first = [reserveInput(), reserveInput()];
+    await b.data.reserveItems(album.id, first);
+    const e = await expectAppError(b.data.reserveItems(album.id, [reserveInput(), reserveInput()]), 'validation/invalid');
+    expect(e.message).toMatch(/full/);
+    expect(await b.data.reserveItems(album.id, first)).toHaveLength(2);
+    await b.data.failItem(album.id, first[0]!.id);
+    await b.data.reserveItems(album.id, [reserveInput(), reserveInput()]);
+    await expectAppError(b.data.reserveItems(album.id, [first[0]!]), 'validation/invalid');
+  });
+
+  it('takes a failed upload back as a retry under the same id', async () => {
+    const b = createLocalBackend(isolated());
+    const album = await b.data.createAlbum({ title: 'Retry' });
+    const input = reserveInput();
+    await b.data.reserveItems(album.id, [input]);
+    await b.data.failItem(album.id, input.id);
+    const [again] = await b.data.reserveItems(album.id, [input]);
+    expect(again!.status).toBe('uploading');
+  });
+
+  it('refuses storage keys that could escape or hide, and invalid list queries', async () => {
+    const b = createLocalBackend(isolated());
+    for (const key of ['../outside', 'albums//x', 'albums/./x', '.hidden/x', 'albums/x/', 'a\\b']) {
+      await expectAppError(b.files.upload({ key, blob: new Blob(['x']), contentType: 'text/plain' }), 'validation/invalid');
+    }
+    expect((await b.files.urls(['../outside'])).size).toBe(0);
+    const album = await b.data.createAlbum({ title: 'Queries' });
+    await expectAppError(b.data.listItems(album.id, { sort: 'taken', cursor: 'garbage' }), 'validation/invalid');
+    await expectAppError(b.data.listItems(album.id, { sort: 'taken', month: '2024-13' }), 'validation/invalid');
+    await expectAppError(b.data.listItems(album.id, { sort: 'taken', limit: 0 }), 'validation/invalid');
+    await expectAppError(b.data.reserveItems(album.id, [reserveInput({ id: '../x' })]), 'validation/invalid');
+    const added = await addReadyItem(b, album.id);
+    const cursorForAdded = (await b.data.listItems(album.id, { sort: 'added', limit: 1 })).rows[0];
+    expect(cursorForAdded?.id).toBe(added.id);
+  });
+
+  it('leaves nothing at the key of a canceled upload, and abortUpload clears what was left', async () => {
+    const names = isolated();
+    const b = createLocalBackend(names);
+    const album = await b.data.createAlbum({ title: 'Cancel' });
+    const [item] = await b.data.reserveItems(album.id, [reserveInput()]);
+    const controller = new AbortController();
+    const upload = b.files.upload(
+      { key: item!.originalKey, blob: new Blob([new Uint8Array(4 * 1024 * 1024)]), contentType: 'image/jpeg' },
+      { signal: controller.signal, onProgress: () => controller.abort() },
+    );
+    await expectAbortError(upload);
+    expect(await opfsEntries(names.opfsDir, ['albums', album.id, item!.id])).toEqual([]);
+
+    // A leftover from a crash: a hidden partial next to where the object would be.
+    const dir = await (await (await (await (await navigator.storage.getDirectory()).getDirectoryHandle(names.opfsDir)).getDirectoryHandle('albums')).getDirectoryHandle(album.id)).getDirectoryHandle(item!.id);
+    await dir.getFileHandle('.original.crashed.partial', { create: true });
+    await b.files.abortUpload(item!.originalKey, undefined);
+    expect(await opfsEntries(names.opfsDir, ['albums', album.id, item!.id])).toEqual([]);
+  });
+
+  it('serves one object URL per key until the object is removed', async () => {
+    const b = createLocalBackend(isolated());
+    const album = await b.data.createAlbum({ title: 'URLs' });
+    const key = objectKeys.thumb(album.id, crypto.randomUUID());
+    await b.files.upload({ key, blob: new Blob(['thumb']), contentType: 'image/webp' });
+    const first = (await b.files.urls([key])).get(key)!;
+    expect(first).toMatch(/^blob:/);
+    expect((await b.files.urls([key])).get(key)).toBe(first);
+    await b.files.remove([key]);
+    await expect(fetch(first)).rejects.toThrow();
+  });
+
+  describe('an album of 100,000 items', () => {
+    const COUNT = 100_000;
+
+    it('pages in order with continuous cursors and month counts that match the rows', async () => {
+      const names = isolated();
+      const b = createLocalBackend(names);
+      const album = await b.data.createAlbum({ title: 'Huge' });
+      await seedLocalAlbum(names, album.id, COUNT, { seed: 42 });
+      expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: COUNT });
+
+      // Three pages in a row: newest first, no gap or repeat where they join.
+      const pages: Item[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 3; i++) {
+        const page: { rows: Item[]; nextCursor: string | null } = await b.data.listItems(album.id, { sort: 'taken', limit: 200, cursor });
+        expect(page.rows).toHaveLength(200);
+        pages.push(...page.rows);
+        cursor = page.nextCursor;
+      }
+      expectNewestFirst(pages, (i) => i.takenAt!);
+      expect(new Set(pages.map((i) => i.id)).size).toBe(600);
+      const oneBig = (await b.data.listItems(album.id, { sort: 'taken', limit: 600 })).rows;
+      expect(oneBig.map((i) => i.id)).toEqual(pages.map((i) => i.id));
+
+      const byAdded = (await b.data.listItems(album.id, { sort: 'added', limit: 200 })).rows;
+      expectNewestFirst(byAdded, (i) => i.createdAt);
+
+      const months = await b.data.countItemsByMonth(album.id, { sort: 'taken' });
+      expect(months.reduce((n, m) => n + m.count, 0)).toBe(COUNT);
+      for (let i = 1; i < months.length; i++) expect(months[i - 1]!.month > months[i]!.month).toBe(true);
+      expect(months[0]!.month).toBe(pages[0]!.takenAt!.slice(0, 7));
+      const added = await b.data.countItemsByMonth(album.id, { sort: 'added' });
+      expect(added.reduce((n, m) => n + m.count, 0)).toBe(COUNT);
+      expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', kind: 'video' })).toEqual([]);
+
+      // A few months, read row by row through their pages, hold exactly what the counts say.
+      const sample = [months[0]!, months[Math.floor(months.length / 2)]!, months[months.length - 1]!];
+      for (const { month, count } of sample) {
+        const { rows } = await listAll(b, album.id, { sort: 'taken', month, limit: 500 });
+        expect(rows).toHaveLength(count);
+        expect(rows.every((r) => r.takenAt!.startsWith(month))).toBe(true);
+        expectNewestFirst(rows, (r) => r.takenAt!);
+      }
+
+      // Trashing from the big album moves the counts by exactly that much.
+      const victim = pages[0]!;
+      await b.data.trashItems(album.id, [victim.id]);
+      const after = await b.data.countItemsByMonth(album.id, { sort: 'taken' });
+      const month = victim.takenAt!.slice(0, 7);
+      expect(after.find((m) => m.month === month)?.count ?? 0).toBe(months[0]!.count - 1);
+      expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', trashed: true })).toEqual([{ month, count: 1 }]);
+      expect((await b.data.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!.id).toBe(pages[1]!.id);
+
+      // The seeded thumbnails are a few shared WebP files that decode.
+      const urls = await b.files.urls(pages.map((i) => i.thumbKey!));
+      expect(urls.size).toBeGreaterThan(1);
+      expect(urls.size).toBeLessThanOrEqual(8);
+      const bitmap = await createImageBitmap(await (await fetch([...urls.values()][0]!)).blob());
+      expect(Math.max(bitmap.width, bitmap.height)).toBe(480);
+    }, 120_000);
+  });
+});
