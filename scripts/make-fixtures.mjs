@@ -150,6 +150,14 @@ function tinyPdf() {
   return Buffer.from(body, 'latin1');
 }
 
+/** The other formats a browser decodes, small, each the visual picture at 96 x 64. */
+async function otherFormat(format) {
+  const picture = sharp(await visualPicture(96, 64));
+  if (format === 'webp') return picture.webp({ quality: 70 }).toBuffer();
+  if (format === 'avif') return picture.avif({ quality: 50, effort: 2 }).toBuffer();
+  return picture.gif().toBuffer();
+}
+
 const SVG = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- A drawing: kept as a file, never rendered inline. -->
 <svg xmlns="http://www.w3.org/2000/svg" width="120" height="80" viewBox="0 0 120 80">
@@ -269,6 +277,9 @@ const files = {
   'orientation-8.jpg': () => orientedJpeg(8, 800, 600),
   'xmp.jpg': xmpJpeg,
   'transparent.png': transparentPng,
+  'small.webp': () => otherFormat('webp'),
+  'small.avif': () => otherFormat('avif'),
+  'small.gif': () => otherFormat('gif'),
   'tiny.pdf': tinyPdf,
   'drawing.svg': () => Buffer.from(SVG, 'utf8'),
   'corrupt.jpg': corruptJpeg,

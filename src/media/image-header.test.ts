@@ -35,6 +35,12 @@ describe('readImageSize', () => {
     expect(await readImageSize(fixture('transparent.png'), 'image/png')).toEqual({ width: 240, height: 160 });
   });
 
+  it('reads WebP, AVIF and GIF headers', async () => {
+    expect(await readImageSize(fixture('small.webp'), 'image/webp')).toEqual({ width: 96, height: 64 });
+    expect(await readImageSize(fixture('small.avif'), 'image/avif')).toEqual({ width: 96, height: 64 });
+    expect(await readImageSize(fixture('small.gif'), 'image/gif')).toEqual({ width: 96, height: 64 });
+  });
+
   it('gives null for a header it cannot read', async () => {
     expect(await readImageSize(new Blob([new Uint8Array([0xff, 0xd8, 0x00, 0x01])]), 'image/jpeg')).toBeNull();
     expect(await readImageSize(new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xda, 0, 4, 0, 0])]), 'image/jpeg')).toBeNull();

@@ -1,11 +1,12 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import exifr from 'exifr';
 import { thumbHashToRGBA } from 'thumbhash';
-import { overrideLimits, resetLimits } from '../config';
+import { DEFAULT_LIMITS, overrideLimits, resetLimits } from '../config';
 import { isAbortError } from '../lib/app-error';
 import { createMediaClient, hashFile, processMedia } from './media-client';
 import type { ProcessedMedia } from './media-types';
 import { sniffType } from './sniff-type';
+import { processVideo } from './video-poster';
 
 const fixture = async (name: string): Promise<Blob> => {
   const res = await fetch(`/tests/fixtures/${name}`);
@@ -159,6 +160,16 @@ describe('processMedia: photos', () => {
     }
   });
 
+  it('decodes WebP, AVIF and GIF the same way', async () => {
+    for (const name of ['small.webp', 'small.avif', 'small.gif']) {
+      const media = await run(name);
+      expect(media).toMatchObject({ kind: 'image', width: 96, height: 64, notice: null });
+      const thumb = await pixels(media.thumb!);
+      expect([thumb.width, thumb.height]).toEqual([96, 64]);
+      expect(near(thumb.at(0.05, 0.05), RED)).toBe(true);
+    }
+  });
+
   it('keeps transparency in the WebP copies', async () => {
     const media = await run('transparent.png');
     expect(media).toMatchObject({ kind: 'image', width: 240, height: 160, notice: null });
@@ -233,6 +244,12 @@ describe('processMedia: videos', () => {
     expect(samples.some((p) => Math.max(p[0]!, p[1]!, p[2]!) - Math.min(p[0]!, p[1]!, p[2]!) > 60)).toBe(true);
     expect(media.thumb).not.toBeNull();
     expect(media.thumbhash).not.toBeNull();
+  });
+
+  it('gives up on a video that does not answer in time, keeping it as a video', async () => {
+    const blob = await fixture('clip-320x240.webm');
+    const media = await processVideo(blob, await sniffType(blob), { limits: DEFAULT_LIMITS, timeoutMs: 1 });
+    expect(media).toMatchObject({ kind: 'video', mime: 'video/webm', preview: null, thumb: null });
   });
 
   it('keeps a video the browser cannot play as a video without a poster, quickly', async () => {

@@ -22,6 +22,9 @@ describe('sniffType', () => {
     expect(await sniff(bytes('RIFF', [0x24, 0, 0, 0], 'WEBPVP8 ', new Array(24).fill(0)))).toMatchObject({ mime: 'image/webp', kind: 'image' });
     expect(await sniff(bytes('BM', new Array(60).fill(0)))).toMatchObject({ mime: 'image/bmp', kind: 'image', decodable: true });
     expect(await sniff(ftyp('avif', ['mif1', 'miaf']))).toEqual({ mime: 'image/avif', kind: 'image', decodable: true });
+    for (const [name, mime] of [['small.webp', 'image/webp'], ['small.avif', 'image/avif'], ['small.gif', 'image/gif']]) {
+      expect(await sniff(fixture(name!))).toEqual({ mime, kind: 'image', decodable: true });
+    }
   });
 
   it('keeps HEIC, TIFF and camera RAW as files with their real type, since the browser cannot decode them', async () => {

@@ -6,6 +6,8 @@ import type { ProcessedMedia, SniffedType } from './media-types';
 
 /** How long a video may take to show its first frames before it is kept without a poster. */
 export const VIDEO_TIMEOUT_MS = 15_000;
+/** How long to wait for a seeked frame to be presented before drawing what the element has. */
+const FRAME_WAIT_MS = 1_000;
 
 /**
  * Duration, size and a poster frame of a video, using the browser's own player (so it runs on the main
@@ -62,12 +64,17 @@ export async function processVideo(
     if (!result.width || !result.height) return result;
 
     const at = Number.isFinite(duration) && duration > 0 ? Math.min(1, duration * 0.1) : 0;
+    // 'seeked' can come before the frame reaches the element's picture (a black poster, about one time in
+    // thirty here): also wait for the frame to be presented, where the browser can say so.
+    const presented = framePresented(video);
     video.currentTime = at;
     // A 'seeked' left over from the duration probe may arrive first: wait until no seek is in progress.
     while (video.seeking) {
       if (!(await until(['seeked']))) return result;
     }
     if (video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA && !(await until(['loadeddata', 'canplay']))) return result;
+    await presented;
+    throwIfAborted(signal);
 
     const poster = resizeFrom(video, result.width, result.height, limits.previewLongEdge);
     const thumb = resizeFrom(poster.canvas, poster.width, poster.height, limits.thumbLongEdge);
@@ -83,6 +90,19 @@ export async function processVideo(
     video.load();
     URL.revokeObjectURL(url);
   }
+}
+
+/** Resolves when the next video frame is presented, or after a moment where that cannot be observed. */
+function framePresented(video: HTMLVideoElement): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FRAME_WAIT_MS);
+    if (typeof video.requestVideoFrameCallback === 'function') {
+      video.requestVideoFrameCallback(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }
+  });
 }
 
 /**
