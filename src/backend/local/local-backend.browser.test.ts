@@ -262,6 +262,30 @@ describe('local backend', () => {
     await expect(fetch(first)).rejects.toThrow();
   });
 
+  it('pages the same in browsers without getAllRecords (a cursor walk instead)', async () => {
+    const names = isolated();
+    const b = createLocalBackend(names);
+    const album = await b.data.createAlbum({ title: 'Fallback' });
+    await seedLocalAlbum(names, album.id, 450, { seed: 7 });
+    await addReadyItem(b, album.id, { kind: 'video', takenAt: '2015-06-01T00:00:00.000Z' });
+    const query = { sort: 'taken' as const, limit: 100 };
+    const withRecords = await listAll(b, album.id, query);
+    const proto = IDBIndex.prototype as IDBIndex & { getAllRecords?: unknown };
+    const saved = Object.getOwnPropertyDescriptor(proto, 'getAllRecords');
+    expect(saved).toBeDefined();
+    delete proto.getAllRecords;
+    try {
+      const withCursor = await listAll(b, album.id, query);
+      expect(withCursor.rows.map((i) => i.id)).toEqual(withRecords.rows.map((i) => i.id));
+      expect(withCursor.pages).toBe(5);
+      expect((await b.data.listItems(album.id, { sort: 'taken', kind: 'video' })).rows).toHaveLength(1);
+    } finally {
+      Object.defineProperty(proto, 'getAllRecords', saved!);
+    }
+    expect(withRecords.rows).toHaveLength(451);
+    expectNewestFirst(withRecords.rows, (i) => i.takenAt!);
+  });
+
   describe('an album of 100,000 items', () => {
     const COUNT = 100_000;
 
