@@ -769,6 +769,11 @@ export class UploadEngine {
       for (;;) {
         throwIfAborted(signal);
         const task = this.require(id);
+        if (isNetworkStage(task.state) && this.isOffline()) {
+          // Local work is done; the network part waits in line for `online` instead of failing.
+          await this.change(id, { type: 'interrupt' });
+          return;
+        }
         if (task.state === 'reading') await this.read(task, signal);
         else if (task.state === 'processing') await this.process(task, signal);
         else if (task.state === 'uploading') await this.upload(task, signal);
