@@ -84,27 +84,31 @@ describe('local backend', () => {
     expect(heard[0]!.row.id).toBe(item.id);
   });
 
-  it('counts every tab as a viewer but lists the one local person once', async () => {
+  it('counts every tab as a viewer but lists the one local person once, since their first tab came', async () => {
     const names = isolated();
     const tab1 = createLocalBackend(names);
     const tab2 = createLocalBackend(names);
     const album = await tab1.data.createAlbum({ title: 'Viewers' });
-    let seen: PresenceViewer[] = [];
-    const calls: PresenceViewer[][] = [];
-    const stop1 = tab1.realtime.subscribe(album.id, {
-      onPresence: (v) => {
-        seen = v;
-        calls.push(v);
-      },
-    });
-    await waitFor(() => (seen.length === 1 ? true : undefined), 1000, 'own presence');
-    const stop2 = tab2.realtime.subscribe(album.id, {});
+    let seen1: PresenceViewer[] = [];
+    let seen2: PresenceViewer[] = [];
+    const stop1 = tab1.realtime.subscribe(album.id, { onPresence: (v) => (seen1 = v) });
+    const since1 = await waitFor(() => seen1[0]?.since, 1000, 'own presence');
+    await sleep(20);
+    const stop2 = tab2.realtime.subscribe(album.id, { onPresence: (v) => (seen2 = v) });
+    // The second tab learns of the first one: the person has been looking since the first tab opened.
+    await waitFor(() => (seen2[0]?.since === since1 ? true : undefined), 1000, 'the first tab in the second');
+    expect(seen2).toHaveLength(1);
+    expect(seen2[0]!.userId).toBe((await tab1.auth.getSession())!.userId);
+
     await tab2.auth.updateProfile({ displayName: 'Grace' });
-    await waitFor(() => (seen[0]?.displayName === 'Grace' ? true : undefined), 1000, 'the new name');
-    expect(seen).toHaveLength(1);
-    expect(seen[0]!.userId).toBe((await tab1.auth.getSession())!.userId);
-    stop2();
+    await waitFor(() => (seen1[0]?.displayName === 'Grace' ? true : undefined), 1000, 'the new name');
+    expect(seen1).toHaveLength(1);
+
+    // The first tab closes the album: the second now counts only itself.
     stop1();
+    await waitFor(() => (seen2[0] && seen2[0].since > since1 ? true : undefined), 1000, 'the first tab gone');
+    expect(seen2).toHaveLength(1);
+    stop2();
   });
 
   it('has one local profile: no sign-in, named "You" at first, renamed for every tab and kept', async () => {
