@@ -39,7 +39,7 @@ async function firstScreenScripts() {
       if (url.pathname.endsWith('.js')) scripts.add(url.pathname);
     });
     await page.goto(server.url);
-    await page.getByRole('heading', { name: 'Albums' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Albums', exact: true }).waitFor();
     await page.waitForLoadState('networkidle');
     return [...scripts].map((p) => ({ path: p, gzip: gz(readFileSync(join(root, 'dist', p))) }));
   } finally {

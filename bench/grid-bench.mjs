@@ -26,7 +26,7 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(server.url);
-  await page.getByRole('heading', { name: 'Albums' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Albums', exact: true }).waitFor();
   await page.addScriptTag({ content: await seedScript() });
   const seedStart = Date.now();
   const albumId = await page.evaluate((n) => window.__seedAlbum(n), COUNT);

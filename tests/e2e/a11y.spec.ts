@@ -21,7 +21,7 @@ test('the albums page, the album grid and the viewer have no serious accessibili
   expect(await seriousViolations(page)).toEqual([]);
 
   await page.goto('/');
-  await expect(page.getByRole('link', { name: /Accessible/ })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Your albums' }).getByRole('link', { name: /Accessible/ })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 
   await page.goBack();

@@ -32,10 +32,10 @@ test('a newcomer creates, renames, describes and deletes an album, and it all su
   await expect(page.getByText('and crêpes')).toBeVisible();
 
   await page.getByRole('link', { name: 'Albums' }).click();
-  await expect(page.getByRole('link', { name: /Summer 2024 — Brittany/ })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Your albums' }).getByRole('link', { name: /Summer 2024 — Brittany/ })).toBeVisible();
   await expect(page.getByText(/created/)).toBeVisible();
 
-  await page.getByRole('link', { name: /Summer 2024 — Brittany/ }).click();
+  await page.getByRole('list', { name: 'Your albums' }).getByRole('link', { name: /Summer 2024 — Brittany/ }).click();
   await page.getByRole('button', { name: 'Delete album' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete this album?' });
   await expect(confirm).toContainText('cannot be undone');

@@ -19,7 +19,7 @@ export async function createAlbum(page: Page, title: string, description = ''): 
 }
 
 export async function addFiles(page: Page, files: Parameters<Locator['setInputFiles']>[0]): Promise<void> {
-  await page.getByTestId('add-files-input').setInputFiles(files);
+  await page.getByTestId('add-files-input').first().setInputFiles(files);
 }
 
 /** Waits until the album header says it holds `count` items. */

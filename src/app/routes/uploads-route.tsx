@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { useUploadEngine, useUploadQueue } from '../../features/uploads/upload-engine-provider';
 import type { TaskState } from '../../upload/upload-task';
 import type { UploadTaskView } from '../../upload/upload-engine';
+import { AppError } from '../../lib/app-error';
 import { describeError } from '../../lib/error-messages';
 import { formatBytes, formatEta, formatSpeed, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
@@ -82,7 +83,7 @@ export function UploadsRoute() {
 
 function TaskRow({ task }: { task: UploadTaskView }) {
   const engine = useUploadEngine();
-  const err = task.error ? describeError(Object.assign(new Error(task.error.message), task.error)) : null;
+  const err = task.error ? describeError(AppError.fromJSON(task.error)) : null;
   const pct = task.bytes > 0 ? Math.min(100, (task.bytesDone / task.bytes) * 100) : 0;
   const active = task.state === 'reading' || task.state === 'processing' || task.state === 'uploading' || task.state === 'finalizing' || task.state === 'queued';
   const name = safeFilename(task.filename);

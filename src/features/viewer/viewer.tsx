@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { Album, Item } from '../../backend/ports';
 import { useBackend, useSession } from '../../backend/backend-context';
@@ -59,7 +59,9 @@ export function Viewer({ album, items, view, itemId, close }: {
     else close();
   }, [location.state, navigate, close]);
 
-  useEffect(() => {
+  // A layout effect: the handler must see the new neighbours before the new item is painted, or a quick
+  // second key press would act on the old ones.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented) return;
       if (e.key === 'Escape') exit();
