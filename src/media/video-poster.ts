@@ -65,7 +65,7 @@ export async function processVideo(
 
     const at = Number.isFinite(duration) && duration > 0 ? Math.min(1, duration * 0.1) : 0;
     // 'seeked' can come before the frame reaches the element's picture (a black poster, about one time in
-    // thirty here): also wait for the frame to be presented, where the browser can say so.
+    // thirty in headless Chromium): also wait for the frame to be presented, where the browser can say so.
     const presented = framePresented(video);
     video.currentTime = at;
     // A 'seeked' left over from the duration probe may arrive first: wait until no seek is in progress.
