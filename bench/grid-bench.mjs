@@ -5,6 +5,8 @@ import * as esbuild from 'esbuild';
 import { buildApp, launchChromium, root, serveDist, writeResult } from './bench-utils.mjs';
 
 const COUNT = Number(process.env.GRID_ITEMS ?? 100_000);
+/** Pixels scrolled per animation frame: about 60,000 px/s at 60 frames a second, a hard fling held throughout. */
+const STEP_PX = Number(process.env.GRID_STEP ?? 1000);
 
 async function seedScript() {
   const result = await esbuild.build({
@@ -49,13 +51,13 @@ try {
   const firstThumbMs = await page.evaluate(() => window.__firstThumb);
   const loadTasks = await page.evaluate(() => window.__longtasks.splice(0));
 
-  const scroll = await page.evaluate(async () => {
+  const scroll = await page.evaluate(async (STEP) => {
     const el = document.querySelector('[data-testid="grid-scroller"]');
     const t0 = performance.now();
     let frames = 0;
     await new Promise((resolve) => {
       const step = () => {
-        el.scrollTop += 2400;
+        el.scrollTop += STEP;
         frames++;
         if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) resolve();
         else requestAnimationFrame(step);
@@ -65,7 +67,7 @@ try {
     // Let the last month load and paint.
     await new Promise((r) => setTimeout(r, 1000));
     return { frames, ms: performance.now() - t0, height: el.scrollHeight };
-  });
+  }, STEP_PX);
   const scrollTasks = await page.evaluate(() => window.__longtasks.splice(0));
   const worst = scrollTasks.reduce((m, t) => Math.max(m, t.duration), 0);
   const over50 = scrollTasks.filter((t) => t.duration > 50).length;
@@ -82,7 +84,7 @@ try {
       ['worst long task while scrolling', `${worst.toFixed(0)} ms`, '≤ 50 ms'],
       ['seeding the album (not part of the measure)', `${seedSecs.toFixed(1)} s`, ''],
     ],
-    [ok ? 'Targets met.' : 'Targets NOT met.', 'Scroll: 2,400 px per animation frame, the grid loading each month as it nears the viewport.'],
+    [ok ? 'Targets met.' : 'Targets NOT met.', `Scroll: ${STEP_PX} px per animation frame, the grid loading each month as it nears the viewport.`],
   );
   if (!ok) process.exitCode = 1;
 } finally {

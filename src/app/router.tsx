@@ -2,6 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { AppLayout } from './routes/app-layout';
 import { AlbumsRoute } from './routes/albums-route';
 import { NotFoundRoute } from './routes/not-found-route';
+import { RouteError } from './routes/route-error';
 
 /** Routes of PRODUCT.md §2. The album grid, viewer, uploads and account screens load when first visited. */
 export function createAppRouter() {
@@ -9,6 +10,7 @@ export function createAppRouter() {
     {
       path: '/',
       element: <AppLayout />,
+      errorElement: <RouteError />,
       children: [
         { index: true, element: <AlbumsRoute /> },
         {

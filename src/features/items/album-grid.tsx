@@ -236,32 +236,41 @@ function Row({ row, top, rowIndex, selection, tabStop, onTileClick, onCheck }: {
       </div>
     );
   }
+  if (row.kind === 'placeholder') {
+    // One element for a whole unloaded month: empty tiles drawn by the background, not thousands of nodes.
+    const gradient = `linear-gradient(to right, var(--surface-2) ${row.tileWidth}px, transparent ${row.tileWidth}px), linear-gradient(to bottom, transparent ${row.tileHeight}px, var(--bg) ${row.tileHeight}px)`;
+    return (
+      <div className="grid-row" role="row" aria-rowindex={rowIndex + 1} style={{ top, height: row.height }}>
+        <div
+          role="gridcell"
+          aria-busy="true"
+          aria-label={`Loading ${row.count.toLocaleString()} items`}
+          className="grid-placeholder"
+          style={{ backgroundImage: gradient, backgroundSize: `${row.tileWidth + GAP}px ${row.tileHeight + GAP}px` }}
+        />
+      </div>
+    );
+  }
   let left = 0;
   return (
     <div className="grid-row" role="row" aria-rowindex={rowIndex + 1} style={{ top, height: row.height - GAP }}>
-      {row.kind === 'placeholder'
-        ? row.widths.map((w, i) => {
-            const l = left;
-            left += w + GAP;
-            return <div key={i} role="gridcell" aria-busy="true" className="tile skeleton" style={{ left: l, width: w, height: '100%' }} />;
-          })
-        : row.items.map((item, i) => {
-            const w = row.widths[i] ?? 0;
-            const l = left;
-            left += w + GAP;
-            return (
-              <ItemTile
-                key={item.id}
-                item={item}
-                left={l}
-                width={w}
-                selected={selection.ids.has(item.id)}
-                tabbable={tabStop === item.id}
-                onClick={onTileClick}
-                onCheck={onCheck}
-              />
-            );
-          })}
+      {row.items.map((item, i) => {
+        const w = row.widths[i] ?? 0;
+        const l = left;
+        left += w + GAP;
+        return (
+          <ItemTile
+            key={item.id}
+            item={item}
+            left={l}
+            width={w}
+            selected={selection.ids.has(item.id)}
+            tabbable={tabStop === item.id}
+            onClick={onTileClick}
+            onCheck={onCheck}
+          />
+        );
+      })}
     </div>
   );
 }

@@ -11,7 +11,8 @@ export interface GridSection {
 export type GridRow =
   | { kind: 'header'; key: string; month: string; count: number; height: number }
   | { kind: 'tiles'; key: string; month: string; sectionIndex: number; items: Item[]; widths: number[]; height: number }
-  | { kind: 'placeholder'; key: string; month: string; sectionIndex: number; widths: number[]; height: number };
+  /** A whole month not loaded yet: one row of about the height its items will take, drawn as empty tiles. */
+  | { kind: 'placeholder'; key: string; month: string; sectionIndex: number; count: number; perRow: number; tileWidth: number; tileHeight: number; height: number };
 
 export interface GridGeometry {
   width: number;
@@ -31,8 +32,9 @@ const ESTIMATED_ASPECT = 1.4;
 
 /**
  * The album as a flat list of rows for the virtualizer: a header per month, then either real justified rows
- * (loaded months) or placeholder rows of about the right height (months not loaded yet), so the scrollbar is
- * right from the start and a month's rows replace its placeholders without a jump far away.
+ * (loaded months) or one placeholder block of about the right height (months not loaded yet), so the scrollbar
+ * is right from the start and the row count stays small however large the album. A month's rows are laid out
+ * once per width and reused until its items change.
  */
 export function buildGridRows(sections: readonly GridSection[], geo: GridGeometry): GridRow[] {
   const rows: GridRow[] = [];
@@ -40,38 +42,50 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
   sections.forEach((section, sectionIndex) => {
     rows.push({ kind: 'header', key: `h:${section.month}`, month: section.month, count: section.count, height: geo.headerHeight });
     if (section.items) {
-      const items = section.items;
-      const layout = justifiedRows(items.map(itemAspect), { width: geo.width, targetHeight: geo.targetHeight, gap: geo.gap });
-      layout.forEach((r, i) => {
-        rows.push({
-          kind: 'tiles',
-          key: `t:${section.month}:${i}`,
-          month: section.month,
-          sectionIndex,
-          items: items.slice(r.start, r.start + r.count),
-          widths: r.widths,
-          height: r.height + geo.gap,
-        });
-      });
+      for (const r of sectionRows(section.items, section.month, sectionIndex, geo)) rows.push(r);
     } else {
-      const perRow = Math.max(1, Math.round((geo.width + geo.gap) / (geo.targetHeight * 0.85 * ESTIMATED_ASPECT + geo.gap)));
-      const rowCount = Math.ceil(section.count / perRow);
-      const tileWidth = (geo.width - geo.gap * (perRow - 1)) / perRow;
-      const height = Math.round(tileWidth / ESTIMATED_ASPECT);
-      for (let i = 0; i < rowCount; i++) {
-        const n = i === rowCount - 1 ? section.count - perRow * i : perRow;
-        rows.push({
-          kind: 'placeholder',
-          key: `p:${section.month}:${i}`,
-          month: section.month,
-          sectionIndex,
-          widths: Array.from({ length: n }, () => tileWidth),
-          height: height + geo.gap,
-        });
-      }
+      rows.push(placeholderRow(section, sectionIndex, geo));
     }
   });
   return rows;
+}
+
+const layoutCache = new WeakMap<Item[], { geoKey: string; sectionIndex: number; rows: GridRow[] }>();
+
+function sectionRows(items: Item[], month: string, sectionIndex: number, geo: GridGeometry): GridRow[] {
+  const geoKey = `${geo.width}:${geo.targetHeight}:${geo.gap}`;
+  const hit = layoutCache.get(items);
+  if (hit && hit.geoKey === geoKey && hit.sectionIndex === sectionIndex) return hit.rows;
+  const layout = justifiedRows(items.map(itemAspect), { width: geo.width, targetHeight: geo.targetHeight, gap: geo.gap });
+  const rows: GridRow[] = layout.map((r, i) => ({
+    kind: 'tiles',
+    key: `t:${month}:${i}`,
+    month,
+    sectionIndex,
+    items: items.slice(r.start, r.start + r.count),
+    widths: r.widths,
+    height: r.height + geo.gap,
+  }));
+  layoutCache.set(items, { geoKey, sectionIndex, rows });
+  return rows;
+}
+
+function placeholderRow(section: GridSection, sectionIndex: number, geo: GridGeometry): GridRow {
+  const perRow = Math.max(1, Math.round((geo.width + geo.gap) / (geo.targetHeight * 0.85 * ESTIMATED_ASPECT + geo.gap)));
+  const tileWidth = (geo.width - geo.gap * (perRow - 1)) / perRow;
+  const tileHeight = Math.round(tileWidth / ESTIMATED_ASPECT);
+  const rowCount = Math.ceil(section.count / perRow);
+  return {
+    kind: 'placeholder',
+    key: `p:${section.month}`,
+    month: section.month,
+    sectionIndex,
+    count: section.count,
+    perRow,
+    tileWidth,
+    tileHeight,
+    height: rowCount * (tileHeight + geo.gap),
+  };
 }
 
 /** The items of loaded sections, in display order (what the viewer steps through and selection ranges span). */

@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useBackend } from '../../backend/backend-context';
 import type { DataPort, Item, ItemQuery } from '../../backend/ports';
 import type { GridSection } from './grid-model';
@@ -8,6 +8,8 @@ import { itemKeys } from './item-keys';
 export type AlbumView = Pick<ItemQuery, 'sort' | 'trashed'>;
 
 const PAGE = 500;
+/** How many months stay loaded (most recently near the viewport first). */
+const KEEP_MONTHS = 36;
 
 /** Every item of one month, page by page (keyset cursors). */
 async function loadMonth(data: DataPort, albumId: string, view: AlbumView, month: string, signal: AbortSignal): Promise<Item[]> {
@@ -31,7 +33,19 @@ export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths:
     queryKey: itemKeys.months(albumId, view),
     queryFn: ({ signal }) => data.countItemsByMonth(albumId, view, { signal }),
   });
-  const wanted = useMemo(() => (months.data ?? []).filter((m) => wantedMonths.has(m.month)), [months.data, wantedMonths]);
+  // Months stay loaded for a while after they scroll away: dropping a month at once would turn its rows back
+  // into placeholders of another height, move what is on screen, and ask for other months — a loop.
+  const [sticky, setSticky] = useState<string[]>([]);
+  useEffect(() => {
+    setSticky((prev) => {
+      const next = [...wantedMonths, ...prev.filter((m) => !wantedMonths.has(m))].slice(0, Math.max(KEEP_MONTHS, wantedMonths.size));
+      return next.length === prev.length && next.every((m, i) => m === prev[i]) ? prev : next;
+    });
+  }, [wantedMonths]);
+  const wanted = useMemo(() => {
+    const keep = new Set(sticky);
+    return (months.data ?? []).filter((m) => keep.has(m.month));
+  }, [months.data, sticky]);
   const loaded = useQueries({
     queries: wanted.map((m) => ({
       queryKey: itemKeys.month(albumId, view, m.month),
