@@ -3,7 +3,6 @@
 //   1. typecheck and lint
 //   2. unit tests (Node) and browser tests (Vitest browser mode in Debian's Chromium)
 //   3. end-to-end tests (Playwright driving Debian's Chromium against the production build)
-//   4. a scan of the built bundle for secrets
 // Missing system packages (Chromium) are installed with apt-get when running as root.
 // Ends with one line: "Tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
@@ -77,12 +76,6 @@ if (want('e2e')) {
   const file = join(out, 'e2e.json');
   step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true' }));
   if (!countPlaywright(file)) failures.push('e2e (no report)');
-}
-
-if (want('bundle')) {
-  const file = join(out, 'bundle.json');
-  step('bundle', run('bundle scan', 'npx', ['vitest', 'run', '--project', 'unit', '--dir', 'tests/bundle', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { SHOEBOX_BUNDLE_SCAN: '1' }));
-  countVitest(file);
 }
 
 console.log('');

@@ -44,9 +44,9 @@ export function AddFilesMenu({ onFiles }: { onFiles: (files: File[]) => void }) 
           <Icon name="camera" /> Camera
         </label>
       </div>
-      <input id={`${id}-files`} data-testid="add-files-input" className="visually-hidden" type="file" multiple tabIndex={-1} onChange={(e) => take(e.currentTarget)} />
-      <input id={`${id}-folder`} ref={folderRef} className="visually-hidden" type="file" multiple tabIndex={-1} onChange={(e) => take(e.currentTarget)} />
-      <input id={`${id}-camera`} className="visually-hidden" type="file" accept="image/*,video/*" capture="environment" tabIndex={-1} onChange={(e) => take(e.currentTarget)} />
+      <input id={`${id}-files`} aria-label="Add files" data-testid="add-files-input" className="visually-hidden" type="file" multiple tabIndex={-1} onChange={(e) => take(e.currentTarget)} />
+      <input id={`${id}-folder`} aria-label="Add a folder" ref={folderRef} className="visually-hidden" type="file" multiple tabIndex={-1} onChange={(e) => take(e.currentTarget)} />
+      <input id={`${id}-camera`} aria-label="Take a photo or video" className="visually-hidden" type="file" accept="image/*,video/*" capture="environment" tabIndex={-1} onChange={(e) => take(e.currentTarget)} />
     </div>
   );
 }
