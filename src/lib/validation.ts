@@ -2,7 +2,8 @@
  * Text rules of PRODUCT.md §5, shared by the UI (instant messages) and the backends (the authority).
  * Limits are read from `limits()` when a value is checked, so an override at start-up applies everywhere.
  */
-import { z } from 'zod';
+// zod/mini: the same validators as zod, tree-shakable, so the first screen stays small.
+import * as z from 'zod/mini';
 import type { AlbumInput } from '../backend/ports';
 import { limits } from '../config';
 import { AppError } from './app-error';
@@ -36,10 +37,9 @@ function length(text: string): number {
 
 function lineText(noun: string, max: () => number) {
   const Noun = noun[0]!.toUpperCase() + noun.slice(1);
-  return z
-    .string({ error: `${Noun} must be text.` })
-    .trim()
-    .superRefine((value, ctx) => {
+  return z.string({ error: `${Noun} must be text.` }).check(
+    z.trim(),
+    z.superRefine((value: string, ctx) => {
       const limit = max();
       if (value.length === 0) ctx.addIssue({ code: 'custom', message: `${Noun} cannot be empty.` });
       else if (length(value) > limit) {
@@ -49,7 +49,8 @@ function lineText(noun: string, max: () => number) {
       } else if (BIDI.test(value)) {
         ctx.addIssue({ code: 'custom', message: `${Noun} cannot contain text-direction control characters.` });
       }
-    });
+    }),
+  );
 }
 
 /** An album title: trimmed, 1–120 characters, one line, no control or bidi override characters. */
@@ -59,26 +60,26 @@ export const albumTitle = lineText('the title', () => limits().titleMax);
 export const displayName = lineText('the name', () => limits().displayNameMax);
 
 /** An album description: trimmed, up to 2,000 characters; newlines and tabs allowed, other controls not. */
-export const albumDescription = z
-  .string({ error: 'The description must be text.' })
-  .trim()
-  .superRefine((value, ctx) => {
+export const albumDescription = z.string({ error: 'The description must be text.' }).check(
+  z.trim(),
+  z.superRefine((value: string, ctx) => {
     const limit = limits().descriptionMax;
     if (length(value) > limit) {
       ctx.addIssue({ code: 'custom', message: `The description can be at most ${limit.toLocaleString('en')} characters.` });
     } else if (hasDescriptionControl(value)) {
       ctx.addIssue({ code: 'custom', message: 'The description cannot contain control characters.' });
     }
-  });
+  }),
+);
 
 /** The first problem with `value` as a sentence for the form, or null when it is fine. */
-export function firstIssue(schema: z.ZodType, value: unknown): string | null {
+export function firstIssue(schema: z.ZodMiniType, value: unknown): string | null {
   const result = schema.safeParse(value);
   return result.success ? null : (result.error.issues[0]?.message ?? 'This value is not valid.');
 }
 
 /** Parses `value` or throws `validation/invalid` naming the field, for backends and submit handlers. */
-export function parseField<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+export function parseField<T>(schema: z.ZodMiniType<T>, value: unknown, field: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const message = result.error.issues[0]?.message ?? 'This value is not valid.';
