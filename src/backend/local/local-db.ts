@@ -146,6 +146,11 @@ function upgradeLocalDb(db: IDBPDatabase<LocalSchema>, oldVersion: number): void
   }
 }
 
+/** The whole key range of records whose compound key starts with `prefix`. */
+export function prefixRange(...prefix: IDBValidKey[]): IDBKeyRange {
+  return IDBKeyRange.bound(prefix, [...prefix, []]);
+}
+
 export interface IndexRecord<V> {
   key: IDBValidKey;
   primaryKey: IDBValidKey;

@@ -1,4 +1,4 @@
-/** Translates IndexedDB and OPFS failures into AppError at the local backend's boundary. */
+/** The local backend's AppErrors: its own refusals, and IndexedDB and OPFS failures translated at the boundary. */
 import { AppError, isAbortError, throwIfAborted } from '../../lib/app-error';
 
 function errorName(e: unknown): string {
@@ -49,4 +49,16 @@ export async function guard<T>(signal: AbortSignal | undefined, fn: () => Promis
     }
     throw toLocalError(e);
   }
+}
+
+export function albumNotFound(): AppError {
+  return new AppError('album/not-found', 'This album does not exist or was deleted.', { retryable: false });
+}
+
+export function itemNotFound(): AppError {
+  return new AppError('item/not-found', 'This item does not exist or was deleted.', { retryable: false });
+}
+
+export function invalid(field: string, message: string): AppError {
+  return new AppError('validation/invalid', message, { details: { field } });
 }

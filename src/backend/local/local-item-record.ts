@@ -30,6 +30,12 @@ export function toItem(record: ItemRecord): Item {
   return item;
 }
 
+/** Newer first by (time, id), the order of every item list. */
+export function compareDesc(aTime: number, aId: string, bTime: number, bId: string): number {
+  if (aTime !== bTime) return bTime - aTime;
+  return aId < bId ? 1 : aId > bId ? -1 : 0;
+}
+
 /** `YYYY-MM` (UTC) of a sort time. */
 export function monthOf(time: number): string {
   return new Date(time).toISOString().slice(0, 7);

@@ -1,0 +1,57 @@
+/** The activity feed of local albums: rows written inside each change's own transaction, and the feed read. */
+import { unwrap } from 'idb';
+import type { Activity, CallOptions } from '../ports';
+import { readTransaction, type LocalDataDeps } from './local-data-deps';
+import { readDescending, type ActivityRecord, type WriteTx } from './local-db';
+import { guard, invalid } from './local-errors';
+import { MAX_PAGE_SIZE } from './local-item-pages';
+
+/** Additions by the same person to the same album within this long read as one activity row. */
+export const ADDED_ITEMS_BURST_MS = 5 * 60_000;
+
+/** Counts an addition, merged into the same person's latest `added_items` row when it is recent. */
+export async function noteAddition(tx: WriteTx, albumId: string, actorId: string, at: string, count: number): Promise<void> {
+  const since = new Date(Date.parse(at) - ADDED_ITEMS_BURST_MS).toISOString();
+  const burst = tx.objectStore('activity').index('burst');
+  const cursor = await burst.openCursor(IDBKeyRange.bound([albumId, actorId, 'added_items', since], [albumId, actorId, 'added_items', '\uffff']), 'prev');
+  if (cursor) {
+    await cursor.update({ ...cursor.value, count: cursor.value.count + count, createdAt: at });
+    return;
+  }
+  await tx.objectStore('activity').add({ id: crypto.randomUUID(), albumId, actorId, verb: 'added_items', count, createdAt: at });
+}
+
+export async function addActivity(tx: WriteTx, albumId: string, actorId: string, verb: ActivityRecord['verb'], count: number, at: string): Promise<void> {
+  await tx.objectStore('activity').add({ id: crypto.randomUUID(), albumId, actorId, verb, count, createdAt: at });
+}
+
+/** The newest `limit` rows across every album that still exists. */
+export function listActivity(deps: LocalDataDeps, limit: number, opts: CallOptions): Promise<Activity[]> {
+  return guard(opts.signal, async () => {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid('limit', `Ask for 1 to ${MAX_PAGE_SIZE} rows.`);
+    const profile = await deps.profile();
+    return readTransaction(deps, opts.signal, async (tx) => {
+      const index = unwrap(tx).objectStore('activity').index('created');
+      const rows = await readDescending<ActivityRecord>(index, IDBKeyRange.lowerBound(['']), limit);
+      const albumIds = [...new Set(rows.map((r) => r.value.albumId))];
+      const albums = await Promise.all(albumIds.map((id) => tx.objectStore('albums').get(id)));
+      const titles = new Map(albums.flatMap((a) => (a ? [[a.id, a.title] as const] : [])));
+      return rows.flatMap(({ value: r }) => {
+        const albumTitle = titles.get(r.albumId);
+        if (albumTitle === undefined) return [];
+        return [
+          {
+            id: r.id,
+            albumId: r.albumId,
+            albumTitle,
+            actorId: r.actorId,
+            actorName: r.actorId === profile.id ? profile.displayName : 'Someone',
+            verb: r.verb,
+            count: r.count,
+            createdAt: r.createdAt,
+          },
+        ];
+      });
+    });
+  });
+}

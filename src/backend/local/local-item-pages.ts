@@ -1,0 +1,120 @@
+/**
+ * Reading local items: keyset pages, per-month counts and single rows. How the indexes and counters make
+ * these reads small: [Note: Local item indexes] in local-db.ts.
+ */
+import { unwrap } from 'idb';
+import type { CallOptions, Item, ItemKind, ItemQuery, ItemSort, MonthCount, Page } from '../ports';
+import { requireAlbum } from './local-album-view';
+import { decodeItemCursor, encodeItemCursor, type ItemCursor } from './local-cursor';
+import { readTransaction, type LocalDataDeps } from './local-data-deps';
+import { prefixRange, readDescending, type ItemRecord, type ListBucket } from './local-db';
+import { guard, invalid, itemNotFound } from './local-errors';
+import { checkKind, checkSort } from './local-item-input';
+import { compareDesc, ITEM_KINDS, monthRange, toItem } from './local-item-record';
+
+export const DEFAULT_PAGE_SIZE = 200;
+export const MAX_PAGE_SIZE = 1000;
+
+interface ParsedQuery {
+  sort: ItemSort;
+  lb: ListBucket;
+  kinds: readonly ItemKind[];
+  limit: number;
+  cursor: ItemCursor | null;
+  /** [start, end) ms, `empty` for a month no item can be in, or null for all. */
+  month: [number, number] | 'empty' | null;
+}
+
+function parseQuery(query: ItemQuery): ParsedQuery {
+  const sort = checkSort(query?.sort);
+  const kind = checkKind(query.kind);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw invalid('limit', `A page holds 1 to ${MAX_PAGE_SIZE} items.`);
+  }
+  let month: ParsedQuery['month'] = null;
+  if (query.month !== undefined && query.month !== null) {
+    // Every local item has a sort date (the date added, at least), so `unknown` is always empty here.
+    if (query.month === 'unknown') month = 'empty';
+    else {
+      const range = monthRange(query.month);
+      if (!range) throw invalid('month', 'A month is written YYYY-MM.');
+      month = range;
+    }
+  }
+  return {
+    sort,
+    lb: query.trashed ? 't' : 'a',
+    kinds: kind ? [kind] : ITEM_KINDS,
+    limit,
+    cursor: query.cursor ? decodeItemCursor(query.cursor, sort) : null,
+    month,
+  };
+}
+
+/** The index range of one kind for a page: below the cursor, inside the month. Null when empty. */
+function pageRange(albumId: string, q: ParsedQuery, kind: ItemKind): IDBKeyRange | null {
+  if (q.month === 'empty') return null;
+  const lower: IDBValidKey[] = q.month ? [albumId, q.lb, kind, q.month[0]] : [albumId, q.lb, kind];
+  let upper: IDBValidKey[] = q.month ? [albumId, q.lb, kind, q.month[1]] : [albumId, q.lb, kind, []];
+  if (q.cursor && (!q.month || q.cursor.time < q.month[1])) upper = [albumId, q.lb, kind, q.cursor.time, q.cursor.id];
+  if (indexedDB.cmp(lower, upper) >= 0) return null;
+  return IDBKeyRange.bound(lower, upper, false, true);
+}
+
+export function listItems(deps: LocalDataDeps, albumId: string, query: ItemQuery, opts: CallOptions): Promise<Page<Item>> {
+  return guard(opts.signal, async () => {
+    const q = parseQuery(query);
+    return readTransaction(deps, opts.signal, async (tx) => {
+      await requireAlbum(tx, albumId);
+      const index = unwrap(tx).objectStore('items').index(q.sort);
+      const pages = await Promise.all(
+        q.kinds.map((kind) => {
+          const range = pageRange(albumId, q, kind);
+          return range ? readDescending<ItemRecord>(index, range, q.limit + 1) : Promise.resolve([]);
+        }),
+      );
+      const time = (r: ItemRecord) => (q.sort === 'taken' ? r.st : r.sa);
+      const merged = pages.flat().map((r) => r.value);
+      if (pages.length > 1) merged.sort((a, b) => compareDesc(time(a), a.id, time(b), b.id));
+      const rows = merged.slice(0, q.limit);
+      const last = rows[rows.length - 1];
+      const nextCursor = merged.length > q.limit && last ? encodeItemCursor({ sort: q.sort, time: time(last), id: last.id }) : null;
+      return { rows: rows.map(toItem), nextCursor };
+    });
+  });
+}
+
+export function countItemsByMonth(
+  deps: LocalDataDeps,
+  albumId: string,
+  query: Pick<ItemQuery, 'sort' | 'trashed' | 'kind'>,
+  opts: CallOptions,
+): Promise<MonthCount[]> {
+  return guard(opts.signal, async () => {
+    const sort = checkSort(query?.sort);
+    const kind = checkKind(query.kind);
+    const lb: ListBucket = query.trashed ? 't' : 'a';
+    return readTransaction(deps, opts.signal, async (tx) => {
+      await requireAlbum(tx, albumId);
+      const rows = await tx.objectStore('counts').getAll(prefixRange(albumId, lb, sort));
+      const byMonth = new Map<string, number>();
+      for (const r of rows) {
+        if (kind && r.kind !== kind) continue;
+        byMonth.set(r.month, (byMonth.get(r.month) ?? 0) + r.n);
+      }
+      return [...byMonth]
+        .map(([month, count]) => ({ month, count }))
+        .sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
+    });
+  });
+}
+
+export function getItem(deps: LocalDataDeps, albumId: string, itemId: string, opts: CallOptions): Promise<Item> {
+  return readTransaction(deps, opts.signal, async (tx) => {
+    await requireAlbum(tx, albumId);
+    const record = typeof itemId === 'string' ? await tx.objectStore('items').get([albumId, itemId]) : undefined;
+    if (!record) throw itemNotFound();
+    return toItem(record);
+  });
+}
