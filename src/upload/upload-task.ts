@@ -25,6 +25,11 @@ export function isActive(state: TaskState): state is ActiveState {
   return (ACTIVE_STATES as readonly TaskState[]).includes(state);
 }
 
+/** The stages that talk to the backend; offline, they wait for the connection instead. */
+export function isNetworkStage(state: TaskState): boolean {
+  return state === 'uploading' || state === 'finalizing';
+}
+
 /** Nothing more will happen to the task unless the user removes it. */
 export function isFinished(state: TaskState): boolean {
   return state === 'done' || state === 'canceled';
@@ -38,7 +43,7 @@ export interface UploadObject {
   key: string;
   bytes: number;
   contentType: string;
-  /** What the files adapter reported last; see [Note: Resuming multipart uploads] in upload-engine.ts. */
+  /** What the files adapter reported last; see [Note: Resuming multipart uploads] in task-runner.ts. */
   checkpoint: UploadCheckpoint | null;
   sentBytes: number;
   done: boolean;

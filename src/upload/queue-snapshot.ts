@@ -1,0 +1,215 @@
+import type { ItemKind } from '../backend/ports';
+import type { SerializedAppError } from '../lib/app-error';
+import { SpeedMeter, etaSeconds, queueTotals } from './upload-progress';
+import { isActive, type TaskState, type UploadTask } from './upload-task';
+
+export interface UploadTaskView {
+  id: string;
+  albumId: string;
+  filename: string;
+  bytes: number;
+  kind: ItemKind | null;
+  state: TaskState;
+  bytesDone: number;
+  error: SerializedAppError | null;
+  createdAt: string;
+  speedBps: number;
+  etaSeconds: number | null;
+}
+
+export interface QueueSnapshot {
+  tasks: UploadTaskView[];
+  totals: {
+    filesTotal: number;
+    filesDone: number;
+    filesFailed: number;
+    bytesTotal: number;
+    bytesDone: number;
+    speedBps: number;
+    etaSeconds: number | null;
+    /** Some task is being worked on. */
+    running: boolean;
+    /** Every unfinished task is paused. */
+    paused: boolean;
+    /** Network work is waiting for the connection to come back. */
+    offline: boolean;
+  };
+}
+
+/** What a snapshot is made from. */
+export interface QueueSnapshotSource {
+  /** Every task in creation order. */
+  tasks(): Iterable<UploadTask>;
+  isOffline(): boolean;
+}
+
+const EMPTY_SNAPSHOT: QueueSnapshot = Object.freeze({
+  tasks: [],
+  totals: {
+    filesTotal: 0,
+    filesDone: 0,
+    filesFailed: 0,
+    bytesTotal: 0,
+    bytesDone: 0,
+    speedBps: 0,
+    etaSeconds: null,
+    running: false,
+    paused: false,
+    offline: false,
+  },
+}) as QueueSnapshot;
+
+/** Progress notifications reach subscribers at most this often; state changes go out at once. */
+const NOTIFY_INTERVAL_MS = 200;
+
+const now = () => performance.now();
+
+/**
+ * What subscribers see of the queue: one snapshot object that stays the same until something changed
+ * (as `useSyncExternalStore` needs), with speeds and times left measured from the bytes that move.
+ */
+export class QueueSnapshots {
+  private readonly listeners = new Set<() => void>();
+  private snapshot: QueueSnapshot = EMPTY_SNAPSHOT;
+  private readonly meters = new Map<string, SpeedMeter>();
+  private readonly overall = new SpeedMeter();
+  private sentTotal = 0;
+
+  private dirty = false;
+  private flushQueued = false;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastFlush = -Infinity;
+  private tick: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly source: QueueSnapshotSource) {}
+
+  subscribe(cb: () => void): () => void {
+    this.listeners.add(cb);
+    return () => {
+      this.listeners.delete(cb);
+    };
+  }
+
+  current(): QueueSnapshot {
+    return this.snapshot;
+  }
+
+  /** `urgent`: a state change, sent out at once; otherwise progress, sent at most every 200 ms. */
+  notify(urgent: boolean): void {
+    this.dirty = true;
+    if (urgent) {
+      if (!this.flushQueued) {
+        this.flushQueued = true;
+        queueMicrotask(() => this.flush());
+      }
+      return;
+    }
+    if (this.flushTimer !== null) return;
+    const wait = Math.max(0, this.lastFlush + NOTIFY_INTERVAL_MS - now());
+    this.flushTimer = setTimeout(() => this.flush(), wait);
+  }
+
+  /** While bytes move, the speed shown must also fall when they stop moving. */
+  startTicking(): void {
+    this.tick = setInterval(() => {
+      if ([...this.source.tasks()].some((t) => t.state === 'uploading')) this.notify(false);
+    }, 1000);
+  }
+
+  /** Stops the timers; the last snapshot stays readable. */
+  stop(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.tick) clearInterval(this.tick);
+    this.tick = null;
+  }
+
+  /** The original of task `id` went from `before` to `after` bytes sent. */
+  trackProgress(id: string, before: number, after: number): void {
+    const t = now();
+    if (after > before) {
+      this.sentTotal += after - before;
+      this.overall.push(this.sentTotal, t);
+    }
+    let meter = this.meters.get(id);
+    if (!meter) {
+      meter = new SpeedMeter();
+      this.meters.set(id, meter);
+    }
+    meter.push(after, t);
+  }
+
+  /** The task's run ended: its next run measures its speed afresh. */
+  resetSpeed(id: string): void {
+    this.meters.get(id)?.reset();
+  }
+
+  forget(id: string): void {
+    this.meters.delete(id);
+  }
+
+  /** Views of the given tasks, all as of now. */
+  views(tasks: readonly UploadTask[]): UploadTaskView[] {
+    const at = now();
+    return tasks.map((task) => this.viewOf(task, at));
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.flushTimer !== null) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    if (!this.dirty) return;
+    this.dirty = false;
+    const at = now();
+    this.lastFlush = at;
+    this.snapshot = this.build(at);
+    for (const cb of [...this.listeners]) cb();
+  }
+
+  private speedOf(task: UploadTask, at: number): number {
+    if (task.state !== 'uploading') return 0;
+    return this.meters.get(task.id)?.rate(at) ?? 0;
+  }
+
+  private viewOf(task: UploadTask, at: number): UploadTaskView {
+    const speedBps = this.speedOf(task, at);
+    const bytesDone = task.state === 'done' ? task.bytes : Math.min(task.bytes, task.bytesDone);
+    return {
+      id: task.id,
+      albumId: task.albumId,
+      filename: task.filename,
+      bytes: task.bytes,
+      kind: task.processed?.kind ?? task.sniffed?.kind ?? null,
+      state: task.state,
+      bytesDone,
+      error: task.error,
+      createdAt: task.createdAt,
+      speedBps,
+      etaSeconds: task.state === 'done' ? 0 : task.state === 'uploading' ? etaSeconds(task.bytes - bytesDone, speedBps) : null,
+    };
+  }
+
+  private build(at: number): QueueSnapshot {
+    const all = [...this.source.tasks()];
+    const base = queueTotals(all);
+    const speedBps = all.some((t) => t.state === 'uploading') ? this.overall.rate(at) : 0;
+    const unfinished = all.filter((t) => t.state === 'queued' || t.state === 'paused' || isActive(t.state));
+    return {
+      tasks: all.map((t) => this.viewOf(t, at)),
+      totals: {
+        filesTotal: base.filesTotal,
+        filesDone: base.filesDone,
+        filesFailed: base.filesFailed,
+        bytesTotal: base.bytesTotal,
+        bytesDone: base.bytesDone,
+        speedBps,
+        etaSeconds: etaSeconds(base.bytesRemaining, speedBps),
+        running: all.some((t) => isActive(t.state)),
+        paused: unfinished.length > 0 && unfinished.every((t) => t.state === 'paused'),
+        offline: this.source.isOffline(),
+      },
+    };
+  }
+}

@@ -1,0 +1,322 @@
+import { objectKeys, type Backend, type UploadCheckpoint } from '../backend/ports';
+import { AppError, isAbortError, throwIfAborted, toAppError } from '../lib/app-error';
+import type { hashFile, processMedia } from '../media/media-client';
+import type { sniffType } from '../media/sniff-type';
+import type { QueueTasks } from './queue-tasks';
+import type { StoredBlobRole } from './upload-store';
+import {
+  isActive,
+  isNetworkStage,
+  type ProcessedFacts,
+  type UploadObject,
+  type UploadObjectRole,
+  type UploadTask,
+} from './upload-task';
+
+// [Note: Resuming multipart uploads]
+//
+// An upload can stop anywhere: pause, a lost connection, a closed tab, a crash. Resuming must neither
+// re-send what the bucket already holds nor store anything twice. The design:
+//
+// 1. Identity is fixed before a byte moves. The item id is the task id, chosen at enqueue and persisted;
+//    `reserveItems` is idempotent on it; object keys derive from (album, item) only (`objectKeys`); and
+//    `finalizeItem` is idempotent. Re-running any stage overwrites what it wrote before instead of adding
+//    to it, so a resumed task never creates a second item or a second object.
+// 2. Every stage persists its result before the task moves on, and `resumeStage()` (upload-task.ts) starts
+//    a resumed task at the first stage without a persisted result: the type and SHA-256 after reading;
+//    the processed facts and the derived blobs together (one transaction) after processing; `reserved`
+//    and the object plan, then each object's `done` flag, while uploading. A task found in an active state
+//    at start-up (the tab that ran it is gone) goes back to `queued` and resumes from there.
+// 3. Inside one object the files adapter reports an `UploadCheckpoint` after every confirmed step; the
+//    engine stores it with the task at once and hands it back to the next `files.upload` of that key.
+//    The checkpoint's confirmed parts are the source of truth: a part listed there is never sent again.
+//    - S3 adapter: the checkpoint holds the multipart `uploadId`, the `partSize` (kept on resume so part
+//      boundaries never move) and each confirmed part's number, size and ETag. On resume the adapter
+//      cross-checks with ListParts: a listed part is trusted only if the bucket agrees on size and ETag,
+//      otherwise it is sent again (`upload/integrity`); an upload id the bucket no longer knows (aborted,
+//      or expired by a lifecycle rule) starts a fresh multipart upload. CompleteMultipartUpload uses the
+//      checkpoint's ETags. A part the bucket confirmed just before a crash, but whose checkpoint write was
+//      lost, is simply sent again to the same part number, which replaces it: at most `partsInFlight`
+//      parts are re-sent, never stored twice.
+//    - Local adapter: the bytes only move from one place on the device to another, so it keeps no parts
+//      and reports no checkpoint. It writes the whole object to a hidden sibling file and moves it over
+//      the key when complete ([Note: Atomic local writes] in src/backend/local/local-files.ts): a key
+//      holds a whole object or nothing, and a resumed upload writes the object again from its start.
+// 4. Cancel aborts the run, then calls `files.abortUpload(key, checkpoint)` for unfinished objects (S3:
+//    AbortMultipartUpload frees the stored parts), removes finished ones and marks the item failed. A
+//    multipart upload created just before a crash, before its first checkpoint was stored, is unknown to
+//    us; the bucket's lifecycle rule for incomplete multipart uploads cleans it up.
+
+
+/** The media pipeline's entry points; each loads on first use unless given. */
+export interface MediaFns {
+  process?: typeof processMedia;
+  sniff?: typeof sniffType;
+  hash?: typeof hashFile;
+}
+
+export interface TaskRunnerDeps {
+  backend: Backend;
+  tasks: QueueTasks;
+  media: MediaFns;
+  isOffline(): boolean;
+  /** The engine stopped in this tab; whatever is still running winds down quietly. */
+  isDisposed(): boolean;
+  /** The original of task `id` went from `before` to `after` bytes sent (already in `tasks`). */
+  onProgress(id: string, before: number, after: number): void;
+}
+
+/** Cleaning up after a canceled upload gives up after this long. */
+const CLEANUP_TIMEOUT_MS = 30_000;
+
+function blobRoleOf(role: UploadObjectRole): StoredBlobRole {
+  if (role === 'original') return 'source';
+  return role === 'thumb' ? 'thumb' : 'preview';
+}
+
+/**
+ * One task's way into its album: reading → processing → uploading → finalizing, each stage persisted
+ * before the next (see [Note: Resuming multipart uploads]); and, for an upload that will not finish,
+ * freeing what the bucket already holds.
+ */
+export class TaskRunner {
+  private readonly backend: Backend;
+  private readonly tasks: QueueTasks;
+
+  constructor(private readonly deps: TaskRunnerDeps) {
+    this.backend = deps.backend;
+    this.tasks = deps.tasks;
+  }
+
+  /**
+   * Runs the queued task `id` until it is done, failed, or stopped by `signal`. Whoever aborts the signal
+   * puts the task where it belongs (paused, canceled, back in line); a fault here fails it.
+   */
+  async run(id: string, signal: AbortSignal): Promise<void> {
+    try {
+      await this.tasks.change(id, { type: 'start' });
+      for (;;) {
+        throwIfAborted(signal);
+        const task = this.tasks.require(id);
+        if (isNetworkStage(task.state) && this.deps.isOffline()) {
+          // Local work is done; the network part waits in line for `online` instead of failing.
+          await this.tasks.change(id, { type: 'interrupt' });
+          return;
+        }
+        if (task.state === 'reading') await this.read(task, signal);
+        else if (task.state === 'processing') await this.process(task, signal);
+        else if (task.state === 'uploading') await this.upload(task, signal);
+        else if (task.state === 'finalizing') await this.finalize(task, signal);
+        else return;
+      }
+    } catch (e) {
+      // Whoever stopped the run (pause, cancel, offline, dispose) has already put the task where it belongs.
+      if (signal.aborted || this.deps.isDisposed()) return;
+      const task = this.tasks.get(id);
+      if (!task || !isActive(task.state)) return;
+      if (this.deps.isOffline() && isNetworkStage(task.state)) {
+        await this.tasks.change(id, { type: 'interrupt' });
+        return;
+      }
+      if (!(e instanceof AppError) && !isAbortError(e)) console.warn('Upload failed', e);
+      const error = toAppError(e, isNetworkStage(task.state) ? 'backend/unreachable' : 'upload/interrupted');
+      await this.tasks.change(id, { type: 'fail', error: error.toJSON() });
+    }
+  }
+
+  /** Best effort: frees what the bucket holds for an upload that will not finish, and fails its item. */
+  async cleanUp(task: UploadTask): Promise<void> {
+    const { files, data } = this.backend;
+    const signal = AbortSignal.timeout(CLEANUP_TIMEOUT_MS);
+    const objects = task.objects ?? [];
+    const finished = objects.filter((o) => o.done).map((o) => o.key);
+    const results = await Promise.allSettled([
+      ...objects.filter((o) => !o.done).map((o) => files.abortUpload(o.key, o.checkpoint ?? undefined, { signal })),
+      finished.length > 0 ? files.remove(finished, { signal }) : Promise.resolve(),
+      task.reserved ? data.failItem(task.albumId, task.id, { signal }) : Promise.resolve(),
+    ]);
+    for (const r of results) if (r.status === 'rejected') console.warn('Upload clean-up did not finish', r.reason);
+  }
+
+  private async mediaFns(): Promise<{ process: typeof processMedia; sniff: typeof sniffType; hash: typeof hashFile }> {
+    // Loaded on first use so the media code stays out of the first screen's bundle.
+    const media = this.deps.media;
+    const [process, sniff, hash] = await Promise.all([
+      media.process ?? import('../media/media-client').then((m) => m.processMedia),
+      media.sniff ?? import('../media/sniff-type').then((m) => m.sniffType),
+      media.hash ?? import('../media/media-client').then((m) => m.hashFile),
+    ]);
+    return { process, sniff, hash };
+  }
+
+  private async blob(id: string, role: StoredBlobRole): Promise<Blob> {
+    const blob = await this.tasks.blob(id, role);
+    if (blob) return blob;
+    if (role === 'source') {
+      throw new AppError('upload/interrupted', 'The file is no longer available here. Add it again.', { retryable: false });
+    }
+    // A derived copy went missing (storage was cleared): make it again on retry.
+    await this.tasks.commit(id, AbortSignal.abort(), { processed: null, objects: null }, { advance: false }).catch(() => undefined);
+    throw new AppError('upload/interrupted', 'The preview of this file has to be made again.');
+  }
+
+  private async read(task: UploadTask, signal: AbortSignal): Promise<void> {
+    const source = await this.blob(task.id, 'source');
+    const { sniff, hash } = await this.mediaFns();
+    const sniffed = await sniff(source);
+    throwIfAborted(signal);
+    const sha256 = await hash(source, { signal });
+    await this.tasks.commit(task.id, signal, { sniffed, sha256 }, { advance: true });
+  }
+
+  private async process(task: UploadTask, signal: AbortSignal): Promise<void> {
+    const sniffed = task.sniffed;
+    if (!sniffed) throw new AppError('upload/interrupted', 'The file type is not known yet.');
+    const source = await this.blob(task.id, 'source');
+    const { process } = await this.mediaFns();
+    const out = await process(source, sniffed, { signal });
+    const processed: ProcessedFacts = {
+      kind: out.kind,
+      mime: out.mime,
+      width: out.width,
+      height: out.height,
+      durationMs: out.durationMs,
+      takenAt: out.takenAt,
+      thumbhash: out.thumbhash,
+      metadata: out.metadata,
+      notice: out.notice,
+      hasPreview: out.preview !== null,
+      hasThumb: out.thumb !== null,
+    };
+    const derived = { preview: out.preview, thumb: out.thumb };
+    await this.tasks.commit(task.id, signal, { processed }, { advance: true, write: (t) => this.tasks.saveProcessed(t, derived) });
+  }
+
+  private async planObjects(task: UploadTask, facts: ProcessedFacts): Promise<UploadObject[]> {
+    const objects: UploadObject[] = [
+      {
+        role: 'original',
+        key: objectKeys.original(task.albumId, task.id),
+        bytes: task.bytes,
+        contentType: facts.mime || 'application/octet-stream',
+        checkpoint: null,
+        sentBytes: 0,
+        done: false,
+      },
+    ];
+    const derived: [UploadObjectRole, boolean][] = [
+      [facts.kind === 'video' ? 'poster' : 'preview', facts.hasPreview],
+      ['thumb', facts.hasThumb],
+    ];
+    for (const [role, present] of derived) {
+      if (!present) continue;
+      const blob = await this.blob(task.id, blobRoleOf(role));
+      const key = objectKeys[role === 'poster' ? 'poster' : role === 'thumb' ? 'thumb' : 'preview'](task.albumId, task.id);
+      objects.push({ role, key, bytes: blob.size, contentType: blob.type || 'image/webp', checkpoint: null, sentBytes: 0, done: false });
+    }
+    return objects;
+  }
+
+  private async upload(task: UploadTask, signal: AbortSignal): Promise<void> {
+    const facts = task.processed;
+    if (!facts) throw new AppError('upload/interrupted', 'The file has not been processed yet.');
+    const { data, files } = this.backend;
+    if (!task.reserved || task.objects === null) {
+      await data.reserveItems(
+        task.albumId,
+        [{ id: task.id, filename: task.filename, mime: facts.mime, kind: facts.kind, bytes: task.bytes }],
+        { signal },
+      );
+      const objects = await this.planObjects(task, facts);
+      await this.tasks.commit(task.id, signal, { reserved: true, objects }, { advance: false });
+    }
+    for (const planned of this.tasks.require(task.id).objects ?? []) {
+      if (planned.done) continue;
+      const blob = await this.blob(task.id, blobRoleOf(planned.role));
+      throwIfAborted(signal);
+      const original = planned.role === 'original';
+      await files.upload(
+        {
+          key: planned.key,
+          blob,
+          contentType: planned.contentType,
+          ...(original ? { filename: task.filename } : {}),
+          ...(planned.checkpoint ? { checkpoint: planned.checkpoint } : {}),
+        },
+        {
+          signal,
+          onProgress: (sent) => this.onSent(task.id, planned.role, sent, signal),
+          onCheckpoint: (checkpoint) => this.onCheckpoint(task.id, planned.role, checkpoint),
+        },
+      );
+      const current = this.tasks.require(task.id);
+      await this.tasks.commit(
+        task.id,
+        signal,
+        {
+          objects: (current.objects ?? []).map((o) => (o.role === planned.role ? { ...o, done: true, sentBytes: o.bytes } : o)),
+          ...(original ? { bytesDone: task.bytes } : {}),
+        },
+        { advance: false },
+      );
+    }
+    await this.tasks.commit(task.id, signal, {}, { advance: true });
+  }
+
+  private async finalize(task: UploadTask, signal: AbortSignal): Promise<void> {
+    const facts = task.processed;
+    if (!facts || !task.sha256) throw new AppError('upload/interrupted', 'The file has not been read yet.');
+    const objects = task.objects ?? [];
+    await this.backend.data.finalizeItem(
+      task.albumId,
+      task.id,
+      {
+        sha256: task.sha256,
+        width: facts.width,
+        height: facts.height,
+        durationMs: facts.durationMs,
+        takenAt: facts.takenAt,
+        hasPreview: objects.some((o) => (o.role === 'preview' || o.role === 'poster') && o.done),
+        hasThumb: objects.some((o) => o.role === 'thumb' && o.done),
+        thumbhash: facts.thumbhash,
+        metadata: facts.notice ? { ...facts.metadata, notice: facts.notice } : facts.metadata,
+      },
+      { signal },
+    );
+    await this.tasks.commit(
+      task.id,
+      signal,
+      { bytesDone: task.bytes },
+      {
+        advance: true,
+        // Done: the bytes are in the album now, the queue's copies can go.
+        write: (t) => (t.state === 'done' ? this.tasks.saveAndDropBlobs(t) : this.tasks.save(t)),
+      },
+    );
+  }
+
+  private onSent(id: string, role: UploadObjectRole, sent: number, signal: AbortSignal): void {
+    if (signal.aborted) return;
+    const task = this.tasks.get(id);
+    if (!task || task.state !== 'uploading') return;
+    const objects = (task.objects ?? []).map((o) => (o.role === role ? { ...o, sentBytes: sent } : o));
+    if (role !== 'original') {
+      this.tasks.set({ ...task, objects });
+      return;
+    }
+    this.tasks.set({ ...task, objects, bytesDone: sent });
+    this.deps.onProgress(id, task.bytesDone, sent);
+  }
+
+  private onCheckpoint(id: string, role: UploadObjectRole, checkpoint: UploadCheckpoint): void {
+    const task = this.tasks.get(id);
+    // Confirmed parts stay confirmed even after a pause or a cancel (a cancel needs the upload id to abort).
+    if (!task || task.state === 'done') return;
+    const objects = (task.objects ?? []).map((o) => (o.role === role ? { ...o, checkpoint } : o));
+    const next = { ...task, objects };
+    this.tasks.set(next);
+    void this.tasks.persist(next).catch((e: unknown) => {
+      if (!this.deps.isDisposed()) console.warn('Upload checkpoint not stored', e);
+    });
+  }
+}
