@@ -45,12 +45,18 @@ export function formatDateTime(iso: string | null): string {
   return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** "2024-05" → "May 2024"; "unknown" → "No date". */
+const monthNames = new Map<string, string>();
+
+/** "2024-05" → "May 2024"; "unknown" → "No date". Cached: the grid asks for every header it draws. */
 export function formatMonth(month: string): string {
   if (month === 'unknown') return 'No date';
-  const [y, m] = month.split('-').map(Number);
-  if (!y || !m) return month;
-  return new Date(Date.UTC(y, m - 1, 1)).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  let name = monthNames.get(month);
+  if (name === undefined) {
+    const [y, m] = month.split('-').map(Number);
+    name = !y || !m ? month : new Date(Date.UTC(y, m - 1, 1)).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    monthNames.set(month, name);
+  }
+  return name;
 }
 
 export function formatCount(n: number, one: string, many: string): string {

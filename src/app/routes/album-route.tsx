@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Album, Item, ItemSort } from '../../backend/ports';
 import { useBackend } from '../../backend/backend-context';
@@ -103,6 +103,12 @@ function AlbumScreen({ album }: { album: Album }) {
     }
   };
 
+  const deleteRef = useRef<() => void>(() => undefined);
+  useLayoutEffect(() => {
+    deleteRef.current = () => !trashed && album.role !== 'viewer' && void runOnSelection('trash');
+  });
+  const onDeleteKey = useCallback(() => deleteRef.current(), []);
+
   const outlet: AlbumOutletContext = { album, items, view, close };
   const total = months.data?.reduce((n, m) => n + m.count, 0);
 
@@ -199,7 +205,7 @@ function AlbumScreen({ album }: { album: Album }) {
           onSelectionChange={setSelection}
           onOpen={open}
           onWantedMonths={setWanted}
-          onDeleteKey={() => !trashed && album.role !== 'viewer' && void runOnSelection('trash')}
+          onDeleteKey={onDeleteKey}
         />
       )}
       {canAdd && <DropZone onFiles={addFiles} />}

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Item } from '../../backend/ports';
 import { formatMonth } from '../../lib/format';
 import { buildGridRows, orderedItems, type GridRow, type GridSection } from './grid-model';
@@ -16,7 +16,7 @@ interface Spot {
   center: number;
 }
 
-export function AlbumGrid({ sections, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
+export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
   sections: GridSection[];
   selection: Selection;
   onSelectionChange: (s: Selection) => void;
@@ -33,13 +33,15 @@ export function AlbumGrid({ sections, selection, onSelectionChange, onOpen, onWa
   useLayoutEffect(() => {
     const el = scrollerRef.current;
     if (!el) return;
+    // contentRect excludes the padding: rows fill exactly the space inside it.
     const ro = new ResizeObserver(([entry]) => entry && setWidth(Math.floor(entry.contentRect.width)));
     ro.observe(el);
-    setWidth(Math.floor(el.clientWidth));
+    const cs = getComputedStyle(el);
+    setWidth(Math.floor(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)));
     return () => ro.disconnect();
   }, []);
 
-  const geo = useMemo(() => ({ width: Math.max(0, width - 8), targetHeight: width < 600 ? 120 : 200, gap: GAP, headerHeight: HEADER }), [width]);
+  const geo = useMemo(() => ({ width: Math.max(0, width), targetHeight: width < 600 ? 120 : 200, gap: GAP, headerHeight: HEADER }), [width]);
   const rows = useMemo(() => buildGridRows(sections, geo), [sections, geo]);
   const ordered = useMemo(() => orderedItems(sections), [sections]);
   const order = useMemo(() => ordered.map((i) => i.id), [ordered]);
@@ -178,12 +180,19 @@ export function AlbumGrid({ sections, selection, onSelectionChange, onOpen, onWa
   };
 
   const selecting = selection.ids.size > 0;
-  const onTileClick = (item: Item, e: MouseEvent) => {
+  // Tiles get callbacks that never change, so scrolling re-renders only the rows that move in.
+  const latest = useRef({ selection, order, selecting, onSelectionChange, onOpen });
+  useLayoutEffect(() => {
+    latest.current = { selection, order, selecting, onSelectionChange, onOpen };
+  });
+  const onTileClick = useCallback((item: Item, e: MouseEvent) => {
+    const l = latest.current;
     setFocusedId(item.id);
-    if (e.shiftKey) onSelectionChange(selectRange(selection, order, item.id));
-    else if (e.metaKey || e.ctrlKey || selecting) onSelectionChange(toggle(selection, item.id));
-    else onOpen(item);
-  };
+    if (e.shiftKey) l.onSelectionChange(selectRange(l.selection, l.order, item.id));
+    else if (e.metaKey || e.ctrlKey || l.selecting) l.onSelectionChange(toggle(l.selection, item.id));
+    else l.onOpen(item);
+  }, []);
+  const onCheck = useCallback((item: Item) => latest.current.onSelectionChange(toggle(latest.current.selection, item.id)), []);
   const tabStop = focusedId && spots.has(focusedId) ? focusedId : order[0];
 
   return (
@@ -209,16 +218,16 @@ export function AlbumGrid({ sections, selection, onSelectionChange, onOpen, onWa
               selection={selection}
               tabStop={tabStop}
               onTileClick={onTileClick}
-              onCheck={(item) => onSelectionChange(toggle(selection, item.id))}
+              onCheck={onCheck}
             />
           );
         })}
       </div>
     </div>
   );
-}
+});
 
-function Row({ row, top, rowIndex, selection, tabStop, onTileClick, onCheck }: {
+const Row = memo(function Row({ row, top, rowIndex, selection, tabStop, onTileClick, onCheck }: {
   row: GridRow;
   top: number;
   rowIndex: number;
@@ -273,4 +282,4 @@ function Row({ row, top, rowIndex, selection, tabStop, onTileClick, onCheck }: {
       })}
     </div>
   );
-}
+});

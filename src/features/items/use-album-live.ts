@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useBackend } from '../../backend/backend-context';
+import { useBackend, useSession } from '../../backend/backend-context';
 import type { PresenceViewer } from '../../backend/ports';
 import { invalidateAlbum } from './use-item-actions';
 
@@ -10,6 +10,7 @@ import { invalidateAlbum } from './use-item-actions';
  */
 export function useAlbumLive(albumId: string): PresenceViewer[] {
   const { realtime } = useBackend();
+  const selfId = useSession()?.userId;
   const qc = useQueryClient();
   const [viewers, setViewers] = useState<PresenceViewer[]>([]);
   useEffect(() => {
@@ -21,12 +22,13 @@ export function useAlbumLive(albumId: string): PresenceViewer[] {
           invalidateAlbum(qc, albumId);
         }, 150);
       },
-      onPresence: setViewers,
+      // Others who are looking: yourself (in this or another tab) is not news.
+      onPresence: (all) => setViewers(all.filter((v) => v.userId !== selfId)),
     });
     return () => {
       if (timer) clearTimeout(timer);
       unsubscribe();
     };
-  }, [realtime, qc, albumId]);
+  }, [realtime, qc, albumId, selfId]);
   return viewers;
 }
