@@ -45,7 +45,9 @@ import {
 // 4. Cancel aborts the run, then calls `files.abortUpload(key, checkpoint)` for unfinished objects (S3:
 //    AbortMultipartUpload frees the stored parts), removes finished ones and marks the item failed. A
 //    multipart upload created just before a crash, before its first checkpoint was stored, is unknown to
-//    us; the bucket's lifecycle rule for incomplete multipart uploads cleans it up.
+//    us; the bucket's lifecycle rule for incomplete multipart uploads cleans it up. An abort can lose an
+//    answer whose work was done: `reserved` is stored before `reserveItems` is asked, so the item is
+//    failed even then.
 
 
 /** The media pipeline's entry points; each loads on first use unless given. */
@@ -68,6 +70,10 @@ export interface TaskRunnerDeps {
 
 /** Cleaning up after a canceled upload gives up after this long. */
 const CLEANUP_TIMEOUT_MS = 30_000;
+
+function unlessNotFound(e: unknown): void {
+  if (!(e instanceof AppError && e.code === 'item/not-found')) throw e;
+}
 
 function blobRoleOf(role: UploadObjectRole): StoredBlobRole {
   if (role === 'original') return 'source';
@@ -133,7 +139,8 @@ export class TaskRunner {
     const results = await Promise.allSettled([
       ...objects.filter((o) => !o.done).map((o) => files.abortUpload(o.key, o.checkpoint ?? undefined, { signal })),
       finished.length > 0 ? files.remove(finished, { signal }) : Promise.resolve(),
-      task.reserved ? data.failItem(task.albumId, task.id, { signal }) : Promise.resolve(),
+      // `reserved` is stored before the request is sent, so the reservation may never have been made.
+      task.reserved ? data.failItem(task.albumId, task.id, { signal }).catch(unlessNotFound) : Promise.resolve(),
     ]);
     for (const r of results) if (r.status === 'rejected') console.warn('Upload clean-up did not finish', r.reason);
   }
@@ -222,13 +229,15 @@ export class TaskRunner {
     if (!facts) throw new AppError('upload/interrupted', 'The file has not been processed yet.');
     const { data, files } = this.backend;
     if (!task.reserved || task.objects === null) {
+      // Stored before asking: a cancel that loses the answer must still know to free the reservation.
+      if (!task.reserved) await this.tasks.commit(task.id, signal, { reserved: true }, { advance: false });
       await data.reserveItems(
         task.albumId,
         [{ id: task.id, filename: task.filename, mime: facts.mime, kind: facts.kind, bytes: task.bytes }],
         { signal },
       );
       const objects = await this.planObjects(task, facts);
-      await this.tasks.commit(task.id, signal, { reserved: true, objects }, { advance: false });
+      await this.tasks.commit(task.id, signal, { objects }, { advance: false });
     }
     for (const planned of this.tasks.require(task.id).objects ?? []) {
       if (planned.done) continue;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../backend/local/create-local-backend';
-import type { Backend, Item } from '../backend/ports';
+import type { Backend, DataPort, Item } from '../backend/ports';
 import { overrideLimits, resetLimits } from '../config';
 import { AppError } from '../lib/app-error';
 import { hashFile, processMedia } from '../media/media-client';
@@ -119,6 +119,36 @@ function gatedProcess() {
     return processMedia(file, sniffed, opts);
   };
   return { process, open, calls: () => calls };
+}
+
+/** The backend with some data calls replaced; every other call goes to the real one. */
+function withData(backend: Backend, overrides: Partial<DataPort>): Backend {
+  const data = new Proxy(backend.data, {
+    get(target, prop) {
+      const own = (overrides as Record<PropertyKey, unknown>)[prop];
+      if (own !== undefined) return own;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { ...backend, data };
+}
+
+/** An answer still on its way: it never arrives, and the call rejects once its signal aborts. */
+function answerLostOnAbort(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) => {
+    const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
+function signalled() {
+  let fire: () => void = () => {};
+  const fired = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { fire, fired };
 }
 
 async function readyItems(backend: Backend, albumId: string): Promise<Item[]> {
@@ -276,6 +306,29 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     expect((await backend.data.getAlbum(album.id)).itemCount).toBe(0);
     const snapshot = engine.getSnapshot();
     expect(engine.getSnapshot()).toBe(snapshot);
+  });
+
+  it('canceling while the item is being reserved frees the reservation even though its answer never came', async () => {
+    const { n, backend, album } = await setup();
+    const reserved = signalled();
+    const slow = withData(backend, {
+      reserveItems: async (albumId, inputs, opts) => {
+        await backend.data.reserveItems(albumId, inputs);
+        reserved.fire();
+        return answerLostOnAbort(opts?.signal);
+      },
+    });
+    const engine = newEngine({ backend: slow, dbName: n.queueDb });
+    await engine.start();
+    const [note] = await engine.enqueue(album.id, [textFile('note.txt', 'a note')]);
+    const id = note?.id ?? '';
+    await reserved.fired;
+    expect((await backend.data.getItem(album.id, id)).status).toBe('uploading');
+
+    await engine.cancel(id);
+    expect(stateOf(engine.getSnapshot(), id)).toBe('canceled');
+    // The row no longer holds a place in the album.
+    await expect.poll(() => backend.data.getItem(album.id, id).then((item) => item.status)).toBe('failed');
   });
 
   it('pauses and resumes the whole queue', async () => {
