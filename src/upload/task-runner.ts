@@ -47,7 +47,7 @@ import {
 //    multipart upload created just before a crash, before its first checkpoint was stored, is unknown to
 //    us; the bucket's lifecycle rule for incomplete multipart uploads cleans it up. An abort can lose an
 //    answer whose work was done: `reserved` is stored before `reserveItems` is asked, so the item is
-//    failed even then.
+//    failed even then; and an item found `ready` (finalized, answer lost) keeps its objects.
 
 
 /** The media pipeline's entry points; each loads on first use unless given. */
@@ -135,6 +135,12 @@ export class TaskRunner {
     const { files, data } = this.backend;
     const signal = AbortSignal.timeout(CLEANUP_TIMEOUT_MS);
     const objects = task.objects ?? [];
+    if (objects.length > 0 && objects.every((o) => o.done)) {
+      // Everything is up, so finalizeItem may have gone through with its answer lost to the abort: an item
+      // that made it into the album keeps its bytes.
+      const item = await data.getItem(task.albumId, task.id, { signal }).catch(() => null);
+      if (item?.status === 'ready') return;
+    }
     const finished = objects.filter((o) => o.done).map((o) => o.key);
     const results = await Promise.allSettled([
       ...objects.filter((o) => !o.done).map((o) => files.abortUpload(o.key, o.checkpoint ?? undefined, { signal })),

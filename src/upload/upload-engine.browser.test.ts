@@ -331,6 +331,33 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     await expect.poll(() => backend.data.getItem(album.id, id).then((item) => item.status)).toBe('failed');
   });
 
+  it('a cancel that arrives after the item was finalized leaves the item and all its bytes in the album', async () => {
+    const { n, backend, album } = await setup();
+    const finalized = signalled();
+    const slow = withData(backend, {
+      finalizeItem: async (albumId, itemId, input, opts) => {
+        await backend.data.finalizeItem(albumId, itemId, input);
+        finalized.fire();
+        return answerLostOnAbort(opts?.signal);
+      },
+    });
+    const engine = newEngine({ backend: slow, dbName: n.queueDb });
+    await engine.start();
+    const file = await jpeg('late.jpg', 320, 240, 50);
+    const [photo] = await engine.enqueue(album.id, [file]);
+    const id = photo?.id ?? '';
+    await finalized.fired;
+
+    await engine.cancel(id);
+    expect(stateOf(engine.getSnapshot(), id)).toBe('canceled');
+    const [item] = await readyItems(backend, album.id);
+    expect(item?.id).toBe(id);
+    expect(await sameBytes(await backend.files.read(item?.originalKey ?? ''), file)).toBe(true);
+    expect((await backend.files.read(item?.thumbKey ?? '')).size).toBeGreaterThan(0);
+    expect((await backend.files.read(item?.previewKey ?? '')).size).toBeGreaterThan(0);
+    expect((await backend.data.getAlbum(album.id)).itemCount).toBe(1);
+  });
+
   it('pauses and resumes the whole queue', async () => {
     const { n, backend, album } = await setup();
     const gate = gatedProcess();
