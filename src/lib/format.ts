@@ -42,7 +42,7 @@ export function formatDateTime(iso: string | null): string {
   if (!iso) return 'Unknown date';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return 'Unknown date';
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return dateTimeFormat.format(d);
 }
 
 const monthNames = new Map<string, string>();
@@ -59,8 +59,17 @@ export function formatMonth(month: string): string {
   return name;
 }
 
+// Formatters are costly to make and cheap to reuse: the grid formats numbers on every frame it draws.
+const numberFormat = new Intl.NumberFormat();
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** 12345 → "12,345" in the user's locale. */
+export function formatNumber(n: number): string {
+  return numberFormat.format(n);
+}
+
 export function formatCount(n: number, one: string, many: string): string {
-  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 /**

@@ -15,7 +15,7 @@ import { downloadItems, useRestoreItems, useTrashItems } from '../../features/it
 import { AddFilesMenu } from '../../features/uploads/add-files-menu';
 import { DropZone } from '../../features/uploads/drop-zone';
 import { useUploadEngine } from '../../features/uploads/upload-engine-provider';
-import { formatBytes, formatCount } from '../../lib/format';
+import { formatBytes, formatCount, formatNumber } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { Presence } from '../../ui/presence';
@@ -23,7 +23,8 @@ import { Presence } from '../../ui/presence';
 /** What the viewer, a child route over the grid, gets from the album screen. */
 export interface AlbumOutletContext {
   album: Album;
-  items: Item[];
+  /** The loaded items in grid order (made on first call). */
+  getItems: () => Item[];
   view: AlbumView;
   close: () => void;
 }
@@ -57,9 +58,16 @@ function AlbumScreen({ album }: { album: Album }) {
   const view = useMemo<AlbumView>(() => ({ sort, trashed }), [sort, trashed]);
   const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
   const { months, sections, error } = useAlbumSections(album.id, view, wanted);
-  const items = useMemo(() => orderedItems(sections), [sections]);
+  // The loaded items in order, made only when something needs them (the viewer, a selection).
+  const getItems = useMemo(() => {
+    let items: Item[] | undefined;
+    return () => (items ??= orderedItems(sections));
+  }, [sections]);
   const [rawSelection, setSelection] = useState<Selection>(emptySelection);
-  const selection = useMemo(() => prune(rawSelection, new Set(items.map((i) => i.id))), [rawSelection, items]);
+  const selection = useMemo(
+    () => (rawSelection.ids.size === 0 ? rawSelection : prune(rawSelection, new Set(getItems().map((i) => i.id)))),
+    [rawSelection, getItems],
+  );
   const viewers = useAlbumLive(album.id);
   const engine = useUploadEngine();
   const trash = useTrashItems(album.id);
@@ -93,7 +101,7 @@ function AlbumScreen({ album }: { album: Album }) {
   const runOnSelection = async (action: 'trash' | 'restore' | 'download') => {
     setActionError(null);
     try {
-      if (action === 'download') await downloadItems(files, items.filter((i) => selection.ids.has(i.id)));
+      if (action === 'download') await downloadItems(files, getItems().filter((i) => selection.ids.has(i.id)));
       else {
         await (action === 'trash' ? trash : restore).mutateAsync(selectedIds);
         setSelection(emptySelection);
@@ -109,7 +117,7 @@ function AlbumScreen({ album }: { album: Album }) {
   });
   const onDeleteKey = useCallback(() => deleteRef.current(), []);
 
-  const outlet: AlbumOutletContext = { album, items, view, close };
+  const outlet: AlbumOutletContext = { album, getItems, view, close };
   const total = months.data?.reduce((n, m) => n + m.count, 0);
 
   return (
@@ -138,7 +146,7 @@ function AlbumScreen({ album }: { album: Album }) {
           <button type="button" className="btn btn--icon" aria-label="Clear selection" onClick={() => setSelection(emptySelection)}>
             <Icon name="close" />
           </button>
-          <strong>{selection.ids.size.toLocaleString()} selected</strong>
+          <strong>{formatNumber(selection.ids.size)} selected</strong>
           <span className="album-toolbar__spacer" />
           <button type="button" className="btn" onClick={() => void runOnSelection('download')}>
             <Icon name="download" /> Download

@@ -4,7 +4,7 @@ import type { TaskState } from '../../upload/upload-task';
 import type { UploadTaskView } from '../../upload/upload-engine';
 import { AppError } from '../../lib/app-error';
 import { describeError } from '../../lib/error-messages';
-import { formatBytes, formatEta, formatSpeed, safeFilename } from '../../lib/format';
+import { formatBytes, formatEta, formatNumber, formatSpeed, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 
 const STATE_TEXT: Record<TaskState, string> = {
@@ -57,7 +57,7 @@ export function UploadsRoute() {
         <>
           <div className="stats" aria-live="polite">
             <span>
-              {totals.filesDone.toLocaleString()} of {totals.filesTotal.toLocaleString()} files
+              {formatNumber(totals.filesDone)} of {formatNumber(totals.filesTotal)} files
             </span>
             <span>
               {formatBytes(totals.bytesDone)} of {formatBytes(totals.bytesTotal)}

@@ -1,20 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Item } from '../../backend/ports';
-import { formatMonth } from '../../lib/format';
-import { buildGridRows, orderedItems, type GridRow, type GridSection } from './grid-model';
+import { formatMonth, formatNumber } from '../../lib/format';
+import { buildGridRows, lazyGridIndex, type GridRow, type GridSection } from './grid-model';
 import { ItemTile } from './item-tile';
 import { selectAll, selectRange, toggle, type Selection } from './selection';
 
 const GAP = 4;
 const HEADER = 44;
-
-/** Where each loaded item sits, for keyboard moves between rows. */
-interface Spot {
-  row: number;
-  col: number;
-  center: number;
-}
 
 export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
   sections: GridSection[];
@@ -43,21 +36,7 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
 
   const geo = useMemo(() => ({ width: Math.max(0, width), targetHeight: width < 600 ? 120 : 200, gap: GAP, headerHeight: HEADER }), [width]);
   const rows = useMemo(() => buildGridRows(sections, geo), [sections, geo]);
-  const ordered = useMemo(() => orderedItems(sections), [sections]);
-  const order = useMemo(() => ordered.map((i) => i.id), [ordered]);
-  const spots = useMemo(() => {
-    const m = new Map<string, Spot>();
-    rows.forEach((r, rowIndex) => {
-      if (r.kind !== 'tiles') return;
-      let x = 0;
-      r.items.forEach((it, col) => {
-        const w = r.widths[col] ?? 0;
-        m.set(it.id, { row: rowIndex, col, center: x + w / 2 });
-        x += w + GAP;
-      });
-    });
-    return m;
-  }, [rows]);
+  const nav = useMemo(() => lazyGridIndex(sections, rows, GAP), [sections, rows]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -89,9 +68,9 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
     if (!to) return;
     focusPending.current = true;
     setFocusedId(to);
-    const spot = spots.get(to);
+    const spot = nav.spots.get(to);
     if (spot) virtualizer.scrollToIndex(spot.row, { align: 'auto' });
-    if (extend) onSelectionChange(selectRange(selection.anchor ? selection : toggle(selection, id), order, to));
+    if (extend) onSelectionChange(selectRange(selection.anchor ? selection : toggle(selection, id), nav.order, to));
   };
 
   useEffect(() => {
@@ -128,6 +107,7 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
+    const { order, items: ordered, spots } = nav;
     const id = focusedId ?? order[0];
     if (!id) return;
     const idx = order.indexOf(id);
@@ -181,19 +161,20 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
 
   const selecting = selection.ids.size > 0;
   // Tiles get callbacks that never change, so scrolling re-renders only the rows that move in.
-  const latest = useRef({ selection, order, selecting, onSelectionChange, onOpen });
+  const latest = useRef({ selection, nav, selecting, onSelectionChange, onOpen });
   useLayoutEffect(() => {
-    latest.current = { selection, order, selecting, onSelectionChange, onOpen };
+    latest.current = { selection, nav, selecting, onSelectionChange, onOpen };
   });
   const onTileClick = useCallback((item: Item, e: MouseEvent) => {
     const l = latest.current;
     setFocusedId(item.id);
-    if (e.shiftKey) l.onSelectionChange(selectRange(l.selection, l.order, item.id));
+    if (e.shiftKey) l.onSelectionChange(selectRange(l.selection, l.nav.order, item.id));
     else if (e.metaKey || e.ctrlKey || l.selecting) l.onSelectionChange(toggle(l.selection, item.id));
     else l.onOpen(item);
   }, []);
   const onCheck = useCallback((item: Item) => latest.current.onSelectionChange(toggle(latest.current.selection, item.id)), []);
-  const tabStop = focusedId && spots.has(focusedId) ? focusedId : order[0];
+  // One tile is in the tab order: the focused one, else the first loaded one.
+  const tabStop = focusedId && nav.spots.has(focusedId) ? focusedId : firstItemId(rows);
 
   return (
     <div ref={scrollerRef} className="grid-scroller" data-testid="grid-scroller">
@@ -227,6 +208,11 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
   );
 });
 
+function firstItemId(rows: readonly GridRow[]): string | undefined {
+  for (const r of rows) if (r.kind === 'tiles') return r.items[0]?.id;
+  return undefined;
+}
+
 const Row = memo(function Row({ row, top, rowIndex, selection, tabStop, onTileClick, onCheck }: {
   row: GridRow;
   top: number;
@@ -240,7 +226,7 @@ const Row = memo(function Row({ row, top, rowIndex, selection, tabStop, onTileCl
     return (
       <div className="grid-month" role="row" aria-rowindex={rowIndex + 1} style={{ top, height: row.height }}>
         <div role="columnheader">
-          {formatMonth(row.month)} <span className="muted">· {row.count.toLocaleString()}</span>
+          {formatMonth(row.month)} <span className="muted">· {formatNumber(row.count)}</span>
         </div>
       </div>
     );
@@ -253,7 +239,7 @@ const Row = memo(function Row({ row, top, rowIndex, selection, tabStop, onTileCl
         <div
           role="gridcell"
           aria-busy="true"
-          aria-label={`Loading ${row.count.toLocaleString()} items`}
+          aria-label={`Loading ${formatNumber(row.count)} items`}
           className="grid-placeholder"
           style={{ backgroundImage: gradient, backgroundSize: `${row.tileWidth + GAP}px ${row.tileHeight + GAP}px` }}
         />

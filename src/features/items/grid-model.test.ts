@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../backend/ports';
-import { buildGridRows, orderedItems, type GridSection } from './grid-model';
+import { buildGridRows, lazyGridIndex, orderedItems, type GridSection } from './grid-model';
 
 function item(id: string, width: number | null, height: number | null): Item {
   return {
@@ -57,5 +57,22 @@ describe('buildGridRows', () => {
       { month: 'z', count: 1, items: [item('2', 1, 1)] },
     ];
     expect(orderedItems(sections).map((i) => i.id)).toEqual(['1', '2']);
+  });
+
+  it('indexes loaded items by row and column for keyboard moves, in display order', () => {
+    const sections: GridSection[] = [
+      { month: 'x', count: 3, items: [item('a', 4000, 3000), item('b', 3000, 4000), item('c', 1600, 900)] },
+      { month: 'y', count: 9, items: null },
+      { month: 'z', count: 1, items: [item('d', 1000, 1000)] },
+    ];
+    const rows = buildGridRows(sections, geo);
+    const nav = lazyGridIndex(sections, rows, geo.gap);
+    expect(nav.order).toEqual(['a', 'b', 'c', 'd']);
+    const a = nav.spots.get('a');
+    const b = nav.spots.get('b');
+    expect(a?.row).toBe(1);
+    expect(b?.row).toBe(1);
+    expect(b?.center).toBeGreaterThan(a?.center ?? Infinity);
+    expect(rows[nav.spots.get('d')?.row ?? -1]).toMatchObject({ kind: 'tiles', month: 'z' });
   });
 });

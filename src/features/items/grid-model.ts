@@ -94,3 +94,51 @@ export function orderedItems(sections: readonly GridSection[]): Item[] {
   for (const s of sections) if (s.items) out.push(...s.items);
   return out;
 }
+
+/** Where each loaded item sits, for keyboard moves between rows. */
+export interface Spot {
+  row: number;
+  col: number;
+  center: number;
+}
+
+/**
+ * The loaded items in order, their ids and their places in the rows — built only when first asked for
+ * (selection and keyboard moves), not on every layout: a scroll that loads a month should not walk every
+ * loaded item again.
+ */
+export interface GridIndex {
+  readonly items: Item[];
+  readonly order: string[];
+  readonly spots: Map<string, Spot>;
+}
+
+export function lazyGridIndex(sections: readonly GridSection[], rows: readonly GridRow[], gap: number): GridIndex {
+  let items: Item[] | undefined;
+  let order: string[] | undefined;
+  let spots: Map<string, Spot> | undefined;
+  return {
+    get items() {
+      return (items ??= orderedItems(sections));
+    },
+    get order() {
+      return (order ??= this.items.map((i) => i.id));
+    },
+    get spots() {
+      if (!spots) {
+        const m = new Map<string, Spot>();
+        rows.forEach((r, rowIndex) => {
+          if (r.kind !== 'tiles') return;
+          let x = 0;
+          r.items.forEach((it, col) => {
+            const w = r.widths[col] ?? 0;
+            m.set(it.id, { row: rowIndex, col, center: x + w / 2 });
+            x += w + gap;
+          });
+        });
+        spots = m;
+      }
+      return spots;
+    },
+  };
+}

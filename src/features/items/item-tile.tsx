@@ -1,4 +1,4 @@
-import { memo, useState, type MouseEvent } from 'react';
+import { memo, type MouseEvent } from 'react';
 import type { Item } from '../../backend/ports';
 import { formatDuration, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
@@ -16,7 +16,6 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
   onCheck: (item: Item) => void;
 }) {
   const url = useObjectUrl(item.thumbKey);
-  const [loaded, setLoaded] = useState(false);
   const name = safeFilename(item.filename);
   return (
     <div
@@ -28,11 +27,13 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
       aria-label={name}
       tabIndex={tabbable ? 0 : -1}
       style={{ left, width, height: '100%' }}
-      onClick={(e) => onClick(item, e)}
+      // The round check is drawn, not a button: keyboard users select with Space on the cell itself.
+      onClick={(e) => ((e.target as Element).closest('.tile__check') ? onCheck(item) : onClick(item, e))}
     >
-      {item.thumbhash && !loaded && <ThumbhashImage hash={item.thumbhash} className="tile__placeholder" />}
+      {/* The placeholder lies under the thumbnail, which covers it once decoded. */}
+      {item.thumbhash && <ThumbhashImage hash={item.thumbhash} className="tile__placeholder" />}
       {url ? (
-        <img className="tile__thumb" src={url} alt="" draggable={false} decoding="async" onLoad={() => setLoaded(true)} style={loaded ? undefined : { opacity: 0 }} />
+        <img className="tile__thumb" src={url} alt="" decoding="async" />
       ) : (
         !item.thumbKey && (
           <div className="tile__file">
@@ -42,18 +43,9 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
         )
       )}
       {item.kind === 'video' && <span className="tile__badge">{item.durationMs ? formatDuration(item.durationMs) : 'Video'}</span>}
-      <button
-        type="button"
-        className="tile__check"
-        tabIndex={-1}
-        aria-label={selected ? `Deselect ${name}` : `Select ${name}`}
-        onClick={(e) => {
-          e.stopPropagation();
-          onCheck(item);
-        }}
-      >
+      <span className="tile__check" aria-hidden="true">
         {selected && <Icon name="check" size={14} />}
-      </button>
+      </span>
     </div>
   );
 });

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { formatBytes, formatEta, formatSpeed } from '../../lib/format';
+import { formatBytes, formatEta, formatNumber, formatSpeed } from '../../lib/format';
 import { useUploadQueue } from './upload-engine-provider';
 
 /** A compact progress bar on every screen while uploads are running. */
@@ -16,7 +16,7 @@ export function UploadBar() {
           {totals.offline
             ? 'Offline — uploads will resume when you are back online'
             : totals.running
-              ? `Uploading ${totals.filesDone.toLocaleString()} of ${totals.filesTotal.toLocaleString()}`
+              ? `Uploading ${formatNumber(totals.filesDone)} of ${formatNumber(totals.filesTotal)}`
               : totals.filesFailed > 0
                 ? `${totals.filesFailed} upload${totals.filesFailed === 1 ? '' : 's'} need attention`
                 : 'Uploads paused'}

@@ -18,9 +18,9 @@ import { ZoomableImage } from './zoomable-image';
  * The full-screen viewer, a route over the grid: Back (or Escape) closes it, arrow keys and swipes step through
  * the album in grid order, and stepping replaces the history entry so one Back always returns to the grid.
  */
-export function Viewer({ album, items, view, itemId, close }: {
+export function Viewer({ album, getItems, view, itemId, close }: {
   album: Album;
-  items: Item[];
+  getItems: () => Item[];
   view: AlbumView;
   itemId: string;
   close: () => void;
@@ -36,6 +36,7 @@ export function Viewer({ album, items, view, itemId, close }: {
   const restore = useRestoreItems(album.id);
   const [actionError, setActionError] = useState<unknown>(null);
 
+  const items = getItems();
   const index = items.findIndex((i) => i.id === itemId);
   const fromList = index >= 0 ? items[index] : undefined;
   const fetched = useQuery({
