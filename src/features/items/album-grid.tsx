@@ -35,7 +35,8 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
   }, []);
 
   const geo = useMemo(() => ({ width: Math.max(0, width), targetHeight: width < 600 ? 120 : 200, gap: GAP, headerHeight: HEADER }), [width]);
-  const rows = useMemo(() => buildGridRows(sections, geo), [sections, geo]);
+  const [knownHeights] = useState(() => new Map<string, number>());
+  const rows = useMemo(() => buildGridRows(sections, geo, knownHeights), [sections, geo, knownHeights]);
   const nav = useMemo(() => lazyGridIndex(sections, rows, GAP), [sections, rows]);
 
   const virtualizer = useVirtualizer({

@@ -75,4 +75,15 @@ describe('buildGridRows', () => {
     expect(b?.center).toBeGreaterThan(a?.center ?? Infinity);
     expect(rows[nav.spots.get('d')?.row ?? -1]).toMatchObject({ kind: 'tiles', month: 'z' });
   });
+
+  it('gives a month that was laid out and then unloaded its real height back, so the page does not jump', () => {
+    const items = [item('a', 4000, 3000), item('b', 3000, 4000), item('c', 1000, 4000)];
+    const heights = new Map<string, number>();
+    const loaded = buildGridRows([{ month: 'x', count: 3, items }], geo, heights);
+    const real = loaded.slice(1).reduce((h, r) => h + r.height, 0);
+    const unloaded = buildGridRows([{ month: 'x', count: 3, items: null }], geo, heights);
+    expect(unloaded[1]).toMatchObject({ kind: 'placeholder', height: real });
+    const fresh = buildGridRows([{ month: 'x', count: 3, items: null }], geo);
+    expect(fresh[1]?.height).not.toBe(real);
+  });
 });

@@ -36,15 +36,22 @@ const ESTIMATED_ASPECT = 1.4;
  * is right from the start and the row count stays small however large the album. A month's rows are laid out
  * once per width and reused until its items change.
  */
-export function buildGridRows(sections: readonly GridSection[], geo: GridGeometry): GridRow[] {
+export function buildGridRows(sections: readonly GridSection[], geo: GridGeometry, knownHeights?: Map<string, number>): GridRow[] {
   const rows: GridRow[] = [];
   if (geo.width <= 0) return rows;
+  const geoKey = `${geo.width}:${geo.targetHeight}:${geo.gap}`;
   sections.forEach((section, sectionIndex) => {
     rows.push({ kind: 'header', key: `h:${section.month}`, month: section.month, count: section.count, height: geo.headerHeight });
+    // A month that was laid out once keeps that height when it is unloaded again, so nothing on screen moves.
+    const heightKey = `${section.month}:${section.count}:${geoKey}`;
     if (section.items) {
-      for (const r of sectionRows(section.items, section.month, sectionIndex, geo)) rows.push(r);
+      const laid = sectionRows(section.items, section.month, sectionIndex, geo);
+      for (const r of laid) rows.push(r);
+      knownHeights?.set(heightKey, laid.reduce((h, r) => h + r.height, 0));
     } else {
-      rows.push(placeholderRow(section, sectionIndex, geo));
+      const row = placeholderRow(section, sectionIndex, geo);
+      const known = knownHeights?.get(heightKey);
+      rows.push(known === undefined ? row : { ...row, height: known });
     }
   });
   return rows;

@@ -8,8 +8,11 @@ import { itemKeys } from './item-keys';
 export type AlbumView = Pick<ItemQuery, 'sort' | 'trashed'>;
 
 const PAGE = 500;
-/** How many months stay loaded (most recently near the viewport first). */
-const KEEP_MONTHS = 36;
+/**
+ * How many items of months no longer near the viewport stay loaded (most recent first). Bounded by items, not
+ * months: what is kept is heap the garbage collector walks on every major collection, in the middle of a scroll.
+ */
+const KEEP_ITEMS = 4000;
 
 /** Every item of one month, page by page (keyset cursors). */
 async function loadMonth(data: DataPort, albumId: string, view: AlbumView, month: string, signal: AbortSignal): Promise<Item[]> {
@@ -37,11 +40,19 @@ export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths:
   // into placeholders of another height, move what is on screen, and ask for other months — a loop.
   const [sticky, setSticky] = useState<string[]>([]);
   useEffect(() => {
+    const counts = new Map((months.data ?? []).map((m) => [m.month, m.count]));
     setSticky((prev) => {
-      const next = [...wantedMonths, ...prev.filter((m) => !wantedMonths.has(m))].slice(0, Math.max(KEEP_MONTHS, wantedMonths.size));
+      const next = [...wantedMonths];
+      let kept = 0;
+      for (const m of prev) {
+        if (wantedMonths.has(m)) continue;
+        kept += counts.get(m) ?? 0;
+        if (kept > KEEP_ITEMS) break;
+        next.push(m);
+      }
       return next.length === prev.length && next.every((m, i) => m === prev[i]) ? prev : next;
     });
-  }, [wantedMonths]);
+  }, [wantedMonths, months.data]);
   const wanted = useMemo(() => {
     const keep = new Set(sticky);
     return (months.data ?? []).filter((m) => keep.has(m.month));
@@ -51,6 +62,8 @@ export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths:
       queryKey: itemKeys.month(albumId, view, m.month),
       queryFn: ({ signal }: { signal: AbortSignal }) => loadMonth(data, albumId, view, m.month, signal),
       staleTime: 60_000,
+      // A month that scrolled away is dropped soon: the grid loads it again in a few milliseconds.
+      gcTime: 15_000,
     })),
   });
   const byMonth = new Map<string, Item[]>();
