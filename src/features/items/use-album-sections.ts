@@ -64,6 +64,8 @@ export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths:
       staleTime: 60_000,
       // A month that scrolled away is dropped soon: the grid loads it again in a few milliseconds.
       gcTime: 15_000,
+      // Rows are replaced whole; comparing hundreds of rows deeply on every load is work and garbage for nothing.
+      structuralSharing: false,
     })),
   });
   const byMonth = new Map<string, Item[]>();
