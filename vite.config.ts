@@ -22,6 +22,8 @@ export default defineConfig({
     }),
   ],
   worker: { format: 'es' },
+  // Pre-bundled up front, so the browser test runner never re-optimises (and reloads) in the middle of a run.
+  optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini'] },
   build: {
     target: 'es2022',
     sourcemap: true,
