@@ -1,14 +1,24 @@
 import type { Item } from '../../backend/ports';
+import { fileCategory, type FileCategory } from '../../media/file-category';
 import type { IconName } from '../../ui/icon';
 
-/** The icon for an item shown as a file, by its (sniffed) type. */
+const ICONS: Record<FileCategory, IconName> = {
+  image: 'image',
+  'raw-photo': 'image',
+  vector: 'image',
+  video: 'video',
+  audio: 'music',
+  pdf: 'text',
+  document: 'text',
+  spreadsheet: 'text',
+  presentation: 'text',
+  archive: 'archive',
+  'web-page': 'file',
+  text: 'text',
+  other: 'file',
+};
+
+/** The icon for an item shown as a file, by its sniffed type. */
 export function fileIconFor(item: Pick<Item, 'kind' | 'mime'>): IconName {
-  if (item.kind === 'video') return 'video';
-  const m = item.mime;
-  if (m.startsWith('image/')) return 'image';
-  if (m.startsWith('audio/')) return 'music';
-  if (m.startsWith('video/')) return 'video';
-  if (m === 'application/zip' || m.includes('compressed') || m.includes('tar') || m.includes('7z') || m.includes('rar')) return 'archive';
-  if (m.startsWith('text/') || m === 'application/json' || m === 'application/pdf') return 'text';
-  return 'file';
+  return item.kind === 'video' ? 'video' : ICONS[fileCategory(item.mime)];
 }
