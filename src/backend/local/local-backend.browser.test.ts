@@ -208,6 +208,27 @@ describe('local backend', () => {
     await expectAppError(b.data.reserveItems(album.id, [first[0]!]), 'validation/invalid');
   });
 
+  it('never serves an uploaded SVG or HTML file as a document from the app origin', async () => {
+    const b = createLocalBackend(isolated());
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>parent.pwned = 1</script></svg>';
+    const original = 'albums/a/i/original';
+    const thumb = 'albums/a/i/thumb.webp';
+    await b.files.upload({ key: original, blob: new Blob([svg], { type: 'image/svg+xml' }), contentType: 'image/svg+xml' });
+    await b.files.upload({ key: thumb, blob: new Blob([new Uint8Array(16)], { type: 'image/webp' }), contentType: 'image/webp' });
+    const urls = await b.files.urls([original, thumb]);
+    const res = await fetch(urls.get(original)!);
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(await res.text()).toBe(svg);
+    expect((await fetch(urls.get(thumb)!)).headers.get('content-type')).toBe('image/webp');
+    // Opened in a frame, it is not run.
+    const frame = document.createElement('iframe');
+    frame.src = urls.get(original)!;
+    document.body.append(frame);
+    await new Promise((r) => setTimeout(r, 300));
+    frame.remove();
+    expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
+  });
+
   it('takes a failed upload back as a retry under the same id', async () => {
     const b = createLocalBackend(isolated());
     const album = await b.data.createAlbum({ title: 'Retry' });

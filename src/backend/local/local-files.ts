@@ -200,7 +200,10 @@ export class LocalFiles implements FilesPort {
     // Another call may have made one meanwhile: keep a single URL per key.
     const again = this.objectUrls.get(key);
     if (again) return again;
-    const url = URL.createObjectURL(file);
+    // A blob: URL runs at the app's own origin: an uploaded SVG or HTML opened from it could run script here.
+    // Originals are therefore typed as opaque bytes (images, video and downloads still work: those sniff the
+    // content), and derived copies as the images they are.
+    const url = URL.createObjectURL(new Blob([file], { type: safeObjectType(key) }));
     this.objectUrls.set(key, url);
     return url;
   }
@@ -271,4 +274,9 @@ async function ignoreNotFound(p: Promise<void>): Promise<void> {
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
+}
+
+/** The type a blob: URL is served with: never one a browser would render as a document. */
+export function safeObjectType(key: string): string {
+  return key.endsWith('.webp') ? 'image/webp' : 'application/octet-stream';
 }
