@@ -34,6 +34,13 @@ test('photos, a PDF and a video upload; thumbnails are upright; everything is st
   await page.reload();
   await expectItemCount(page, 6);
   await expect(tile(page, 'orientation-6.jpg').locator('img.tile__thumb')).toBeVisible();
+
+  // The video plays in the viewer: its metadata loads from the stored original.
+  await tile(page, 'clip-320x240.webm').click();
+  const player = page.getByRole('dialog').locator('video');
+  await expect(player).toBeVisible();
+  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
+  expect(await player.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([320, 240]);
 });
 
 test('a reload in the middle of an upload completes it without duplicates', async ({ page }, info) => {
