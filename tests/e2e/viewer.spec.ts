@@ -20,17 +20,47 @@ test('the viewer steps through the album, deletes to the trash and restores from
   await page.keyboard.press('ArrowLeft');
   await expect(viewer).toHaveAccessibleName(names[1] as string);
 
-  // Details show what the camera recorded.
-  await viewer.getByRole('button', { name: 'Details' }).click();
-  await expect(page.getByRole('complementary', { name: 'Details' })).toBeVisible();
+  // Swipe (a horizontal drag) steps too, in both directions.
+  const box = await viewer.boundingBox();
+  if (!box) throw new Error('viewer has no box');
+  const swipe = async (dx: number) => {
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + dx, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+  };
+  await swipe(-250);
+  await expect(viewer).toHaveAccessibleName(names[2] as string);
+  await swipe(250);
+  await expect(viewer).toHaveAccessibleName(names[1] as string);
 
-  // Zoom by double-click.
-  const img = viewer.locator('.zoomable');
-  if (await img.count()) {
-    await img.dblclick();
-    await expect(img).not.toHaveAttribute('data-zoom', '1.00');
-    await img.dblclick();
-  }
+  // Details show what the photographer and the camera recorded, and follow the viewer.
+  await viewer.getByRole('button', { name: 'Details' }).click();
+  const details = page.getByRole('complementary', { name: 'Details' });
+  let at = 1;
+  const goTo = async (name: string) => {
+    const to = names.indexOf(name);
+    for (; at < to; at++) await page.keyboard.press('ArrowRight');
+    for (; at > to; at--) await page.keyboard.press('ArrowLeft');
+    await expect(viewer).toHaveAccessibleName(name);
+  };
+  await goTo('xmp.jpg');
+  await expect(details).toContainText('Harbour at dusk & boats');
+  await expect(details).toContainText('harbour, boats, dusk');
+  await goTo('orientation-6.jpg');
+  await expect(details).toContainText('Shoebox Optics Fixture One');
+  await expect(details).toContainText('2400 × 1600');
+
+  // Zoom with the wheel and by double-click.
+  const zoomable = viewer.locator('.zoomable');
+  await zoomable.hover();
+  await page.mouse.wheel(0, -400);
+  await expect.poll(async () => Number(await zoomable.getAttribute('data-zoom'))).toBeGreaterThan(1.5);
+  await zoomable.dblclick();
+  await expect(zoomable).toHaveAttribute('data-zoom', '1.00');
+  await zoomable.dblclick();
+  await expect.poll(async () => Number(await zoomable.getAttribute('data-zoom'))).toBeGreaterThan(2);
+  await zoomable.dblclick();
 
   // Back closes the viewer, in one step, whatever was viewed.
   await page.goBack();
