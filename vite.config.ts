@@ -46,6 +46,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // SQL, Row Level Security and functions on a real Postgres: PGlite in-process, or the server at
+          // DATABASE_URL when it is set.
+          name: 'db',
+          environment: 'node',
+          include: ['tests/db/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'browser',
           include: ['src/**/*.browser.test.{ts,tsx}', 'tests/browser/**/*.browser.test.{ts,tsx}'],
           testTimeout: 60_000,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every suite, with the services they need installed first.
 //   1. typecheck and lint
-//   2. unit tests (Node) and browser tests (Vitest browser mode in Debian's Chromium)
+//   2. unit tests (Node), database tests (PGlite, or DATABASE_URL) and browser tests (Vitest browser mode in
+//      Debian's Chromium)
 //   3. end-to-end tests (Playwright driving Debian's Chromium against the production build)
 // Missing system packages (Chromium) are installed with apt-get when running as root.
 // Ends with one line: "Tests: N passed, N failed".
@@ -60,6 +61,12 @@ if (want('unit')) {
   const file = join(out, 'unit.json');
   step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
   if (!countVitest(file)) failures.push('unit (no report)');
+}
+
+if (want('db') && existsSync(join(root, 'tests', 'db'))) {
+  const file = join(out, 'db.json');
+  step('db', run('database tests', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+  if (!countVitest(file)) failures.push('db (no report)');
 }
 
 if (want('browser') || want('e2e')) {
