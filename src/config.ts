@@ -74,11 +74,14 @@ export function resetLimits(): void {
 /** Which backend to talk to, decided once at start-up. */
 export type BackendConfig =
   | { kind: 'local' }
-  | { kind: 'supabase'; url: string; anonKey: string };
+  | { kind: 'supabase'; url: string; anonKey: string; oauthProviders?: string[] };
 
 export function backendConfigFromEnv(env: Record<string, string | undefined>): BackendConfig {
   const url = env.VITE_SUPABASE_URL?.trim();
   const anonKey = env.VITE_SUPABASE_ANON_KEY?.trim();
-  if (url && anonKey) return { kind: 'supabase', url, anonKey };
+  if (url && anonKey) {
+    const oauthProviders = (env.VITE_SUPABASE_OAUTH_PROVIDERS ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+    return { kind: 'supabase', url, anonKey, oauthProviders };
+  }
   return { kind: 'local' };
 }

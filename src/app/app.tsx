@@ -3,11 +3,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { BackendContext, type BackendState } from '../backend/backend-context';
 import { createBackend } from '../backend/create-backend';
-import { backendConfigFromEnv } from '../config';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { ErrorPanel } from '../ui/error-panel';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
+import { ConfigError, loadRuntimeConfig } from './runtime-config';
 
 type Boot = { status: 'loading' } | { status: 'ready'; state: BackendState } | { status: 'error'; error: unknown };
 
@@ -19,7 +19,8 @@ export function App() {
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
-    createBackend(backendConfigFromEnv(import.meta.env))
+    loadRuntimeConfig(import.meta.env)
+      .then((config) => createBackend(config.backend))
       .then((backend) => {
         if (cancelled) return;
         unsubscribe = backend.auth.onSessionChange((session) => setBoot({ status: 'ready', state: { backend, session } }));
@@ -35,7 +36,18 @@ export function App() {
   if (boot.status === 'error') {
     return (
       <main className="page page--center">
-        <ErrorPanel error={boot.error} />
+        {boot.error instanceof ConfigError ? (
+          <div className="error-panel" role="alert" data-error-code="config">
+            <h1 className="error-panel__title" style={{ fontSize: 18 }}>Shoebox is not set up correctly</h1>
+            <p>{boot.error.message}</p>
+            <p className="error-panel__action">
+              Fix config.json next to the app (or the VITE_SUPABASE_* settings of the build), then reload. Without any
+              configuration, Shoebox runs on this device only.
+            </p>
+          </div>
+        ) : (
+          <ErrorPanel error={boot.error} onRetry={() => window.location.reload()} />
+        )}
       </main>
     );
   }

@@ -1,0 +1,131 @@
+import { backendConfigFromEnv, overrideLimits, DEFAULT_LIMITS, type BackendConfig, type Limits } from '../config';
+
+/**
+ * Which backend to use, decided once at start-up: the build's `VITE_SUPABASE_URL` and `VITE_SUPABASE_ANON_KEY`
+ * when set, else a `config.json` served next to the bundle (so one build deploys anywhere), else the local
+ * backend. A config that is there but wrong stops start-up with a clear message, never a blank page.
+ */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface RuntimeConfig {
+  backend: BackendConfig;
+  limits: Partial<Limits>;
+}
+
+const KNOWN_KEYS = new Set(['supabaseUrl', 'supabaseAnonKey', 'oauthProviders', 'limits']);
+
+/** Checks a parsed config.json. Exported for tests. */
+export function parseRuntimeConfig(json: unknown): RuntimeConfig {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new ConfigError('config.json must hold a JSON object.');
+  }
+  const o = json as Record<string, unknown>;
+  const unknown = Object.keys(o).filter((k) => !KNOWN_KEYS.has(k));
+  if (unknown.length) throw new ConfigError(`config.json has unknown settings: ${unknown.join(', ')}.`);
+  const limits = parseLimits(o.limits);
+  if (o.supabaseUrl === undefined && o.supabaseAnonKey === undefined) return { backend: { kind: 'local' }, limits };
+  const url = o.supabaseUrl;
+  const anonKey = o.supabaseAnonKey;
+  if (typeof url !== 'string' || !isHttpUrl(url)) throw new ConfigError('supabaseUrl must be the https:// address of your Supabase project.');
+  if (typeof anonKey !== 'string' || anonKey.trim() === '') throw new ConfigError('supabaseAnonKey must be your project’s anon (publishable) key.');
+  assertPublishableKey(anonKey);
+  const providers = o.oauthProviders ?? [];
+  if (!Array.isArray(providers) || !providers.every((p) => typeof p === 'string' && /^[a-z0-9_-]{2,32}$/.test(p))) {
+    throw new ConfigError('oauthProviders must be a list of provider names, such as ["google", "github"].');
+  }
+  return { backend: { kind: 'supabase', url: url.replace(/\/+$/, ''), anonKey: anonKey.trim(), oauthProviders: providers as string[] }, limits };
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && (u.hostname === 'localhost' || u.hostname === '127.0.0.1'));
+  } catch {
+    return false;
+  }
+}
+
+/** A secret key in the browser would hand every visitor the whole database: refuse to start with one. */
+export function assertPublishableKey(key: string): void {
+  if (key.startsWith('sb_secret_')) throw new ConfigError('This is a secret key. Use the anon (publishable) key: the secret key must never reach a browser.');
+  const parts = key.split('.');
+  if (parts.length === 3) {
+    let role: unknown;
+    try {
+      const payload = JSON.parse(atob((parts[1] ?? '').replace(/-/g, '+').replace(/_/g, '/'))) as { role?: unknown };
+      role = payload.role;
+    } catch {
+      throw new ConfigError('supabaseAnonKey is not a valid key.');
+    }
+    if (role === 'service_role') {
+      throw new ConfigError('This is the service_role key. Use the anon (publishable) key: the service_role key must never reach a browser.');
+    }
+  }
+}
+
+function parseLimits(v: unknown): Partial<Limits> {
+  if (v === undefined) return {};
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError('limits must be an object.');
+  const out: Partial<Limits> = {};
+  for (const [k, n] of Object.entries(v)) {
+    if (!(k in DEFAULT_LIMITS)) throw new ConfigError(`limits.${k} is not a setting Shoebox knows.`);
+    if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw new ConfigError(`limits.${k} must be a positive number.`);
+    out[k as keyof Limits] = n;
+  }
+  return out;
+}
+
+/** Reads the configuration at start-up and applies its limits. */
+export async function loadRuntimeConfig(env: Record<string, string | undefined>, fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
+  const fromEnv = backendConfigFromEnv(env);
+  if (fromEnv.kind === 'supabase') {
+    assertPublishableKey(fromEnv.anonKey);
+    return { backend: fromEnv, limits: {} };
+  }
+  let json: unknown;
+  try {
+    const res = await fetchImpl('/config.json', { cache: 'no-store', headers: { accept: 'application/json' } });
+    // No config.json (or a host's HTML fallback for unknown paths): the local backend.
+    if (!res.ok || !(res.headers.get('content-type') ?? '').includes('json')) json = null;
+    else {
+      try {
+        json = await res.json();
+      } catch {
+        throw new ConfigError('config.json is not valid JSON.');
+      }
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    // Offline: the configuration seen last, so a deployed app does not fall back to the local backend.
+    json = readCachedConfig();
+  }
+  const config = json === null ? { backend: { kind: 'local' as const }, limits: {} } : parseRuntimeConfig(json);
+  writeCachedConfig(json);
+  overrideLimits(config.limits);
+  return config;
+}
+
+const CACHE_KEY = 'shoebox.config';
+
+function readCachedConfig(): unknown {
+  try {
+    const raw = globalThis.localStorage?.getItem(CACHE_KEY);
+    return raw ? (JSON.parse(raw) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeCachedConfig(json: unknown): void {
+  try {
+    if (json === null) globalThis.localStorage?.removeItem(CACHE_KEY);
+    else globalThis.localStorage?.setItem(CACHE_KEY, JSON.stringify(json));
+  } catch {
+    // Private mode or full storage: the next start reads config.json again.
+  }
+}
