@@ -32,7 +32,14 @@ export function App() {
     };
   }, []);
 
-  if (boot.status === 'loading') return <div className="boot" aria-busy="true" />;
+  if (boot.status === 'loading') {
+    return (
+      <div className="boot" aria-busy="true">
+        <img src="/icon.svg" alt="" width={48} height={48} />
+        <span className="visually-hidden">Opening Shoebox…</span>
+      </div>
+    );
+  }
   if (boot.status === 'error') {
     return (
       <main className="page page--center">
