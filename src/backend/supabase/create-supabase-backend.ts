@@ -1,0 +1,47 @@
+/** The Supabase backend: auth, data, realtime and functions through supabase-js; files are not connected yet. */
+import { createClient } from '@supabase/supabase-js';
+import type { Backend } from '../ports';
+import { SupabaseAuth } from './supabase-auth';
+import { SupabaseData } from './supabase-data';
+import { SupabaseFetch } from './supabase-fetch';
+import { SupabaseFilesPending } from './supabase-files-pending';
+import { SupabaseFunctions } from './supabase-functions';
+import { SupabaseRealtime } from './supabase-realtime';
+
+/** A WebSocket class for Realtime where the runtime has none (Node before 22). */
+export type WebSocketClass = new (url: string, protocols?: string | string[]) => WebSocket;
+
+export interface SupabaseBackendConfig {
+  url: string;
+  anonKey: string;
+  oauthProviders?: string[];
+  fetch?: typeof fetch;
+  /** Keep the session in storage across reloads (default true; false for tests and one-off clients). */
+  persistSession?: boolean;
+  webSocket?: WebSocketClass;
+}
+
+export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
+  const http = new SupabaseFetch(config.fetch);
+  const persistSession = config.persistSession ?? true;
+  const client = createClient(config.url, config.anonKey, {
+    global: { fetch: http.fetch },
+    auth: {
+      persistSession,
+      autoRefreshToken: persistSession,
+      // Magic links and OAuth come back to /auth/callback with a PKCE code that supabase-js exchanges.
+      detectSessionInUrl: true,
+      flowType: 'pkce',
+    },
+    ...(config.webSocket ? { realtime: { transport: config.webSocket as never } } : {}),
+  });
+  const auth = new SupabaseAuth(client, http, config.oauthProviders ?? []);
+  return {
+    kind: 'supabase',
+    auth,
+    data: new SupabaseData(client, http),
+    realtime: new SupabaseRealtime(client, auth),
+    functions: new SupabaseFunctions(client),
+    files: new SupabaseFilesPending(),
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * AuthPort over GoTrue (supabase-js auth): email + password, magic link, the OAuth providers the project
+ * enables, refresh (supabase-js refreshes the token itself), sign-out here, elsewhere or everywhere. The
+ * profile comes from `profiles`, made on first sign-in when missing.
+ */
+import type { Session as GoTrueSession, SupabaseClient, User } from '@supabase/supabase-js';
+import { AppError, throwIfAborted } from '../../lib/app-error';
+import { displayName as displayNameSchema, parseField } from '../../lib/validation';
+import { limits } from '../../config';
+import type { AuthCapabilities, AuthPort, CallOptions, Profile, Session, SignInMethod, Unsubscribe } from '../ports';
+import { abortErrorOf, authError, postgrestError, type PostgrestFailure } from './supabase-errors';
+import type { SupabaseFetch } from './supabase-fetch';
+import { toProfile, type Row } from './supabase-rows';
+
+const FALLBACK_NAME = 'Shoebox user';
+
+/** Controls and text-direction overrides: never part of a display name. */
+function isRefused(c: string): boolean {
+  const code = c.codePointAt(0) ?? 0;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
+/** The name a new profile starts with: the one given at sign-up or by the provider, else the email's local part. */
+export function initialDisplayName(user: Pick<User, 'email' | 'user_metadata'>): string {
+  const meta = (user.user_metadata ?? {}) as Record<string, unknown>;
+  const candidates = [meta.display_name, meta.full_name, meta.name, meta.user_name, user.email?.split('@')[0]];
+  for (const candidate of candidates) {
+    if (typeof candidate !== 'string') continue;
+    // Drop what the rules refuse rather than refusing the sign-in: controls, bidi overrides, excess length.
+    const cleaned = [...candidate]
+      .map((c) => (isRefused(c) ? ' ' : c))
+      .join('')
+      .trim();
+    const short = [...cleaned].slice(0, limits().displayNameMax).join('').trim();
+    if (short) return short;
+  }
+  return FALLBACK_NAME;
+}
+
+interface PgResult {
+  data: unknown;
+  error: PostgrestFailure | null;
+  status: number;
+}
+
+export class SupabaseAuth implements AuthPort {
+  /** Profiles by user id, loaded once per sign-in. */
+  private readonly profiles = new Map<string, Promise<Profile>>();
+  private readonly listeners = new Set<(session: Session | null) => void>();
+  private stopWatching: (() => void) | null = null;
+  /** Bumped on every change told to listeners, so a late first answer never overwrites a newer one. */
+  private version = 0;
+
+  constructor(
+    private readonly client: SupabaseClient,
+    private readonly http: SupabaseFetch,
+    private readonly oauthProviders: readonly string[],
+  ) {}
+
+  capabilities(): AuthCapabilities {
+    const methods: SignInMethod[] = ['password', 'magic-link'];
+    if (this.oauthProviders.length > 0) methods.push('oauth');
+    return { requiresSignIn: true, methods, oauthProviders: [...this.oauthProviders] };
+  }
+
+  async getSession(opts: CallOptions = {}): Promise<Session | null> {
+    throwIfAborted(opts.signal);
+    const { data, error } = await this.client.auth.getSession();
+    if (opts.signal?.aborted) throw abortErrorOf(opts.signal);
+    if (error) throw this.authFailure(error);
+    return data.session ? this.toSession(data.session) : null;
+  }
+
+  onSessionChange(cb: (session: Session | null) => void): Unsubscribe {
+    this.listeners.add(cb);
+    this.watch();
+    let active = true;
+    const seen = this.version;
+    this.getSession().then(
+      (session) => active && this.version === seen && cb(session),
+      (e: unknown) => active && this.version === seen && (console.error(e), cb(null)),
+    );
+    return () => {
+      active = false;
+      this.listeners.delete(cb);
+      if (this.listeners.size === 0) {
+        this.stopWatching?.();
+        this.stopWatching = null;
+      }
+    };
+  }
+
+  async signInWithPassword(email: string, password: string): Promise<Session> {
+    const { data, error } = await this.client.auth.signInWithPassword({ email: email.trim(), password });
+    if (error) throw this.authFailure(error);
+    if (!data.session) throw new AppError('auth/email-not-confirmed', 'Confirm your email address first: follow the link in the message we sent you.');
+    return this.toSession(data.session);
+  }
+
+  async signUp(email: string, password: string, displayName: string): Promise<Session | null> {
+    const name = parseField(displayNameSchema, displayName, 'displayName');
+    const { data, error } = await this.client.auth.signUp({ email: email.trim(), password, options: { data: { display_name: name } } });
+    if (error) throw this.authFailure(error);
+    // No session: the project asks for the email to be confirmed first.
+    return data.session ? this.toSession(data.session) : null;
+  }
+
+  async sendMagicLink(email: string, redirectTo: string): Promise<void> {
+    const { error } = await this.client.auth.signInWithOtp({ email: email.trim(), options: { emailRedirectTo: redirectTo, shouldCreateUser: true } });
+    if (error) throw this.authFailure(error);
+  }
+
+  async signInWithOAuth(provider: string, redirectTo: string): Promise<void> {
+    if (!this.oauthProviders.includes(provider)) {
+      throw new AppError('validation/invalid', `Sign-in with ${provider} is not enabled for this project.`, { details: { field: 'provider' } });
+    }
+    const { error } = await this.client.auth.signInWithOAuth({ provider: provider as never, options: { redirectTo } });
+    if (error) throw this.authFailure(error);
+  }
+
+  async signOut(scope: 'local' | 'others' | 'global' = 'local'): Promise<void> {
+    const { error } = await this.client.auth.signOut({ scope });
+    if (error) throw this.authFailure(error);
+    if (scope !== 'others') this.profiles.clear();
+  }
+
+  async updateProfile(patch: { displayName?: string }): Promise<Profile> {
+    const name = patch.displayName === undefined ? undefined : parseField(displayNameSchema, patch.displayName, 'displayName');
+    const session = await this.getSession();
+    if (!session) throw new AppError('auth/session-expired', 'Your session has expired. Sign in again.');
+    if (name === undefined) return session.profile;
+    const result = (await this.client
+      .from('profiles')
+      .update({ display_name: name })
+      .eq('id', session.userId)
+      .select('*')
+      .single()) as unknown as PgResult;
+    if (result.error) throw this.dataFailure(result);
+    const profile = toProfile(result.data as Row);
+    this.profiles.set(profile.id, Promise.resolve(profile));
+    await this.notify();
+    return profile;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+
+  private authFailure(error: unknown): AppError {
+    const status = (error as { status?: unknown }).status;
+    const retryAfterMs = status === 429 ? this.http.retryAfterMs() : undefined;
+    return authError(error, retryAfterMs === undefined ? {} : { retryAfterMs });
+  }
+
+  private dataFailure(result: PgResult): AppError {
+    const retryAfterMs = result.status === 429 ? this.http.retryAfterMs() : undefined;
+    return postgrestError(result.error ?? {}, result.status, retryAfterMs === undefined ? {} : { retryAfterMs });
+  }
+
+  private watch(): void {
+    if (this.stopWatching) return;
+    const { data } = this.client.auth.onAuthStateChange((event, session) => {
+      // Each new watcher gets the current session on its own; the first event repeats it.
+      if (event === 'INITIAL_SESSION') return;
+      if (!session) this.profiles.clear();
+      // supabase-js holds its auth lock while calling back: reading the profile must wait until it is released.
+      setTimeout(() => void this.notify(session), 0);
+    });
+    this.stopWatching = () => data.subscription.unsubscribe();
+  }
+
+  private async notify(known?: GoTrueSession | null): Promise<void> {
+    const version = ++this.version;
+    let session: Session | null;
+    try {
+      session = known === undefined ? await this.getSession() : known ? await this.toSession(known) : null;
+    } catch (e) {
+      console.error(e);
+      return;
+    }
+    if (version !== this.version) return;
+    for (const cb of [...this.listeners]) {
+      try {
+        cb(session);
+      } catch (e) {
+        console.error(e);
+      }
+    }
+  }
+
+  private async toSession(session: GoTrueSession): Promise<Session> {
+    const profile = await this.profileOf(session.user);
+    return {
+      userId: session.user.id,
+      email: session.user.email ?? null,
+      profile,
+      expiresAt: typeof session.expires_at === 'number' ? session.expires_at * 1000 : null,
+    };
+  }
+
+  private profileOf(user: User): Promise<Profile> {
+    let loading = this.profiles.get(user.id);
+    if (!loading) {
+      loading = this.loadProfile(user);
+      this.profiles.set(user.id, loading);
+      loading.catch(() => {
+        if (this.profiles.get(user.id) === loading) this.profiles.delete(user.id);
+      });
+    }
+    return loading;
+  }
+
+  private async loadProfile(user: User): Promise<Profile> {
+    const read = async () => {
+      const result = (await this.client.from('profiles').select('*').eq('id', user.id).maybeSingle()) as unknown as PgResult;
+      if (result.error) throw this.dataFailure(result);
+      return result.data ? toProfile(result.data as Row) : null;
+    };
+    const existing = await read();
+    if (existing) return existing;
+    const created = (await this.client
+      .from('profiles')
+      .insert({ id: user.id, display_name: initialDisplayName(user) })
+      .select('*')
+      .single()) as unknown as PgResult;
+    if (!created.error) return toProfile(created.data as Row);
+    // Another tab made it first: theirs is the profile.
+    if (created.error.code === '23505') {
+      const again = await read();
+      if (again) return again;
+    }
+    throw this.dataFailure(created);
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * RealtimePort over Supabase Realtime.
+ *
+ * [Note: One channel per open album]
+ * An album has one channel, `album:{albumId}`, however many parts of the app listen to it: supabase-js hands
+ * back the same channel for the same topic, and a joined channel takes no new listeners, so subscriptions
+ * share an entry here and the channel is removed when the last one ends. The channel carries
+ * postgres_changes on items, comments, favorites and album_members of that album (RLS decides which rows
+ * reach the caller), presence (`{userId, displayName, since}` per tab, reported as unique users) and the
+ * `upload-progress` broadcast. The albums screen (`subscribe(null, …)`) has `albums:{userId}`, with
+ * postgres_changes on albums and album_members and no filter: RLS sends only what the user may see.
+ */
+import type { RealtimeChannel, RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
+import type {
+  AuthPort,
+  BroadcastMessage,
+  ChangeEntity,
+  ChangeEvent,
+  PresenceViewer,
+  RealtimeHandlers,
+  RealtimePort,
+  Unsubscribe,
+} from '../ports';
+import { toPlainRow, type Row } from './supabase-rows';
+
+export const BROADCAST_EVENT = 'upload-progress';
+
+const ENTITY_OF_TABLE: Record<string, ChangeEntity> = {
+  albums: 'album',
+  items: 'item',
+  comments: 'comment',
+  favorites: 'favorite',
+  album_members: 'album_member',
+};
+
+export const ALBUM_TABLES = ['items', 'comments', 'favorites', 'album_members'] as const;
+export const ALBUMS_SCREEN_TABLES = ['albums', 'album_members'] as const;
+
+/** The postgres_changes payload fields we read (as Realtime sends them, decoded by supabase-js). */
+export interface ChangePayload {
+  eventType: 'INSERT' | 'UPDATE' | 'DELETE';
+  table: string;
+  new: Row;
+  old: Row;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * A postgres_changes payload as a ChangeEvent, or null for a table the app does not follow. Rows without a
+ * single id column (members, favorites) get one made of their key, so the app can tell rows apart.
+ * `albumId` comes from the row, else from the album the channel listens to (a delete may carry only the key).
+ */
+export function toChangeEvent(payload: ChangePayload, channelAlbumId: string | null): ChangeEvent | null {
+  const entity = ENTITY_OF_TABLE[payload.table];
+  if (!entity) return null;
+  const op = payload.eventType === 'INSERT' ? 'insert' : payload.eventType === 'UPDATE' ? 'update' : 'delete';
+  const source: Row = op === 'delete' ? { ...payload.old } : { ...payload.new };
+  const albumId = entity === 'album' ? text(source.id) : (text(source.album_id) ?? channelAlbumId ?? undefined);
+  if (!albumId) return null;
+  if (entity === 'album_member' && !text(source.id)) source.id = `${albumId}:${text(source.user_id) ?? ''}`;
+  if (entity === 'favorite' && !text(source.id)) source.id = `${text(source.item_id) ?? ''}:${text(source.user_id) ?? ''}`;
+  return { entity, op, albumId, row: toPlainRow(source) };
+}
+
+/**
+ * Presence state (`{ [key]: [{ userId, displayName, since, presence_ref }, …] }`) as the viewers of an album:
+ * one entry per user (a person with two tabs open is one viewer, since their first tab), earliest first.
+ */
+export function toViewers(state: Record<string, unknown[]>): PresenceViewer[] {
+  const byUser = new Map<string, PresenceViewer>();
+  for (const metas of Object.values(state)) {
+    for (const meta of metas) {
+      if (!meta || typeof meta !== 'object') continue;
+      const { userId, displayName, since } = meta as Record<string, unknown>;
+      if (typeof userId !== 'string' || !userId || typeof since !== 'string' || Number.isNaN(Date.parse(since))) continue;
+      const name = typeof displayName === 'string' && displayName.trim() ? displayName : 'Someone';
+      const known = byUser.get(userId);
+      if (!known || since < known.since) byUser.set(userId, { userId, displayName: name, since });
+    }
+  }
+  return [...byUser.values()].sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0));
+}
+
+/** A broadcast payload as a BroadcastMessage, or null when it is not one (anyone on the channel can send). */
+export function toBroadcastMessage(payload: unknown): BroadcastMessage | null {
+  if (!payload || typeof payload !== 'object') return null;
+  const { type, userId, payload: inner } = payload as Record<string, unknown>;
+  if (type !== BROADCAST_EVENT || typeof userId !== 'string') return null;
+  if (!inner || typeof inner !== 'object' || Array.isArray(inner)) return null;
+  return { type, userId, payload: inner as Record<string, unknown> };
+}
+
+interface ChannelEntry {
+  topic: string;
+  albumId: string | null;
+  channel: RealtimeChannel | null;
+  subs: Set<RealtimeHandlers>;
+  viewers: PresenceViewer[];
+  since: string;
+}
+
+function report(e: unknown): void {
+  if (typeof reportError === 'function') reportError(e);
+  else console.error(e);
+}
+
+/** A subscriber's exception must not stop the others from hearing. */
+function call(fn: () => void): void {
+  try {
+    fn();
+  } catch (e) {
+    report(e);
+  }
+}
+
+export class SupabaseRealtime implements RealtimePort {
+  /** By album id; `null` for the albums screen. */
+  private readonly entries = new Map<string | null, ChannelEntry>();
+
+  constructor(
+    private readonly client: SupabaseClient,
+    private readonly auth: Pick<AuthPort, 'getSession'>,
+  ) {}
+
+  subscribe(albumId: string | null, handlers: RealtimeHandlers): Unsubscribe {
+    // A copy, so the same handlers passed twice are two subscriptions that each end on their own.
+    const own: RealtimeHandlers = { ...handlers };
+    let entry = this.entries.get(albumId);
+    if (!entry) {
+      entry = { topic: '', albumId, channel: null, subs: new Set(), viewers: [], since: new Date().toISOString() };
+      this.entries.set(albumId, entry);
+      void this.open(entry);
+    } else if (own.onPresence && entry.viewers.length > 0) {
+      const known = entry;
+      queueMicrotask(() => known.subs.has(own) && call(() => own.onPresence?.(known.viewers)));
+    }
+    entry.subs.add(own);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const current = this.entries.get(albumId);
+      if (!current) return;
+      current.subs.delete(own);
+      if (current.subs.size === 0) this.close(current);
+    };
+  }
+
+  broadcast(albumId: string, msg: BroadcastMessage): void {
+    const channel = this.entries.get(albumId)?.channel;
+    if (channel) {
+      channel.send({ type: 'broadcast', event: BROADCAST_EVENT, payload: msg }).catch(report);
+      return;
+    }
+    // Not watching the album (uploads go on from the uploads screen): one message over HTTP.
+    const once = this.client.channel(`album:${albumId}`, { config: { broadcast: { self: false } } });
+    once
+      .httpSend(BROADCAST_EVENT, msg)
+      .catch(report)
+      .finally(() => {
+        if (!this.entries.get(albumId)?.channel) void this.client.removeChannel(once);
+      });
+  }
+
+  private async open(entry: ChannelEntry): Promise<void> {
+    let session;
+    try {
+      session = await this.auth.getSession();
+    } catch (e) {
+      report(e);
+      return;
+    }
+    if (this.entries.get(entry.albumId) !== entry || !session) return;
+    const albumId = entry.albumId;
+    entry.topic = albumId === null ? `albums:${session.userId}` : `album:${albumId}`;
+    const channel = this.client.channel(entry.topic, { config: { broadcast: { self: false }, presence: { key: session.userId } } });
+    entry.channel = channel;
+    const tables = albumId === null ? ALBUMS_SCREEN_TABLES : ALBUM_TABLES;
+    for (const table of tables) {
+      const filter = albumId === null ? {} : { filter: `album_id=eq.${albumId}` };
+      channel.on('postgres_changes', { event: '*', schema: 'public', table, ...filter }, (payload: RealtimePostgresChangesPayload<Row>) => {
+        const ev = toChangeEvent(payload as unknown as ChangePayload, albumId);
+        if (!ev) return;
+        for (const sub of entry.subs) if (sub.onChange) call(() => sub.onChange!(ev));
+      });
+    }
+    if (albumId !== null) {
+      channel.on('presence', { event: 'sync' }, () => {
+        entry.viewers = toViewers(channel.presenceState() as Record<string, unknown[]>);
+        for (const sub of entry.subs) if (sub.onPresence) call(() => sub.onPresence!(entry.viewers));
+      });
+      channel.on('broadcast', { event: BROADCAST_EVENT }, (message: { payload?: unknown }) => {
+        const msg = toBroadcastMessage(message.payload);
+        if (!msg) return;
+        for (const sub of entry.subs) if (sub.onBroadcast) call(() => sub.onBroadcast!(msg));
+      });
+    }
+    channel.subscribe((status, err) => {
+      if (err) report(err);
+      if (status !== 'SUBSCRIBED' || albumId === null) return;
+      channel
+        .track({ userId: session.userId, displayName: session.profile.displayName, since: entry.since })
+        .catch(report);
+    });
+  }
+
+  private close(entry: ChannelEntry): void {
+    this.entries.delete(entry.albumId);
+    if (entry.channel) void this.client.removeChannel(entry.channel);
+  }
+}
