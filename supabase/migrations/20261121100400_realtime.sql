@@ -1,0 +1,11 @@
+-- Live updates of an open album (postgres_changes filtered by album_id) and of the albums screen.
+-- Realtime checks each change against the subscriber's RLS, so only members receive an album's changes.
+-- Full replica identity: a delete event carries album_id, which the per-album filter needs.
+alter table public.items replica identity full;
+alter table public.comments replica identity full;
+alter table public.favorites replica identity full;
+alter table public.album_members replica identity full;
+alter table public.albums replica identity full;
+
+alter publication supabase_realtime add table
+  public.items, public.comments, public.favorites, public.album_members, public.albums;

@@ -1,0 +1,165 @@
+/**
+ * A fresh database for one test file: PGlite in-process by default, or a throwaway database on the
+ * Postgres server at DATABASE_URL. Applies tests/db/supabase-fixture.sql (what a Supabase project
+ * provides) and then every migration in supabase/migrations in file-name order, and runs code as an
+ * actor: in a transaction, as the role PostgREST would use, with that actor's JWT claims set.
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import pg from 'pg';
+
+const root = new URL('../..', import.meta.url).pathname;
+export const migrationsDir = join(root, 'supabase', 'migrations');
+
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+/** A caller: a signed-in user (id and e-mail), or the anonymous visitor (`id: null`). */
+export interface Actor {
+  id: string | null;
+  email?: string | null;
+}
+
+export const anonymous: Actor = { id: null };
+
+export interface DbError {
+  code: string;
+  message: string;
+  detail?: string;
+}
+
+export interface Harness extends Queryable {
+  /** Runs `fn` as `actor` in a transaction that is rolled back, unless `commit` is set. */
+  as<T>(actor: Actor, fn: (q: Queryable) => Promise<T>, opts?: { commit?: boolean }): Promise<T>;
+  /** Creates a user in auth.users (the profile follows by trigger) and returns it as an actor. */
+  createUser(displayName: string): Promise<Actor>;
+  exec(sql: string): Promise<void>;
+  /** `pglite` or `postgres`. */
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+interface Conn {
+  query(sql: string, params?: unknown[]): Promise<Row[]>;
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function pgliteConn(): Promise<Conn> {
+  const db = new PGlite({ extensions: { pgcrypto } });
+  await db.waitReady;
+  return {
+    query: async (sql, params) => (await db.query<Row>(sql, params)).rows,
+    exec: async (sql) => {
+      await db.exec(sql);
+    },
+    close: () => db.close(),
+  };
+}
+
+async function postgresConn(url: string): Promise<Conn> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const name = `shoebox_test_${randomUUID().replaceAll('-', '')}`;
+  await admin.query(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: target.toString() });
+  await client.connect();
+  // Notices (publication without logical WAL, etc.) are not test output.
+  client.on('notice', () => undefined);
+  return {
+    query: async (sql, params) => (await client.query<Row>(sql, params)).rows,
+    exec: async (sql) => {
+      await client.query(sql);
+    },
+    close: async () => {
+      await client.end();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export function migrationFiles(): string[] {
+  return readdirSync(migrationsDir)
+    .filter((f) => /^\d{14}_[a-z0-9_]+\.sql$/.test(f))
+    .sort();
+}
+
+export async function startDb(): Promise<Harness> {
+  const url = process.env.DATABASE_URL;
+  const conn = url ? await postgresConn(url) : await pgliteConn();
+  await conn.exec(readFileSync(join(root, 'tests', 'db', 'supabase-fixture.sql'), 'utf8'));
+  for (const file of migrationFiles()) {
+    try {
+      await conn.exec(readFileSync(join(migrationsDir, file), 'utf8'));
+    } catch (e) {
+      throw new Error(`migration ${file} failed: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  // One connection: calls are serialised so that a transaction never interleaves with another.
+  let chain: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = chain.then(fn, fn);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  const inner: Queryable = { query: async <T extends Row>(sql: string, params?: unknown[]) => (await conn.query(sql, params)) as T[] };
+
+  return {
+    kind: url ? 'postgres' : 'pglite',
+    query: (sql, params) => serial(() => inner.query(sql, params)),
+    exec: (sql) => serial(() => conn.exec(sql)),
+    close: () => serial(() => conn.close()),
+    as: (actor, fn, opts = {}) =>
+      serial(async () => {
+        await conn.exec('begin');
+        try {
+          const role = actor.id ? 'authenticated' : 'anon';
+          const claims = actor.id
+            ? { sub: actor.id, role, email: actor.email ?? null, aud: 'authenticated' }
+            : { role };
+          await conn.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)]);
+          await conn.exec(`set local role ${role}`);
+          const out = await fn(inner);
+          await conn.exec(opts.commit ? 'commit' : 'rollback');
+          return out;
+        } catch (e) {
+          await conn.exec('rollback');
+          throw e;
+        }
+      }),
+    createUser: (displayName) =>
+      serial(async () => {
+        const id = randomUUID();
+        const email = `${displayName.toLowerCase().replace(/[^a-z0-9]+/g, '.')}.${id.slice(0, 8)}@example.test`;
+        await conn.query(`insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)`, [
+          id,
+          email,
+          JSON.stringify({ display_name: displayName }),
+        ]);
+        return { id, email };
+      }),
+  };
+}
+
+/** The error a statement raised (`code`, `message`, `detail`), or throws when it succeeded. */
+export async function errorOf(p: Promise<unknown>): Promise<DbError> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { code?: string; message?: string; detail?: string };
+    if (typeof err.code !== 'string') throw e;
+    return { code: err.code, message: err.message ?? '', ...(err.detail ? { detail: err.detail } : {}) };
+  }
+  throw new Error('expected the statement to fail, and it succeeded');
+}
