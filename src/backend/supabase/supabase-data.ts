@@ -126,18 +126,18 @@ export class SupabaseData implements DataPort {
     return rows(await this.send(query as unknown as Sendable, opts.signal)).map(toAlbum);
   }
 
-  getAlbum(albumId: string, opts: CallOptions = {}): Promise<Album> {
+  async getAlbum(albumId: string, opts: CallOptions = {}): Promise<Album> {
     const query = this.client.from('album_summaries').select('*').eq('id', albumId).is('deleted_at', null).single();
     return this.one(query as unknown as Sendable, opts.signal, 'album/not-found', toAlbum);
   }
 
-  createAlbum(input: AlbumInput, opts: CallOptions = {}): Promise<Album> {
+  async createAlbum(input: AlbumInput, opts: CallOptions = {}): Promise<Album> {
     throwIfAborted(opts.signal);
     const { title, description } = validateAlbumInput(input);
     return this.one(this.rpc('create_album', { p_title: title, p_description: description }), opts.signal, 'album/not-found', toAlbum);
   }
 
-  updateAlbum(albumId: string, patch: AlbumPatch, opts: CallOptions = {}): Promise<Album> {
+  async updateAlbum(albumId: string, patch: AlbumPatch, opts: CallOptions = {}): Promise<Album> {
     throwIfAborted(opts.signal);
     const p_patch: Record<string, unknown> = {};
     if (patch.title !== undefined) p_patch.title = parseField(albumTitle, patch.title, 'title');
@@ -230,7 +230,7 @@ export class SupabaseData implements DataPort {
     return inputs.map((i) => byId.get(i.id)).filter((item): item is Item => item !== undefined);
   }
 
-  finalizeItem(albumId: string, itemId: string, input: FinalizeItemInput, opts: CallOptions = {}): Promise<Item> {
+  async finalizeItem(albumId: string, itemId: string, input: FinalizeItemInput, opts: CallOptions = {}): Promise<Item> {
     const p_input = {
       sha256: input.sha256,
       width: input.width,
