@@ -31,7 +31,7 @@ export class WireStub {
   private readonly routes: Route[] = [];
 
   /** Answers `method path` (path without the query string) with `respond`, every time or once. */
-  on(method: string, path: string, respond: Responder | Response | unknown, opts: { once?: boolean } = {}): this {
+  on(method: string, path: string, respond: Responder | Response | object, opts: { once?: boolean } = {}): this {
     const responder: Responder =
       typeof respond === 'function' ? (respond as Responder) : respond instanceof Response ? () => respond.clone() : () => json(respond);
     // Newest first, so a test can override a default answer.
