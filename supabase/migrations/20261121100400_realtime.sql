@@ -1,7 +1,9 @@
 -- Live updates of an open album (postgres_changes filtered by album_id) and of the albums screen.
 -- Realtime checks each change against the subscriber's RLS, so only members receive an album's changes.
--- Full replica identity: a delete event carries album_id, which the per-album filter needs.
-alter table public.items replica identity full;
+-- A delete event must carry album_id, which the per-album filter needs: items by their (album_id, id)
+-- key (a full identity would include the generated sort column, which publications do not carry),
+-- the others in full.
+alter table public.items replica identity using index items_album_id_id_key;
 alter table public.comments replica identity full;
 alter table public.favorites replica identity full;
 alter table public.album_members replica identity full;
