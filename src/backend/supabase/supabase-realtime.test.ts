@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { toBroadcastMessage, toChangeEvent, toViewers } from './supabase-realtime';
+
+const ALBUM = '0b7c2f8e-5d1a-4e6b-8c3d-9f0a1b2c3d4e';
+
+describe('Supabase realtime: postgres_changes payloads as ChangeEvents', () => {
+  it('an item insert or update carries the new row, camelCased, timestamps as ISO', () => {
+    const ev = toChangeEvent(
+      {
+        eventType: 'UPDATE',
+        table: 'items',
+        new: { id: 'i1', album_id: ALBUM, status: 'ready', thumb_key: 'k', deleted_at: '2024-03-01 10:00:00.5+00', created_at: '2024-03-01T09:00:00+00:00' },
+        old: { id: 'i1' },
+      },
+      ALBUM,
+    );
+    expect(ev).toEqual({
+      entity: 'item',
+      op: 'update',
+      albumId: ALBUM,
+      row: { id: 'i1', albumId: ALBUM, status: 'ready', thumbKey: 'k', deletedAt: '2024-03-01T10:00:00.500Z', createdAt: '2024-03-01T09:00:00.000Z' },
+    });
+    expect(toChangeEvent({ eventType: 'INSERT', table: 'comments', new: { id: 'c1', album_id: ALBUM, body: 'Nice' }, old: {} }, ALBUM)).toMatchObject({
+      entity: 'comment',
+      op: 'insert',
+      row: { id: 'c1', body: 'Nice' },
+    });
+  });
+
+  it('a delete carries the old row, whose album comes from the channel when only the key was sent', () => {
+    expect(toChangeEvent({ eventType: 'DELETE', table: 'items', new: {}, old: { id: 'i9' } }, ALBUM)).toEqual({
+      entity: 'item',
+      op: 'delete',
+      albumId: ALBUM,
+      row: { id: 'i9' },
+    });
+  });
+
+  it('members and favorites get an id made of their key; albums are their own album', () => {
+    expect(toChangeEvent({ eventType: 'INSERT', table: 'album_members', new: { album_id: ALBUM, user_id: 'u2', role: 'viewer' }, old: {} }, null)).toEqual({
+      entity: 'album_member',
+      op: 'insert',
+      albumId: ALBUM,
+      row: { id: `${ALBUM}:u2`, albumId: ALBUM, userId: 'u2', role: 'viewer' },
+    });
+    expect(toChangeEvent({ eventType: 'INSERT', table: 'favorites', new: { album_id: ALBUM, item_id: 'i1', user_id: 'u2' }, old: {} }, ALBUM)?.row.id).toBe('i1:u2');
+    expect(toChangeEvent({ eventType: 'UPDATE', table: 'albums', new: { id: 'a2', title: 'Renamed', item_count: 3 }, old: {} }, null)).toEqual({
+      entity: 'album',
+      op: 'update',
+      albumId: 'a2',
+      row: { id: 'a2', title: 'Renamed', itemCount: 3 },
+    });
+  });
+
+  it('ignores tables the app does not follow and rows with no album', () => {
+    expect(toChangeEvent({ eventType: 'INSERT', table: 'devices', new: { id: 'd1' }, old: {} }, ALBUM)).toBeNull();
+    expect(toChangeEvent({ eventType: 'DELETE', table: 'items', new: {}, old: { id: 'i1' } }, null)).toBeNull();
+  });
+});
+
+describe('Supabase realtime: presence and broadcast', () => {
+  it('lists each viewing user once, from their first tab, earliest first, skipping malformed entries', () => {
+    const state = {
+      'user-b': [
+        { userId: 'user-b', displayName: 'Bea', since: '2024-01-01T10:05:00.000Z', presence_ref: 'r1' },
+        { userId: 'user-b', displayName: 'Bea', since: '2024-01-01T10:01:00.000Z', presence_ref: 'r2' },
+      ],
+      'user-a': [{ userId: 'user-a', displayName: 'Ada', since: '2024-01-01T10:03:00.000Z', presence_ref: 'r3' }],
+      junk: [{ presence_ref: 'r4' }, null, { userId: 'x', since: 'not a date' }],
+    };
+    expect(toViewers(state)).toEqual([
+      { userId: 'user-b', displayName: 'Bea', since: '2024-01-01T10:01:00.000Z' },
+      { userId: 'user-a', displayName: 'Ada', since: '2024-01-01T10:03:00.000Z' },
+    ]);
+    expect(toViewers({})).toEqual([]);
+  });
+
+  it('passes upload-progress broadcasts and drops anything else', () => {
+    const msg = { type: 'upload-progress', userId: 'u1', payload: { done: 3, total: 10 } };
+    expect(toBroadcastMessage(msg)).toEqual(msg);
+    expect(toBroadcastMessage({ type: 'other', userId: 'u1', payload: {} })).toBeNull();
+    expect(toBroadcastMessage({ type: 'upload-progress', payload: {} })).toBeNull();
+    expect(toBroadcastMessage('upload-progress')).toBeNull();
+  });
+});
