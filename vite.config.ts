@@ -40,7 +40,18 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
-          exclude: ['**/*.browser.test.ts', 'node_modules/**'],
+          exclude: ['**/*.browser.test.ts', '**/*.live.test.ts', 'node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The port contracts against a real Supabase project: run by `npm test` only when SUPABASE_TEST_URL is set.
+          name: 'live',
+          environment: 'node',
+          include: ['src/**/*.live.test.ts'],
+          testTimeout: 60_000,
+          fileParallelism: false,
         },
       },
       {

@@ -63,6 +63,16 @@ if (want('unit')) {
   if (!countVitest(file)) failures.push('unit (no report)');
 }
 
+if (want('live')) {
+  if (process.env.SUPABASE_TEST_URL) {
+    const file = join(out, 'live.json');
+    step('live', run('Supabase live suite', 'npx', ['vitest', 'run', '--project', 'live', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+    if (!countVitest(file)) failures.push('live (no report)');
+  } else {
+    console.log('\nSupabase live suite not run: SUPABASE_TEST_URL is not set (see README, "Testing against a real project").');
+  }
+}
+
 if (want('db') && existsSync(join(root, 'tests', 'db'))) {
   const file = join(out, 'db.json');
   step('db', run('database tests', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));

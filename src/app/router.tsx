@@ -2,6 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { AppLayout } from './routes/app-layout';
 import { AlbumsRoute } from './routes/albums-route';
 import { NotFoundRoute } from './routes/not-found-route';
+import { RequireSession } from './routes/require-session';
 import { RouteError } from './routes/route-error';
 
 /** Routes of PRODUCT.md §2. The album grid, viewer, uploads and account screens load when first visited. */
@@ -9,7 +10,11 @@ export function createAppRouter() {
   return createBrowserRouter([
     {
       path: '/',
-      element: <AppLayout />,
+      element: (
+        <RequireSession>
+          <AppLayout />
+        </RequireSession>
+      ),
       errorElement: <RouteError />,
       children: [
         { index: true, element: <AlbumsRoute /> },
@@ -28,5 +33,7 @@ export function createAppRouter() {
         { path: '*', element: <NotFoundRoute /> },
       ],
     },
+    { path: '/sign-in', lazy: async () => ({ Component: (await import('./routes/sign-in-route')).SignInRoute }) },
+    { path: '/auth/callback', lazy: async () => ({ Component: (await import('./routes/auth-callback-route')).AuthCallbackRoute }) },
   ]);
 }

@@ -1,15 +1,16 @@
 import type { Backend } from './ports';
 import type { BackendConfig } from '../config';
-import { AppError } from '../lib/app-error';
 
-/** Chooses the adapter once, at start-up. Each adapter loads only when chosen. */
+/** Chooses the adapter once, at start-up. Each adapter loads only when chosen (supabase-js never loads for the local backend). */
 export async function createBackend(config: BackendConfig): Promise<Backend> {
   switch (config.kind) {
     case 'local': {
       const { createLocalBackend } = await import('./local/create-local-backend');
       return createLocalBackend();
     }
-    case 'supabase':
-      throw new AppError('backend/unreachable', 'This build does not include the Supabase backend yet. Remove the Supabase settings to use the local backend.');
+    case 'supabase': {
+      const { createSupabaseBackend } = await import('./supabase/create-supabase-backend');
+      return createSupabaseBackend({ url: config.url, anonKey: config.anonKey, oauthProviders: config.oauthProviders ?? [] });
+    }
   }
 }
