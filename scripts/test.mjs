@@ -75,8 +75,22 @@ if (want('live')) {
 
 if (want('db') && existsSync(join(root, 'tests', 'db'))) {
   const file = join(out, 'db.json');
-  step('db', run('database tests', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+  step('db', run('database tests (PGlite)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { DATABASE_URL: '' }));
   if (!countVitest(file)) failures.push('db (no report)');
+  // The same suite on a PostgreSQL server: the one at DATABASE_URL, or in CI a throwaway Debian cluster.
+  let url = process.env.DATABASE_URL;
+  const ownServer = !url && process.env.CI === 'true';
+  if (ownServer) {
+    const started = spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    url = /DATABASE_URL=(\S+)/.exec(started.stdout ?? '')?.[1];
+    if (!url) failures.push('db (PostgreSQL server did not start)');
+  }
+  if (url) {
+    const serverFile = join(out, 'db-server.json');
+    step('db-server', run('database tests (PostgreSQL server)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${serverFile}`], { DATABASE_URL: url }));
+    if (!countVitest(serverFile)) failures.push('db-server (no report)');
+  }
+  if (ownServer) spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit' });
 }
 
 if (want('browser') || want('e2e')) {
