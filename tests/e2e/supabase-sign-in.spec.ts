@@ -30,6 +30,7 @@ test('with a Supabase project configured, a visitor signs in first; a wrong pass
       }
       return route.fulfill({ headers: cors, json: { access_token: accessToken(), token_type: 'bearer', expires_in: 3600, expires_at: Math.floor(Date.now() / 1000) + 3600, refresh_token: 'r1', user } });
     }
+    if (url.pathname === '/auth/v1/logout') return route.fulfill({ status: 204, headers: cors });
     if (url.pathname === '/rest/v1/profiles') {
       return route.fulfill({ headers: cors, json: [{ id: USER_ID, display_name: 'Ada', avatar_key: null, created_at: '2026-01-01T00:00:00Z' }] });
     }
@@ -57,4 +58,12 @@ test('with a Supabase project configured, a visitor signs in first; a wrong pass
   await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
   expect(seen).toContain('POST /auth/v1/token');
   expect(seen).toContain('GET /rest/v1/album_summaries');
+
+  // Signing out on other devices keeps this one signed in; signing out here goes back to the sign-in screen.
+  await page.goto('/account');
+  await page.getByRole('button', { name: 'Sign out on other devices' }).click();
+  await expect(page.getByRole('status')).toContainText('other devices have been signed out');
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  expect(seen.filter((r) => r === 'POST /auth/v1/logout')).toHaveLength(2);
 });

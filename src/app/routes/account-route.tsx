@@ -23,6 +23,17 @@ export function AccountRoute() {
     void navigator.storage?.persisted?.().then(setPersisted);
   }, []);
 
+  const [signedOutOthers, setSignedOutOthers] = useState(false);
+  const signOut = async (scope: 'local' | 'others' | 'global') => {
+    setError(null);
+    try {
+      await backend.auth.signOut(scope);
+      if (scope === 'others') setSignedOutOthers(true);
+    } catch (err) {
+      setError(err);
+    }
+  };
+
   const save = async (e: FormEvent) => {
     e.preventDefault();
     if (issue) return;
@@ -82,6 +93,20 @@ export function AccountRoute() {
           {device.label} · {device.kind}
           {standalone ? ' · installed app' : ''}
         </p>
+        {backend.auth.capabilities().requiresSignIn && (
+          <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
+            <button type="button" className="btn" onClick={() => void signOut('local')}>
+              Sign out
+            </button>
+            <button type="button" className="btn" onClick={() => void signOut('others')}>
+              Sign out on other devices
+            </button>
+            <button type="button" className="btn btn--danger" onClick={() => void signOut('global')}>
+              Sign out everywhere
+            </button>
+          </div>
+        )}
+        {signedOutOthers && <p role="status">Your other devices have been signed out.</p>}
       </section>
     </div>
   );
