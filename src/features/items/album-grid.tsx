@@ -187,6 +187,11 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
         aria-rowcount={rows.length}
         style={{ height: virtualizer.getTotalSize() }}
         onKeyDown={onKeyDown}
+        // Whatever put focus on a tile (Tab, a click, the viewer closing), the arrow keys carry on from there.
+        onFocus={(e) => {
+          const id = (e.target as HTMLElement).dataset.itemId;
+          if (id && id !== focusedId) setFocusedId(id);
+        }}
       >
         {virtualRows.map((v) => {
           const row = rows[v.index];

@@ -76,12 +76,21 @@ export function Viewer({ album, getItems, view, itemId, close }: {
     return () => window.removeEventListener('keydown', onKey);
   }, [exit, go, prev, next, zoomed]);
 
+  // On close, focus goes back to the grid: to the tile of the item last shown, else to whatever opened the viewer.
+  const shownId = useRef(itemId);
+  useLayoutEffect(() => {
+    shownId.current = itemId;
+  }, [itemId]);
   useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialogRef.current?.focus();
     const previous = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
       document.body.style.overflow = previous;
+      const tile = document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(shownId.current)}"]`);
+      const target = tile ?? (opener?.isConnected ? opener : null);
+      target?.focus();
     };
   }, []);
 
