@@ -1,27 +1,58 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type FileChooser } from '@playwright/test';
 import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
 
 test('closing the viewer puts focus back on the tile of the item last shown', async ({ page }) => {
   await createAlbum(page, 'Focus');
   await addFiles(page, [fixture('orientation-1.jpg'), fixture('orientation-3.jpg'), fixture('tiny.pdf')]);
   await expectItemCount(page, 3);
-  const names = await page.getByRole('gridcell').evaluateAll((cells) => cells.map((c) => c.getAttribute('aria-label') ?? ''));
+  const cells = page.getByRole('gridcell');
+  const viewer = page.getByRole('dialog');
 
   // Opened with the keyboard, closed with Escape: focus is where it was.
-  await tile(page, names[0] as string).focus();
+  await cells.first().focus();
+  const first = (await cells.first().getAttribute('aria-label')) ?? '';
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('dialog')).toHaveAccessibleName(names[0] as string);
+  await expect(viewer).toHaveAccessibleName(first);
   await page.keyboard.press('Escape');
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(tile(page, names[0] as string)).toBeFocused();
+  await expect(viewer).toHaveCount(0);
+  await expect(tile(page, first)).toBeFocused();
 
   // Stepped to another item: focus lands on that item's tile, and the arrow keys carry on from there.
   await page.keyboard.press('Enter');
+  await expect(viewer).toHaveAccessibleName(first);
   await page.keyboard.press('ArrowRight');
-  await expect(page.getByRole('dialog')).toHaveAccessibleName(names[1] as string);
-  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(tile(page, names[1] as string)).toBeFocused();
-  await page.keyboard.press('ArrowRight');
-  await expect(tile(page, names[2] as string)).toBeFocused();
+  await expect(viewer).not.toHaveAccessibleName(first);
+  const shown = (await viewer.getAttribute('aria-label')) ?? '';
+  await viewer.getByRole('button', { name: 'Close' }).click();
+  await expect(viewer).toHaveCount(0);
+  await expect(tile(page, shown)).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(tile(page, first)).toBeFocused();
+});
+
+test('the Add menu works from the keyboard, and Escape closes it back onto its button', async ({ page }) => {
+  // Listening from the start, so the file chooser is caught however soon it opens.
+  const choosers: FileChooser[] = [];
+  page.on('filechooser', (c) => choosers.push(c));
+  await createAlbum(page, 'Add by keyboard');
+  const add = page.getByRole('button', { name: 'Add', exact: true }).first();
+  await add.focus();
+  await page.keyboard.press('Enter');
+  await expect(add).toHaveAttribute('aria-expanded', 'true');
+
+  // Each choice is reachable with Tab and opens the file chooser with Enter.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Files…' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => choosers.length).toBe(1);
+  await choosers[0]?.setFiles(fixture('orientation-1.jpg'));
+  await expectItemCount(page, 1);
+
+  await add.focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Escape');
+  await expect(add).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('button', { name: 'Files…' })).toBeHidden();
+  await expect(add).toBeFocused();
 });

@@ -7,6 +7,7 @@ export function AddFilesMenu({ onFiles }: { onFiles: (files: File[]) => void }) 
   const [open, setOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
   const folderRef = useRef<HTMLInputElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     // webkitdirectory is not a React prop; set it on the element.
@@ -27,22 +28,33 @@ export function AddFilesMenu({ onFiles }: { onFiles: (files: File[]) => void }) 
     setOpen(false);
     if (files.length) onFiles(files);
   };
+  // Buttons, not labels for the inputs: a label cannot take focus, so the choices were out of keyboard reach.
+  const choose = (inputId: string) => document.getElementById(inputId)?.click();
 
   return (
-    <div className="menu" ref={menuRef} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
-      <button type="button" className="btn btn--primary" aria-haspopup="true" aria-expanded={open} aria-controls={`${id}-menu`} onClick={() => setOpen((o) => !o)}>
+    <div
+      className="menu"
+      ref={menuRef}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !open) return;
+        e.preventDefault();
+        setOpen(false);
+        buttonRef.current?.focus();
+      }}
+    >
+      <button ref={buttonRef} type="button" className="btn btn--primary" aria-haspopup="true" aria-expanded={open} aria-controls={`${id}-menu`} onClick={() => setOpen((o) => !o)}>
         <Icon name="upload" /> Add
       </button>
       <div id={`${id}-menu`} className="menu__list" hidden={!open}>
-        <label className="btn" htmlFor={`${id}-files`}>
+        <button type="button" className="btn" onClick={() => choose(`${id}-files`)}>
           <Icon name="file" /> Files…
-        </label>
-        <label className="btn" htmlFor={`${id}-folder`}>
+        </button>
+        <button type="button" className="btn" onClick={() => choose(`${id}-folder`)}>
           <Icon name="folder" /> Folder…
-        </label>
-        <label className="btn" htmlFor={`${id}-camera`}>
+        </button>
+        <button type="button" className="btn" onClick={() => choose(`${id}-camera`)}>
           <Icon name="camera" /> Camera
-        </label>
+        </button>
       </div>
       <input id={`${id}-files`} aria-label="Add files" data-testid="add-files-input" className="visually-hidden" type="file" multiple tabIndex={-1} onChange={(e) => take(e.currentTarget)} />
       <input id={`${id}-folder`} aria-label="Add a folder" ref={folderRef} className="visually-hidden" type="file" multiple tabIndex={-1} onChange={(e) => take(e.currentTarget)} />
