@@ -56,3 +56,21 @@ test('the Add menu works from the keyboard, and Escape closes it back onto its b
   await expect(page.getByRole('button', { name: 'Files…' })).toBeHidden();
   await expect(add).toBeFocused();
 });
+
+test('Tab stays within the open viewer instead of reaching the page hidden behind it', async ({ page }) => {
+  await createAlbum(page, 'Trapped');
+  await addFiles(page, [fixture('orientation-1.jpg'), fixture('orientation-3.jpg')]);
+  await expectItemCount(page, 2);
+  await page.getByRole('gridcell').first().click();
+  const viewer = page.getByRole('dialog');
+  await expect(viewer).toBeVisible();
+  for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+    await page.keyboard.press(key);
+    expect(await viewer.evaluate((v) => v.contains(document.activeElement) || document.activeElement === document.body), `focus after ${key}`).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+  await expect(page.getByRole('gridcell').first()).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByRole('gridcell').first()).not.toBeFocused();
+});

@@ -83,11 +83,13 @@ export function Viewer({ album, getItems, view, itemId, close }: {
   }, [itemId]);
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const restoreInert = dialogRef.current ? inertOutside(dialogRef.current) : () => undefined;
     dialogRef.current?.focus();
     const previous = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
       document.body.style.overflow = previous;
+      restoreInert();
       const tile = document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(shownId.current)}"]`);
       const target = tile ?? (opener?.isConnected ? opener : null);
       target?.focus();
@@ -174,6 +176,25 @@ export function Viewer({ album, getItems, view, itemId, close }: {
       {showDetails && item && <DetailsPanel item={item} />}
     </div>
   );
+}
+
+/**
+ * Makes everything but `el` inert, as a modal <dialog> would: the page under the full-screen viewer is out of
+ * reach of Tab and of screen readers. Returns the undo.
+ */
+function inertOutside(el: HTMLElement): () => void {
+  const made: HTMLElement[] = [];
+  for (let node: HTMLElement | null = el; node && node !== document.body; node = node.parentElement) {
+    for (const sibling of node.parentElement?.children ?? []) {
+      if (sibling !== node && sibling instanceof HTMLElement && !sibling.inert) {
+        sibling.inert = true;
+        made.push(sibling);
+      }
+    }
+  }
+  return () => {
+    for (const m of made) m.inert = false;
+  };
 }
 
 function Media({ item, onSwipe, onZoom }: { item: Item; onSwipe: (dir: -1 | 1) => void; onZoom: (zoomed: boolean) => void }) {
