@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 
 /**
  * A modal on the native <dialog>: focus is trapped and restored, Escape closes it, and the rest of the page
@@ -12,6 +12,10 @@ export function Dialog({ open, onClose, title, children, className }: {
   className?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const wanted = useRef(open);
+  useLayoutEffect(() => {
+    wanted.current = open;
+  }, [open]);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -23,7 +27,15 @@ export function Dialog({ open, onClose, title, children, className }: {
       ref={ref}
       className={`dialog ${className ?? ''}`}
       aria-label={title}
-      onClose={onClose}
+      onClose={() => {
+        onClose();
+        // The browser closes a dialog on a repeated Escape even when its cancel is refused; if the owner still
+        // wants it open (say, while saving), open it again. React has applied onClose's update by then.
+        queueMicrotask(() => {
+          const d = ref.current;
+          if (d?.isConnected && wanted.current && !d.open) d.showModal();
+        });
+      }}
       onCancel={(e) => {
         e.preventDefault();
         onClose();

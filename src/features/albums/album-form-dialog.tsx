@@ -17,18 +17,22 @@ export function AlbumFormDialog({ open, onClose, title, submitLabel, initial, on
   initial?: AlbumInput;
   onSubmit: (input: AlbumInput) => Promise<unknown>;
 }) {
+  // While saving, the dialog stays open: closing it then would lose the typed text and hide a failure.
+  const [busy, setBusy] = useState(false);
+  const close = () => !busy && onClose();
   return (
-    <Dialog open={open} onClose={onClose} title={title}>
-      <AlbumForm submitLabel={submitLabel} initial={initial} onCancel={onClose} onSubmit={onSubmit} />
+    <Dialog open={open} onClose={close} title={title}>
+      <AlbumForm submitLabel={submitLabel} initial={initial} onCancel={close} onSubmit={onSubmit} onBusyChange={setBusy} />
     </Dialog>
   );
 }
 
-function AlbumForm({ submitLabel, initial, onCancel, onSubmit }: {
+function AlbumForm({ submitLabel, initial, onCancel, onSubmit, onBusyChange }: {
   submitLabel: string;
   initial?: AlbumInput;
   onCancel: () => void;
   onSubmit: (input: AlbumInput) => Promise<unknown>;
+  onBusyChange: (busy: boolean) => void;
 }) {
   const id = useId();
   const [titleText, setTitle] = useState(initial?.title ?? '');
@@ -45,6 +49,7 @@ function AlbumForm({ submitLabel, initial, onCancel, onSubmit }: {
     setTouched(true);
     if (invalid || busy) return;
     setBusy(true);
+    onBusyChange(true);
     setError(null);
     try {
       await onSubmit({ title: titleText, description });
@@ -52,6 +57,7 @@ function AlbumForm({ submitLabel, initial, onCancel, onSubmit }: {
       setError(err);
     } finally {
       setBusy(false);
+      onBusyChange(false);
     }
   };
 
@@ -92,7 +98,7 @@ function AlbumForm({ submitLabel, initial, onCancel, onSubmit }: {
       </div>
       {error !== null && <ErrorLine error={error} />}
       <div className="dialog__actions">
-        <button type="button" className="btn" onClick={onCancel}>
+        <button type="button" className="btn" onClick={onCancel} disabled={busy}>
           Cancel
         </button>
         <button type="submit" className="btn btn--primary" disabled={busy || (touched && invalid)}>
