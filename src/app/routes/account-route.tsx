@@ -34,16 +34,20 @@ export function AccountRoute() {
     }
   };
 
+  const [saving, setSaving] = useState(false);
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    if (issue) return;
+    if (issue || saving) return;
     setError(null);
     setSaved(false);
+    setSaving(true);
     try {
       await backend.auth.updateProfile({ displayName: name });
       setSaved(true);
     } catch (err) {
       setError(err);
+    } finally {
+      setSaving(false);
     }
   };
 
@@ -61,7 +65,7 @@ export function AccountRoute() {
             </span>
           </div>
           {error !== null && <ErrorLine error={error} />}
-          <button type="submit" className="btn btn--primary" disabled={!!issue}>Save</button>
+          <button type="submit" className="btn btn--primary" disabled={!!issue || saving}>{saving ? 'Saving…' : 'Save'}</button>
           {saved && <span role="status" style={{ marginLeft: 12 }}>Saved</span>}
         </form>
       </section>

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Album, Item, ItemSort } from '../../backend/ports';
@@ -7,6 +8,7 @@ import { useAlbum } from '../../features/albums/use-albums';
 import { UrlBatcher } from '../../features/files/url-batcher';
 import { UrlBatcherContext } from '../../features/files/use-url';
 import { AlbumGrid } from '../../features/items/album-grid';
+import { itemKeys } from '../../features/items/item-keys';
 import { orderedItems } from '../../features/items/grid-model';
 import { emptySelection, prune, type Selection } from '../../features/items/selection';
 import { useAlbumLive } from '../../features/items/use-album-live';
@@ -58,6 +60,7 @@ function AlbumScreen({ album }: { album: Album }) {
   const view = useMemo<AlbumView>(() => ({ sort, trashed }), [sort, trashed]);
   const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
   const { months, sections, error } = useAlbumSections(album.id, view, wanted);
+  const queryClient = useQueryClient();
   // The loaded items in order, made only when something needs them (the viewer, a selection).
   const getItems = useMemo(() => {
     let items: Item[] | undefined;
@@ -185,7 +188,7 @@ function AlbumScreen({ album }: { album: Album }) {
       )}
       {actionError !== null && <div style={{ padding: '0 16px' }}><ErrorLine error={actionError} /></div>}
       {error ? (
-        <div className="page"><ErrorPanel error={error} onRetry={() => void months.refetch()} /></div>
+        <div className="page"><ErrorPanel error={error} onRetry={() => void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) })} /></div>
       ) : months.isPending ? (
         <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 240 }} /></div>
       ) : sections.length === 0 ? (

@@ -2,6 +2,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useBackend } from '../../backend/backend-context';
 import type { DataPort, Item, ItemQuery } from '../../backend/ports';
+import { isAbortError } from '../../lib/app-error';
 import type { GridSection } from './grid-model';
 import { itemKeys } from './item-keys';
 
@@ -80,6 +81,8 @@ export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths:
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [months.data, key, loaded.map((q) => q.dataUpdatedAt).join(',')],
   );
-  const monthError = loaded.find((q) => q.error)?.error ?? null;
-  return { months, sections, error: months.error ?? monthError };
+  // A cancellation (the month scrolled away mid-load) is not an error to show.
+  const monthError = loaded.find((q) => q.error && !isAbortError(q.error))?.error ?? null;
+  const countsError = months.error && !isAbortError(months.error) ? months.error : null;
+  return { months, sections, error: countsError ?? monthError };
 }
