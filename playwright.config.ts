@@ -5,6 +5,8 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Playwright empties its output folder on start: keep it apart from the other suites' reports.
+  outputDir: 'test-results/e2e-artifacts',
   timeout: 90_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
