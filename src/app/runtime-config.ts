@@ -1,3 +1,4 @@
+import { fromBase64UrlJson } from '../lib/base64url-json';
 import { backendConfigFromEnv, overrideLimits, DEFAULT_LIMITS, type BackendConfig, type Limits } from '../config';
 
 /**
@@ -55,14 +56,9 @@ export function assertPublishableKey(key: string): void {
   if (key.startsWith('sb_secret_')) throw new ConfigError('This is a secret key. Use the anon (publishable) key: the secret key must never reach a browser.');
   const parts = key.split('.');
   if (parts.length === 3) {
-    let role: unknown;
-    try {
-      const payload = JSON.parse(atob((parts[1] ?? '').replace(/-/g, '+').replace(/_/g, '/'))) as { role?: unknown };
-      role = payload.role;
-    } catch {
-      throw new ConfigError('supabaseAnonKey is not a valid key.');
-    }
-    if (role === 'service_role') {
+    const payload = fromBase64UrlJson(parts[1] ?? '');
+    if (typeof payload !== 'object' || payload === null) throw new ConfigError('supabaseAnonKey is not a valid key.');
+    if ((payload as { role?: unknown }).role === 'service_role') {
       throw new ConfigError('This is the service_role key. Use the anon (publishable) key: the service_role key must never reach a browser.');
     }
   }

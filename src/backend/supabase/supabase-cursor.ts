@@ -4,26 +4,15 @@
  * would make the next page repeat or skip rows that share the millisecond.
  */
 import { AppError } from '../../lib/app-error';
+import { fromBase64UrlJson, toBase64UrlJson } from '../../lib/base64url-json';
 
 export interface ItemCursor {
   t: string;
   id: string;
 }
 
-function toBase64Url(textValue: string): string {
-  const bytes = new TextEncoder().encode(textValue);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(textValue: string): string {
-  const binary = atob(textValue.replace(/-/g, '+').replace(/_/g, '/'));
-  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-}
-
 export function encodeCursor(cursor: ItemCursor): string {
-  return toBase64Url(JSON.stringify({ t: cursor.t, id: cursor.id }));
+  return toBase64UrlJson({ t: cursor.t, id: cursor.id });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -31,12 +20,7 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{
 
 /** The cursor, or `validation/invalid` for anything this adapter did not make. */
 export function decodeCursor(value: string): ItemCursor {
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(fromBase64Url(value));
-  } catch {
-    parsed = null;
-  }
+  const parsed = fromBase64UrlJson(value);
   if (parsed && typeof parsed === 'object') {
     const { t, id } = parsed as { t?: unknown; id?: unknown };
     // Both end up inside a PostgREST filter: only a timestamp and a uuid may get there.
