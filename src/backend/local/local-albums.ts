@@ -4,7 +4,7 @@ import type { Album, AlbumInput, AlbumPatch, CallOptions } from '../ports';
 import { addActivity } from './local-activity';
 import { albumView, isCoverable, requireAlbum, toAlbum } from './local-album-view';
 import { now, readTransaction, rowOf, writeTransaction, type LocalDataDeps } from './local-data-deps';
-import { prefixRange, type AlbumRecord } from './local-db';
+import { newAlbumRecord, prefixRange, type AlbumRecord } from './local-db';
 import { guard, invalid } from './local-errors';
 
 export function listAlbums(deps: LocalDataDeps, opts: CallOptions): Promise<Album[]> {
@@ -24,18 +24,7 @@ export function createAlbum(deps: LocalDataDeps, input: AlbumInput, opts: CallOp
     const { title, description } = validateAlbumInput(input ?? { title: '' });
     const profile = await deps.profile();
     const at = now();
-    const record: AlbumRecord = {
-      id: crypto.randomUUID(),
-      ownerId: profile.id,
-      title,
-      description,
-      coverItemId: null,
-      itemCount: 0,
-      bytesTotal: 0,
-      heldCount: 0,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const record = newAlbumRecord(crypto.randomUUID(), profile.id, title, description, at);
     await writeTransaction(deps, async (tx) => {
       await tx.objectStore('albums').add(record);
       await addActivity(tx, record.id, profile.id, 'created_album', 1, at);

@@ -37,6 +37,11 @@ export interface AlbumRecord {
   updatedAt: string;
 }
 
+/** A new, empty album owned by `ownerId`. */
+export function newAlbumRecord(id: string, ownerId: string, title: string, description: string, at: string): AlbumRecord {
+  return { id, ownerId, title, description, coverItemId: null, itemCount: 0, bytesTotal: 0, heldCount: 0, createdAt: at, updatedAt: at };
+}
+
 export interface ItemRecord extends Item {
   lb?: ListBucket;
   st: number;

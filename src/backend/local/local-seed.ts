@@ -7,7 +7,7 @@ import { albumTitle, parseField } from '../../lib/validation';
 import { objectKeys, type Item } from '../ports';
 import { LOCAL_DEFAULTS } from './create-local-backend';
 import { loadLocalProfile } from './local-auth';
-import { LocalDb, WRITE_STORES, type AlbumRecord } from './local-db';
+import { LocalDb, WRITE_STORES, newAlbumRecord } from './local-db';
 import { LocalFiles } from './local-files';
 import { ItemLedger } from './local-item-ledger';
 import { withListFields } from './local-item-record';
@@ -98,19 +98,8 @@ export async function seedLocalAlbum(target: SeedTarget | string, albumId: strin
     const idb = await db.get();
     if (!(await idb.get('albums', albumId))) {
       const at = new Date().toISOString();
-      const album: AlbumRecord = {
-        id: albumId,
-        ownerId: profile.id,
-        title: parseField(albumTitle, opts.title ?? 'Sample album', 'title'),
-        description: '',
-        coverItemId: null,
-        itemCount: 0,
-        bytesTotal: 0,
-        heldCount: 0,
-        createdAt: at,
-        updatedAt: at,
-      };
-      await idb.add('albums', album);
+      const title = parseField(albumTitle, opts.title ?? 'Sample album', 'title');
+      await idb.add('albums', newAlbumRecord(albumId, profile.id, title, '', at));
     }
     const thumbs = await writeSharedThumbs(new LocalFiles(opfsDir), albumId);
 
