@@ -1,6 +1,6 @@
-import type { ItemKind, ItemMetadata, ItemNotice, UploadCheckpoint } from '../backend/ports';
+import type { UploadCheckpoint } from '../backend/ports';
 import { AppError, type SerializedAppError } from '../lib/app-error';
-import type { SniffedType } from '../media/media-types';
+import type { ProcessedMedia, SniffedType } from '../media/media-types';
 
 /**
  * One file on its way into an album (PRODUCT.md §4):
@@ -50,16 +50,7 @@ export interface UploadObject {
 }
 
 /** What the media pipeline learnt, without the derived blobs (they live in the store's blob table). */
-export interface ProcessedFacts {
-  kind: ItemKind;
-  mime: string;
-  width: number | null;
-  height: number | null;
-  durationMs: number | null;
-  takenAt: string | null;
-  thumbhash: string | null;
-  metadata: ItemMetadata;
-  notice: ItemNotice | null;
+export interface ProcessedFacts extends Omit<ProcessedMedia, 'thumb' | 'preview'> {
   hasPreview: boolean;
   hasThumb: boolean;
 }
