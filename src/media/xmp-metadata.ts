@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { decodeXmlEntities } from '../lib/xml-entities';
 import type { ItemMetadata } from '../backend/ports';
 import { exifDateToIso } from './exif-date';
 
@@ -122,15 +123,8 @@ function rating(v: string | undefined): number | undefined {
   return Number.isFinite(n) && n >= -1 && n <= 5 ? Math.round(n) : undefined;
 }
 
-const ENTITY = /&(?:#x([0-9a-f]{1,6})|#(\d{1,7})|(lt|gt|amp|quot|apos));/gi;
-const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
 function clean(raw: string): string | undefined {
-  const decoded = raw.replace(ENTITY, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
-    if (name) return NAMED[name.toLowerCase()] ?? whole;
-    const code = hex ? parseInt(hex, 16) : Number(dec);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
+  const decoded = decodeXmlEntities(raw);
   // Control characters (other than line breaks and tabs) never reach the item.
   // eslint-disable-next-line no-control-regex
   const s = decoded.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim();

@@ -1,0 +1,265 @@
+/**
+ * Puts one object into the bucket: a single PUT under 16 MiB, a multipart upload above, resumable from the
+ * checkpoint the upload engine persisted. See [Note: Resuming multipart uploads] in src/upload/task-runner.ts.
+ */
+import { AppError } from '../../lib/app-error';
+import type { UploadCheckpoint, UploadOptions, UploadRequest } from '../ports';
+import { contentDisposition, storedOriginal } from './content-disposition';
+import { partCount, partRange, partSizeFor, usesMultipart, type PartPlanLimits } from './part-plan';
+import type { S3Caller } from './s3-caller';
+import { corsError } from './s3-errors';
+import { completeBody, isCompleteResult, parseListParts, parseS3Error, parseUploadId, type ListedPart } from './s3-xml';
+import { s3AppError } from './s3-errors';
+
+export interface UploaderLimits extends PartPlanLimits {
+  partsInFlight: number;
+}
+
+type Part = { partNumber: number; size: number; etag: string };
+
+const isNoSuchUpload = (f: { status: number; s3?: { code: string } | undefined }) => f.s3?.code === 'NoSuchUpload' || (f.status === 404 && !f.s3);
+
+export async function uploadObject(caller: S3Caller, req: UploadRequest, opts: UploadOptions, limits: UploaderLimits): Promise<{ bytes: number }> {
+  const size = req.blob.size;
+  const stored = req.key.endsWith('/original')
+    ? storedOriginal(req.contentType, req.filename)
+    : { contentType: req.contentType || 'application/octet-stream', contentDisposition: contentDisposition('inline', req.filename) };
+  if (!usesMultipart(size, limits) && !req.checkpoint?.uploadId) {
+    await caller.call(
+      { op: 'put', key: req.key, ...stored },
+      { what: 'upload the file', body: req.blob, signal: opts.signal, ...(opts.onProgress ? { onUploadProgress: opts.onProgress } : {}) },
+    );
+    opts.onProgress?.(size);
+    return { bytes: size };
+  }
+  return new MultipartUpload(caller, req, opts, limits, stored).run();
+}
+
+class MultipartUpload {
+  private readonly size: number;
+  private readonly partSize: number;
+  private uploadId: string | undefined;
+  private readonly confirmed = new Map<number, Part>();
+  private readonly inFlight = new Map<number, number>();
+
+  constructor(
+    private readonly caller: S3Caller,
+    private readonly req: UploadRequest,
+    private readonly opts: UploadOptions,
+    private readonly limits: UploaderLimits,
+    private readonly stored: { contentType: string; contentDisposition: string },
+  ) {
+    this.size = req.blob.size;
+    const cp = req.checkpoint;
+    // Part boundaries never move once parts exist: a resumed upload keeps the size it started with.
+    this.partSize = cp?.uploadId && cp.partSize ? cp.partSize : partSizeFor(this.size, limits);
+    this.uploadId = cp?.uploadId;
+    const count = partCount(this.size, this.partSize);
+    for (const p of cp?.parts ?? []) {
+      if (p.partNumber >= 1 && p.partNumber <= count && p.size === this.expectedSize(p.partNumber) && p.etag) this.confirmed.set(p.partNumber, p);
+    }
+  }
+
+  async run(): Promise<{ bytes: number }> {
+    if (this.uploadId) {
+      const done = await this.crossCheck();
+      if (done) return this.finished();
+    }
+    if (!this.uploadId) await this.create();
+    this.reportProgress();
+    await this.sendParts();
+    await this.complete();
+    await this.verify();
+    return this.finished();
+  }
+
+  private expectedSize(partNumber: number): number {
+    const r = partRange(this.size, this.partSize, partNumber);
+    return r.end - r.start;
+  }
+
+  private checkpoint(): UploadCheckpoint {
+    return {
+      ...(this.uploadId ? { uploadId: this.uploadId } : {}),
+      partSize: this.partSize,
+      parts: [...this.confirmed.values()].sort((a, b) => a.partNumber - b.partNumber),
+    };
+  }
+
+  private finished(): { bytes: number } {
+    this.opts.onProgress?.(this.size);
+    return { bytes: this.size };
+  }
+
+  private reportProgress(): void {
+    let sent = 0;
+    for (const p of this.confirmed.values()) sent += p.size;
+    for (const loaded of this.inFlight.values()) sent += loaded;
+    this.opts.onProgress?.(Math.min(sent, this.size));
+  }
+
+  private async create(): Promise<void> {
+    const { res } = await this.caller.call(
+      { op: 'create', key: this.req.key, ...this.stored },
+      { what: 'start the upload', signal: this.opts.signal },
+    );
+    const id = parseUploadId(res.text);
+    if (!id) throw new AppError('storage/denied', 'Storage did not start the upload (no upload id in its answer).', { retryable: true });
+    this.uploadId = id;
+    this.confirmed.clear();
+    this.opts.onCheckpoint?.(this.checkpoint());
+  }
+
+  /**
+   * Asks the bucket what it holds for the persisted upload. Returns true when the object is already whole
+   * (the upload completed just before the last run stopped).
+   */
+  private async crossCheck(): Promise<boolean> {
+    const listed = await this.listParts();
+    if (listed === 'gone') {
+      if (await this.objectIsWhole()) return true;
+      // Aborted, or expired by a lifecycle rule: start again.
+      this.uploadId = undefined;
+      this.confirmed.clear();
+      return false;
+    }
+    // A provider that lists nothing (Supabase Storage without policies on its multipart tables) cannot
+    // contradict the checkpoint; one that lists parts can.
+    if (listed.size === 0) return false;
+    for (const [n, p] of [...this.confirmed]) {
+      const there = listed.get(n);
+      const sizeKnown = there !== undefined && there.size > 0;
+      if (!there || normEtag(there.etag) !== normEtag(p.etag) || (sizeKnown && there.size !== p.size)) this.confirmed.delete(n);
+    }
+    this.opts.onCheckpoint?.(this.checkpoint());
+    return false;
+  }
+
+  private async listParts(): Promise<Map<number, ListedPart> | 'gone'> {
+    const all = new Map<number, ListedPart>();
+    let marker: number | undefined;
+    for (;;) {
+      const { res, failure } = await this.caller.call(
+        { op: 'list-parts', key: this.req.key, uploadId: this.uploadId!, ...(marker ? { partNumberMarker: marker } : {}) },
+        { what: 'check the parts already sent', signal: this.opts.signal, accept: isNoSuchUpload },
+      );
+      if (failure) return 'gone';
+      const page = parseListParts(res.text);
+      if (!page) return all;
+      for (const p of page.parts) all.set(p.partNumber, p);
+      if (page.nextMarker === undefined || page.nextMarker === marker) return all;
+      marker = page.nextMarker;
+    }
+  }
+
+  private async objectIsWhole(): Promise<boolean> {
+    const { res, failure } = await this.caller.call(
+      { op: 'head', key: this.req.key },
+      { what: 'check the stored file', signal: this.opts.signal, accept: (f) => f.status === 404 },
+    );
+    return !failure && Number(res.header('content-length')) === this.size;
+  }
+
+  private async sendParts(): Promise<void> {
+    const count = partCount(this.size, this.partSize);
+    const queue: number[] = [];
+    for (let n = 1; n <= count; n++) if (!this.confirmed.has(n)) queue.push(n);
+    const stop = new AbortController();
+    const outer = this.opts.signal;
+    const onOuterAbort = () => stop.abort();
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    if (outer?.aborted) stop.abort();
+    const worker = async () => {
+      for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
+        await this.sendPart(n, stop.signal);
+      }
+    };
+    try {
+      const workers = Array.from({ length: Math.min(this.limits.partsInFlight, queue.length) }, () =>
+        worker().catch((e: unknown) => {
+          // One part failing for good stops the others: the upload resumes later from the checkpoint.
+          stop.abort();
+          throw e;
+        }),
+      );
+      const results = await Promise.allSettled(workers);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isAbort(r.reason));
+      if (failed) throw failed.reason;
+      const aborted = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (aborted) throw aborted.reason;
+    } finally {
+      outer?.removeEventListener('abort', onOuterAbort);
+    }
+  }
+
+  private async sendPart(partNumber: number, signal: AbortSignal): Promise<void> {
+    const { start, end } = partRange(this.size, this.partSize, partNumber);
+    this.inFlight.set(partNumber, 0);
+    try {
+      const { res } = await this.caller.call(
+        { op: 'part', key: this.req.key, uploadId: this.uploadId!, partNumber },
+        {
+          what: `upload part ${partNumber}`,
+          // Read lazily: only this part's bytes, only while it is being sent.
+          body: this.req.blob.slice(start, end),
+          signal,
+          onUploadProgress: (loaded) => {
+            this.inFlight.set(partNumber, loaded);
+            this.reportProgress();
+          },
+        },
+      );
+      const etag = res.header('etag');
+      if (!etag) throw corsError('etag-hidden');
+      this.confirmed.set(partNumber, { partNumber, size: end - start, etag });
+      this.opts.onCheckpoint?.(this.checkpoint());
+    } finally {
+      this.inFlight.delete(partNumber);
+      this.reportProgress();
+    }
+  }
+
+  private async complete(): Promise<void> {
+    const parts = [...this.confirmed.values()];
+    const { res, failure } = await this.caller.call(
+      { op: 'complete', key: this.req.key, uploadId: this.uploadId! },
+      { what: 'finish the upload', body: completeBody(parts), signal: this.opts.signal, accept: isNoSuchUpload },
+    );
+    if (failure) {
+      // Completed by an earlier attempt whose answer was lost, or gone: the object decides.
+      if (await this.objectIsWhole()) return;
+      this.uploadId = undefined;
+      this.confirmed.clear();
+      this.opts.onCheckpoint?.(this.checkpoint());
+      throw new AppError('upload/interrupted', 'The bucket no longer knows this upload; it will start again.', { retryable: true });
+    }
+    if (!isCompleteResult(res.text)) {
+      // A 200 answer can still carry an error document (S3 sends it once the work is done).
+      const err = parseS3Error(res.text);
+      const appError = s3AppError({ status: 500, s3: err }, 'finish the upload');
+      if (err && appError.code === 'upload/integrity') {
+        // The bucket rejected our list of parts: send them all again.
+        this.confirmed.clear();
+        this.opts.onCheckpoint?.(this.checkpoint());
+      }
+      throw err ? appError : new AppError('backend/unreachable', 'Storage gave an unreadable answer to finishing the upload.', { retryable: true });
+    }
+  }
+
+  /** The stored object must have the file's size, or the upload did not happen as we think. */
+  private async verify(): Promise<void> {
+    const { res } = await this.caller.call({ op: 'head', key: this.req.key }, { what: 'check the stored file', signal: this.opts.signal });
+    const stored = Number(res.header('content-length'));
+    if (stored !== this.size) {
+      throw new AppError('upload/integrity', `The stored file has ${stored} bytes instead of ${this.size}.`, { details: { stored, expected: this.size } });
+    }
+  }
+}
+
+function normEtag(etag: string): string {
+  return etag.replace(/^W\//, '').replace(/"/g, '').toLowerCase();
+}
+
+function isAbort(e: unknown): boolean {
+  return e instanceof DOMException && e.name === 'AbortError';
+}

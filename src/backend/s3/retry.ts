@@ -1,0 +1,89 @@
+/**
+ * Retries for S3 calls (PRODUCT.md §9, ARCHITECTURE.md convention 5): only errors marked retryable (network
+ * errors, 5xx, 429) are tried again, after a jittered exponential backoff; while the device is offline the
+ * call waits for the network instead of spending its retries.
+ */
+import { AppError } from '../../lib/app-error';
+import { abortError } from '../../upload/abort-error';
+
+export interface RetryPolicy {
+  retries: number;
+  baseMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 6, baseMs: 400, maxMs: 20_000 };
+
+export interface RetryContext {
+  signal?: AbortSignal | undefined;
+  policy?: RetryPolicy | undefined;
+  isOffline?: () => boolean;
+  /** Resolves when the device is back online (or the signal aborts). */
+  waitForOnline?: (signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** "Full jitter": a random wait up to the exponential cap, never shorter than the server's Retry-After. */
+export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number, retryAfterMs?: number): number {
+  const cap = Math.min(policy.maxMs, policy.baseMs * 2 ** attempt);
+  return Math.max(retryAfterMs ?? 0, Math.round(random() * cap));
+}
+
+export function browserIsOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
+export function waitForBrowserOnline(signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (typeof window === 'undefined' || !browserIsOffline()) return resolve();
+    if (signal?.aborted) return reject(abortError());
+    const onOnline = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      window.removeEventListener('online', onOnline);
+      reject(abortError());
+    };
+    window.addEventListener('online', onOnline, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export async function withRetry<T>(fn: (attempt: number) => Promise<T>, ctx: RetryContext = {}): Promise<T> {
+  const policy = ctx.policy ?? DEFAULT_RETRY;
+  const isOffline = ctx.isOffline ?? browserIsOffline;
+  const waitForOnline = ctx.waitForOnline ?? waitForBrowserOnline;
+  const random = ctx.random ?? Math.random;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (e) {
+      if (ctx.signal?.aborted) throw abortError();
+      if (!(e instanceof AppError) || !e.retryable) throw e;
+      if (isOffline()) {
+        // Waiting for the network is not a failed attempt.
+        await waitForOnline(ctx.signal);
+        attempt--;
+        continue;
+      }
+      if (attempt >= policy.retries) throw e;
+      await sleep(backoffMs(attempt, policy, random, e.retryAfterMs), ctx.signal);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * How an S3 request gets its signature. The multipart engine never holds a secret: it asks a signer for a
+ * signed request (method, URL, headers to send) per operation and sends it itself. Two signers exist:
+ * - `SessionSigner` signs in the browser with the user's own session (Supabase Storage's S3 endpoint:
+ *   access key = project ref, secret = anon key, session token = the user's JWT), so RLS decides;
+ * - `FunctionSigner` asks the `storage-sign` edge function, which holds the provider's secret and checks
+ *   membership and role first (any other S3 provider).
+ * The operations and their fields are the `storage-sign` wire protocol (supabase/functions/storage-sign).
+ */
+import type { ErrorCode } from '../../lib/app-error';
+
+export type SignOp =
+  | { op: 'put'; key: string; contentType: string; contentDisposition?: string }
+  | { op: 'create'; key: string; contentType: string; contentDisposition?: string }
+  | { op: 'part'; key: string; uploadId: string; partNumber: number }
+  | { op: 'complete'; key: string; uploadId: string }
+  | { op: 'abort'; key: string; uploadId: string }
+  | { op: 'list-parts'; key: string; uploadId: string; partNumberMarker?: number }
+  | { op: 'head'; key: string }
+  | { op: 'get'; key: string; downloadAs?: string }
+  | { op: 'delete'; key: string };
+
+export interface SignedRequest {
+  method: 'PUT' | 'POST' | 'GET' | 'HEAD' | 'DELETE';
+  url: string;
+  /** Headers that are part of the signature: they must be sent exactly as given. */
+  headers: Record<string, string>;
+}
+
+export type SignResult = SignedRequest | { error: ErrorCode };
+
+export interface S3Signer {
+  /** Signs each operation; the answer has one entry per operation, in order. */
+  sign(ops: SignOp[], signal?: AbortSignal): Promise<SignResult[]>;
+  /** The server said our clock is off: sign later requests with its time (only a signer that signs locally). */
+  adjustClock?(serverTimeMs: number): void;
+}
+
+export function isSigned(result: SignResult): result is SignedRequest {
+  return 'url' in result;
+}
