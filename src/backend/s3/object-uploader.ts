@@ -17,7 +17,8 @@ export interface UploaderLimits extends PartPlanLimits {
 
 type Part = { partNumber: number; size: number; etag: string };
 
-const isNoSuchUpload = (f: { status: number; s3?: { code: string } | undefined }) => f.s3?.code === 'NoSuchUpload' || (f.status === 404 && !f.s3);
+/** For calls on an upload id, 404 means the upload is gone (some gateways say NoSuchKey rather than NoSuchUpload). */
+const isNoSuchUpload = (f: { status: number; s3?: { code: string } | undefined }) => f.s3?.code === 'NoSuchUpload' || (f.status === 404 && f.s3?.code !== 'NoSuchBucket');
 
 export async function uploadObject(caller: S3Caller, req: UploadRequest, opts: UploadOptions, limits: UploaderLimits): Promise<{ bytes: number }> {
   const size = req.blob.size;
