@@ -1,0 +1,180 @@
+/**
+ * storage-sign: presigned S3 requests for buckets other than Supabase Storage, whose secret must stay on
+ * the server. The caller is the verified JWT's subject (never a user id from the body); what they may do
+ * to each key is asked of public.object_access in one transaction as that user, so the same rules as the
+ * storage.objects policies decide.
+ *
+ *   POST { requests: SignRequest[] }  →  { expiresAt, results: (SignedRequest | { error })[] }  in order
+ *
+ * Per request: `storage/denied` when the caller may not (a non-member learns nothing more),
+ * `validation/invalid` when malformed. Whole call: 401 `auth/session-expired`, 400 `validation/invalid`,
+ * 405, 500 `backend/unreachable`.
+ */
+import { ConfigError, type Env } from '../_shared/config-error.ts';
+import { type Sql, sqlFromEnv } from '../_shared/database.ts';
+import { bearerToken, failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
+import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
+import { type S3Target, s3FromEnv } from '../_shared/s3-target.ts';
+import { attachment, isAttachment, isInlineSafe } from './content-safety.ts';
+import { type Overrides, presign, type SignedRequest } from './presign.ts';
+import { ACTION_OF, MAX_REQUESTS, type ParsedRequest, parseSignRequest } from './sign-request.ts';
+
+export interface SignDeps {
+  verifyToken: TokenVerifier;
+  sql: Sql;
+  s3: S3Target;
+  /** Lifetime of the URLs in seconds, at most 3600. */
+  expiresIn: number;
+  now?: () => Date;
+}
+
+export const MAX_EXPIRES_IN = 3600;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export function signDepsFromEnv(env: Env): SignDeps {
+  const raw = env.STORAGE_SIGN_EXPIRES_IN?.trim();
+  const seconds = raw ? Number(raw) : MAX_EXPIRES_IN;
+  if (!Number.isInteger(seconds) || seconds < 1) throw new ConfigError('STORAGE_SIGN_EXPIRES_IN must be a whole number of seconds');
+  return {
+    verifyToken: tokenVerifierFromEnv(env),
+    sql: sqlFromEnv(env),
+    s3: s3FromEnv(env),
+    expiresIn: Math.min(seconds, MAX_EXPIRES_IN),
+  };
+}
+
+type Result = SignedRequest | { error: 'storage/denied' | 'validation/invalid' };
+
+interface ItemRow {
+  id: string;
+  mime: string;
+  filename: string;
+}
+
+export async function handle(request: Request, deps: SignDeps): Promise<Response> {
+  if (request.method === 'OPTIONS') return preflight();
+  if (request.method !== 'POST') return methodNotAllowed();
+
+  const claims = await verify(request, deps);
+  if (claims instanceof Response) return claims;
+
+  const body = await readBody(request);
+  if (!body) return failure(400, 'validation/invalid', `Send { "requests": [...] } with 1 to ${MAX_REQUESTS} requests.`);
+  const parsed = body.map(parseSignRequest);
+
+  let allowed: boolean[];
+  let items: Map<string, ItemRow>;
+  try {
+    ({ allowed, items } = await askDatabase(deps.sql, claims, parsed));
+  } catch (e) {
+    console.error('storage-sign: database', e instanceof Error ? e.message : e);
+    return failure(500, 'backend/unreachable', 'The database could not be reached.');
+  }
+
+  const now = deps.now?.() ?? new Date();
+  try {
+    const results = await Promise.all(parsed.map((p, i): Promise<Result> | Result => {
+      if (!p) return { error: 'validation/invalid' };
+      if (!allowed[i]) return { error: 'storage/denied' };
+      return presign(deps.s3, p.request, overridesFor(p, items.get(p.key.itemId)), deps.expiresIn, now);
+    }));
+    return json(200, { expiresAt: new Date(now.getTime() + deps.expiresIn * 1000).toISOString(), results });
+  } catch (e) {
+    console.error('storage-sign: presign', e instanceof Error ? e.message : e);
+    return failure(500, 'backend/unreachable', 'The storage service is not configured correctly.');
+  }
+}
+
+async function verify(request: Request, deps: SignDeps): Promise<Claims | Response> {
+  const expired = () => failure(401, 'auth/session-expired', 'Sign in again.');
+  const token = bearerToken(request);
+  if (!token) return expired();
+  let claims: Claims;
+  try {
+    claims = await deps.verifyToken(token);
+  } catch (e) {
+    if (e instanceof ConfigError) return failure(500, 'backend/unreachable', 'The sign-in keys could not be read.');
+    return expired();
+  }
+  // The anon key is a valid token too, but of nobody: only a signed-in user's session counts.
+  if (claims.role !== 'authenticated' || typeof claims.sub !== 'string') return expired();
+  return claims;
+}
+
+async function readBody(request: Request): Promise<unknown[] | null> {
+  let text: string;
+  try {
+    text = await request.text();
+  } catch {
+    return null;
+  }
+  if (text.length > MAX_BODY_BYTES) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const requests = (body as { requests?: unknown } | null)?.requests;
+  if (!Array.isArray(requests) || requests.length < 1 || requests.length > MAX_REQUESTS) return null;
+  return requests;
+}
+
+/**
+ * One transaction as the caller: the role and JWT claims PostgREST would set, then object_access per
+ * action, and the rows of the items whose originals are up- or downloaded (their type decides the headers).
+ */
+async function askDatabase(sql: Sql, claims: Claims, parsed: (ParsedRequest | null)[]) {
+  const byAction = new Map<string, string[]>();
+  for (const p of parsed) {
+    if (!p) continue;
+    const action = ACTION_OF[p.request.op];
+    byAction.set(action, [...(byAction.get(action) ?? []), p.request.key]);
+  }
+  const originals = [...new Set(parsed.flatMap((p) =>
+    p && p.key.file === 'original' && ['put', 'create', 'get'].includes(p.request.op) ? [p.key.itemId] : []))];
+
+  return await sql.begin(async (tx) => {
+    await tx`set local role authenticated`;
+    await tx`select set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+    const answers = new Map<string, Map<string, boolean>>();
+    for (const [action, keys] of byAction) {
+      const rows = await tx<{ key: string; allowed: boolean }[]>`
+        select key, allowed from public.object_access(${tx.array([...new Set(keys)])}::text[], ${action})`;
+      answers.set(action, new Map(rows.map((r) => [r.key, r.allowed])));
+    }
+    const items = new Map<string, ItemRow>();
+    if (originals.length) {
+      const rows = await tx<ItemRow[]>`
+        select id::text as id, mime, filename from public.items where id = any (${tx.array(originals)}::uuid[])`;
+      for (const r of rows) items.set(r.id, r);
+    }
+    const allowed = parsed.map((p) => !!p && answers.get(ACTION_OF[p.request.op])?.get(p.request.key) === true);
+    return { allowed, items };
+  });
+}
+
+/**
+ * Types a browser must not render from the bucket are stored as application/octet-stream and served as
+ * attachments: decided by the requested type and the item's row, whichever is less safe. A row the caller
+ * cannot see (someone else's unfinished upload) counts as unsafe.
+ */
+function overridesFor(p: ParsedRequest, item: ItemRow | undefined): Overrides {
+  const req = p.request;
+  const original = p.key.file === 'original';
+  if (req.op === 'put' || req.op === 'create') {
+    const unsafe = !isInlineSafe(req.contentType) || (original && item !== undefined && !isInlineSafe(item.mime));
+    if (!unsafe) return {};
+    return {
+      contentType: 'application/octet-stream',
+      contentDisposition: isAttachment(req.contentDisposition) ? req.contentDisposition : attachment(original ? item?.filename : null),
+    };
+  }
+  if (req.op === 'get') {
+    if (original && !isInlineSafe(item?.mime)) {
+      return { responseDisposition: attachment(req.downloadAs ?? item?.filename), responseType: 'application/octet-stream' };
+    }
+    return req.downloadAs === undefined ? {} : { responseDisposition: attachment(req.downloadAs) };
+  }
+  return {};
+}

@@ -1,0 +1,94 @@
+/**
+ * The requests of the storage-sign wire protocol, as the browser sends them (src/backend/s3/s3-signer.ts
+ * `SignOp`), checked field by field. A malformed request is answered `validation/invalid` on its own,
+ * without failing the others.
+ */
+import { parseObjectKey, type ObjectKey } from '../_shared/object-key.ts';
+
+export type SignRequest =
+  | { op: 'put' | 'create'; key: string; contentType: string; contentDisposition?: string }
+  | { op: 'part'; key: string; uploadId: string; partNumber: number }
+  | { op: 'complete' | 'abort'; key: string; uploadId: string }
+  | { op: 'list-parts'; key: string; uploadId: string; partNumberMarker?: number }
+  | { op: 'head'; key: string }
+  | { op: 'get'; key: string; downloadAs?: string }
+  | { op: 'delete'; key: string };
+
+export type Op = SignRequest['op'];
+
+/** What each operation does to the object, in the terms of public.object_access. */
+export const ACTION_OF: Record<Op, 'read' | 'write' | 'delete'> = {
+  put: 'write',
+  create: 'write',
+  part: 'write',
+  complete: 'write',
+  abort: 'write',
+  'list-parts': 'write',
+  head: 'read',
+  get: 'read',
+  delete: 'delete',
+};
+
+export interface ParsedRequest {
+  request: SignRequest;
+  key: ObjectKey;
+}
+
+export const MAX_REQUESTS = 1000;
+const MAX_PARTS = 10000;
+
+// type/subtype with optional parameters, printable ASCII only (it is sent as a header).
+const CONTENT_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(\s*;[\x20-\x7e]*)?$/i;
+const HEADER_VALUE = /^[\x20-\x7e]+$/;
+// deno-lint-ignore no-control-regex -- control characters are exactly what it looks for
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown, min: number, max: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const isUploadId = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 1024 && !CONTROL.test(v);
+const isOptional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
+
+/** One request checked, or null when it is malformed. */
+export function parseSignRequest(raw: unknown): ParsedRequest | null {
+  if (!isObject(raw)) return null;
+  const key = parseObjectKey(raw.key);
+  if (!key) return null;
+  const k = raw.key as string;
+  switch (raw.op) {
+    case 'put':
+    case 'create': {
+      const { contentType, contentDisposition } = raw;
+      if (typeof contentType !== 'string' || contentType.length > 255 || !CONTENT_TYPE.test(contentType)) return null;
+      if (!isOptional(contentDisposition, (v) => typeof v === 'string' && v.length <= 1024 && HEADER_VALUE.test(v))) return null;
+      return {
+        key,
+        request: { op: raw.op, key: k, contentType, ...(contentDisposition === undefined ? {} : { contentDisposition: contentDisposition as string }) },
+      };
+    }
+    case 'part':
+      if (!isUploadId(raw.uploadId) || !isInt(raw.partNumber, 1, MAX_PARTS)) return null;
+      return { key, request: { op: 'part', key: k, uploadId: raw.uploadId, partNumber: raw.partNumber } };
+    case 'complete':
+    case 'abort':
+      if (!isUploadId(raw.uploadId)) return null;
+      return { key, request: { op: raw.op, key: k, uploadId: raw.uploadId } };
+    case 'list-parts': {
+      const marker = raw.partNumberMarker;
+      if (!isUploadId(raw.uploadId) || !isOptional(marker, (v) => isInt(v, 0, MAX_PARTS))) return null;
+      return {
+        key,
+        request: { op: 'list-parts', key: k, uploadId: raw.uploadId, ...(marker === undefined ? {} : { partNumberMarker: marker as number }) },
+      };
+    }
+    case 'head':
+    case 'delete':
+      return { key, request: { op: raw.op, key: k } };
+    case 'get': {
+      const name = raw.downloadAs;
+      if (!isOptional(name, (v) => typeof v === 'string' && v.length >= 1 && v.length <= 1024 && !CONTROL.test(v) && v.isWellFormed())) return null;
+      return { key, request: { op: 'get', key: k, ...(name === undefined ? {} : { downloadAs: name as string }) } };
+    }
+    default:
+      return null;
+  }
+}
