@@ -1,0 +1,81 @@
+/**
+ * An emulator of a hosted Supabase project's HTTP API for tests, backed by a real database (PGlite or the
+ * Postgres server at DATABASE_URL, through tests/db/db-harness.ts) carrying our own migrations: a `fetch`
+ * to hand to supabase-js that serves
+ *   /auth/v1/*  GoTrue (gotrue-emulator.ts)    https://github.com/supabase/auth/blob/master/README.md
+ *   /rest/v1/*  PostgREST (postgrest-emulator.ts) https://docs.postgrest.org/en/v12/references/api.html
+ * behind the API gateway's key check (https://supabase.com/docs/guides/api/api-keys). Only the request
+ * forms the Supabase adapter sends are served; an unknown route answers 404 and a known route asked for
+ * something not served answers 501, and both are listed in `unserved`, so a gap fails a test instead of
+ * passing unnoticed. Realtime (a WebSocket) is not emulated.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Harness } from '../db-harness';
+import { GOTRUE_SCHEMA_SQL, GoTrueEmulator } from './gotrue-emulator';
+import { signJwt } from './jwt-hs256';
+import { PostgrestEmulator } from './postgrest-emulator';
+import { EmulatorGap } from './postgrest-query';
+import { loadSchemaCache } from './postgrest-schema-cache';
+import { jsonResponse, readRequest } from './wire-http';
+
+export interface WireEmulator {
+  /** The project URL to give supabase-js (never resolved: every request goes to `fetch`). */
+  url: string;
+  /** The project's anon key: a JWT with role `anon`, signed with the project's secret. */
+  anonKey: string;
+  fetch: typeof fetch;
+  /** Every request that met a route or a form the emulator does not serve, as `METHOD path: why`. */
+  unserved: string[];
+}
+
+export interface WireEmulatorOptions {
+  /** db-max-rows; hosted projects default to 1,000. */
+  maxRows?: number;
+  accessTokenSeconds?: number;
+}
+
+const PROJECT_URL = 'https://emulated-project.supabase.test';
+
+function abortError(): DOMException {
+  return new DOMException('This operation was aborted', 'AbortError');
+}
+
+export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions = {}): Promise<WireEmulator> {
+  await db.exec(GOTRUE_SCHEMA_SQL);
+  const jwtSecret = randomBytes(32).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const anonKey = signJwt({ iss: 'supabase', ref: 'emulated-project', role: 'anon', iat: now, exp: now + 10 * 365 * 86400 }, jwtSecret);
+  const gotrue = new GoTrueEmulator({ db, jwtSecret, issuer: `${PROJECT_URL}/auth/v1`, ...(opts.accessTokenSeconds ? { accessTokenSeconds: opts.accessTokenSeconds } : {}) });
+  const postgrest = new PostgrestEmulator({ db, jwtSecret, schema: await loadSchemaCache(db), maxRows: opts.maxRows ?? 1000 });
+  const unserved: string[] = [];
+
+  const serve = async (request: Request): Promise<Response> => {
+    const req = await readRequest(request);
+    const where = `${req.method} ${req.url.pathname}${req.url.search}`;
+    const apikey = req.headers.get('apikey') ?? req.url.searchParams.get('apikey');
+    if (!apikey) return jsonResponse({ message: 'No API key found in request', hint: "No 'apikey' request header or url param was found." }, 401);
+    if (apikey !== anonKey) return jsonResponse({ message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' }, 401);
+    try {
+      const m = /^\/(auth|rest)\/v1(\/.*)$/.exec(req.url.pathname);
+      const response = m?.[1] === 'auth' ? await gotrue.handle(req, m[2]!) : m?.[1] === 'rest' ? await postgrest.handle(req, m[2]!) : null;
+      if (response) return response;
+      unserved.push(`${where}: no such route`);
+      return jsonResponse({ message: 'no Route matched with those values' }, 404);
+    } catch (e) {
+      const gap = e instanceof EmulatorGap;
+      unserved.push(`${where}: ${gap ? '' : 'emulator failure: '}${(e as Error).message}`);
+      return jsonResponse({ code: gap ? 'EMULATOR_GAP' : 'EMULATOR_FAILURE', message: (e as Error).message, details: null, hint: null }, gap ? 501 : 500);
+    }
+  };
+
+  const emulatedFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.signal.aborted) throw abortError();
+    const response = await serve(request);
+    // The caller gave up while the server worked: the answer never reaches it, as with a real fetch.
+    if (request.signal.aborted) throw abortError();
+    return response;
+  };
+
+  return { url: PROJECT_URL, anonKey, fetch: emulatedFetch, unserved };
+}
