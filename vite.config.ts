@@ -70,6 +70,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Against a real S3 server (Ceph RADOS Gateway on loopback), started by scripts/test.mjs.
+          name: 's3',
+          environment: 'node',
+          include: ['tests/s3/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'browser',
           include: ['src/**/*.browser.test.{ts,tsx}', 'tests/browser/**/*.browser.test.{ts,tsx}'],
           testTimeout: 60_000,

@@ -1,0 +1,344 @@
+#!/usr/bin/env node
+// A real S3 server on loopback for the tests and benchmarks: Ceph's RADOS Gateway (radosgw) over one monitor
+// and one in-memory (memstore) OSD, all in a throwaway folder.
+//   node scripts/s3-test-server.mjs          start it, or reuse it when it is already running and healthy
+//                                           (installs Debian's radosgw, ceph-mon and ceph-osd when missing, as root)
+//   node scripts/s3-test-server.mjs stop     stop the daemons and delete the folder
+// Prints only `S3_TEST_*=value` lines on stdout (logs go to stderr), so callers can parse them:
+// the endpoint, region, buckets (with CORS, without CORS, CORS without exposed ETag, and a 1 MiB quota user's
+// bucket) and both users' keys. Authentication is on, the keys are fixed and public: for tests, never for data.
+// Settings: S3_TEST_DIR (default /tmp/shoebox-s3-test), S3_TEST_PORT (gateway, 7480),
+// S3_TEST_MON_PORT (monitor, 6789), S3_TEST_STORE_BYTES (memstore capacity, 6 GiB; RAM is used as data is written).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CreateBucketCommand,
+  DeleteBucketCorsCommand,
+  PutBucketCorsCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+
+const REGION = 'us-east-1';
+const BUCKET = 'shoebox-test';
+const BUCKET_NO_CORS = 'shoebox-nocors';
+const BUCKET_NO_ETAG = 'shoebox-noetag';
+const QUOTA_BUCKET = 'shoebox-quota';
+const QUOTA_BYTES = 1024 * 1024;
+// Fixed, deliberately non-secret-looking test keys: the server only listens on loopback.
+const USER = { uid: 'shoebox-test', accessKeyId: 'shoebox-test-access', secretAccessKey: 'shoebox-test-secret-loopback-only' };
+const QUOTA_USER = { uid: 'shoebox-quota', accessKeyId: 'shoebox-quota-access', secretAccessKey: 'shoebox-quota-secret-loopback-only' };
+const CEPH_BINARIES = ['ceph', 'ceph-mon', 'ceph-osd', 'radosgw', 'radosgw-admin', 'monmaptool'];
+const DAEMONS = ['client.rgw', 'osd.0', 'mon.a'];
+
+function settings() {
+  const dir = process.env.S3_TEST_DIR || '/tmp/shoebox-s3-test';
+  const port = Number(process.env.S3_TEST_PORT || 7480);
+  const monPort = Number(process.env.S3_TEST_MON_PORT || 6789);
+  const storeBytes = Number(process.env.S3_TEST_STORE_BYTES || 6 * 1024 ** 3);
+  return { dir, port, monPort, storeBytes, conf: join(dir, 'ceph.conf'), endpoint: `http://127.0.0.1:${port}` };
+}
+
+const log = (...args) => console.error('[s3-test-server]', ...args);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function hasBinary(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}
+
+function ensureInstalled() {
+  const missing = CEPH_BINARIES.filter((b) => !hasBinary(b));
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot) {
+    throw new Error(`Ceph is not installed (missing: ${missing.join(', ')}). Install it as root: apt-get install -y --no-install-recommends radosgw ceph-mon ceph-osd`);
+  }
+  log('installing radosgw, ceph-mon and ceph-osd with apt-get…');
+  const started = Date.now();
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'radosgw', 'ceph-mon', 'ceph-osd']]) {
+    // apt's output goes to stderr: stdout carries only the S3_TEST_* lines.
+    const r = spawnSync('apt-get', args, { stdio: ['ignore', 2, 2], env });
+    if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${r.status})`);
+  }
+  const still = CEPH_BINARIES.filter((b) => !hasBinary(b));
+  if (still.length) throw new Error(`Ceph installed but still missing: ${still.join(', ')}`);
+  log(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function cephConf(s, fsid) {
+  const mon = `v1:127.0.0.1:${s.monPort}`;
+  return `[global]
+fsid = ${fsid}
+mon host = ${mon}
+mon initial members = a
+auth cluster required = none
+auth service required = none
+auth client required = none
+ms bind ipv6 = false
+osd pool default size = 1
+osd pool default min size = 1
+osd pool default pg num = 8
+osd pool default pgp num = 8
+osd pool default pg autoscale mode = off
+mon max pg per osd = 1000
+mon allow pool size one = true
+mon allow pool delete = true
+# A nearly full disk on a CI machine must not stop the monitor: its store here is tiny.
+mon data avail warn = 2
+mon data avail crit = 1
+osd crush chooseleaf type = 0
+osd objectstore = memstore
+memstore device bytes = ${s.storeBytes}
+run dir = ${s.dir}/run
+pid file = ${s.dir}/run/$name.pid
+admin socket = ${s.dir}/run/$name.asok
+log file = ${s.dir}/log/$name.log
+mon data = ${s.dir}/mon/$name
+osd data = ${s.dir}/osd/$name
+keyring = ${s.dir}/keyring
+
+[client.rgw]
+rgw frontends = beast endpoint=127.0.0.1:${s.port}
+rgw thread pool size = 64
+# Quotas are checked against fresh usage, so a test sees QuotaExceeded right away.
+rgw bucket quota ttl = 0
+rgw user quota bucket sync interval = 0
+rgw user quota sync interval = 0
+# Deleted and aborted data leaves memory soon, so repeated large benchmark uploads do not pile up in RAM.
+rgw gc obj min wait = 10
+rgw gc processor period = 30
+`;
+}
+
+function ceph(s, args, opts = {}) {
+  return execFileSync(args[0], ['-c', s.conf, ...args.slice(1)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000, ...opts });
+}
+
+/** Starts a daemon; it forks into the background itself, with its output in the folder's log. */
+function startDaemon(s, binary, args) {
+  const out = openSync(join(s.dir, 'log', `${binary}.out`), 'a');
+  try {
+    const r = spawnSync(binary, ['-c', s.conf, ...args], { stdio: ['ignore', out, out], timeout: 60_000 });
+    if (r.status !== 0) throw new Error(`${binary} ${args.join(' ')} failed (exit ${r.status ?? r.signal}); see ${s.dir}/log`);
+  } finally {
+    closeSync(out);
+  }
+}
+
+function daemonPid(s, name) {
+  const file = join(s.dir, 'run', `${name}.pid`);
+  if (!existsSync(file)) return null;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function gatewayAnswers(s) {
+  try {
+    const res = await fetch(`${s.endpoint}/`, { signal: AbortSignal.timeout(2_000) });
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(what, check, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await sleep(250);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function isRunningAndHealthy(s) {
+  if (!existsSync(s.conf)) return false;
+  if (!DAEMONS.every((name) => { const pid = daemonPid(s, name); return pid !== null && alive(pid); })) return false;
+  return gatewayAnswers(s);
+}
+
+async function stopDaemons(s) {
+  const pids = DAEMONS.map((name) => daemonPid(s, name)).filter((pid) => pid !== null && alive(pid));
+  for (const pid of pids) process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (pids.some(alive) && Date.now() < deadline) await sleep(100);
+  for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  while (pids.some(alive)) await sleep(50);
+}
+
+export async function stopS3TestServer() {
+  const s = settings();
+  await stopDaemons(s);
+  rmSync(s.dir, { recursive: true, force: true });
+}
+
+async function startCluster(s) {
+  // Anything half-started from an earlier run is cleared first: a fresh cluster takes seconds.
+  await stopDaemons(s);
+  rmSync(s.dir, { recursive: true, force: true });
+  for (const sub of ['run', 'log', 'mon/mon.a', 'osd/osd.0']) mkdirSync(join(s.dir, sub), { recursive: true });
+  const fsid = randomUUID();
+  writeFileSync(s.conf, cephConf(s, fsid));
+  writeFileSync(join(s.dir, 'keyring'), '');
+
+  const monmap = join(s.dir, 'monmap');
+  execFileSync('monmaptool', ['--create', '--addv', 'a', `[v1:127.0.0.1:${s.monPort}]`, '--fsid', fsid, monmap], { stdio: ['ignore', 2, 2] });
+  startDaemon(s, 'ceph-mon', ['--mkfs', '-i', 'a', '--monmap', monmap]);
+  startDaemon(s, 'ceph-mon', ['-i', 'a']);
+  await waitFor('the monitor', () => {
+    try {
+      ceph(s, ['ceph', '--connect-timeout', '5', 'mon', 'stat']);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 30_000);
+
+  // The OSD's own uuid is registered first, so the started OSD is recognised as osd.0.
+  const osdUuid = randomUUID();
+  const id = ceph(s, ['ceph', 'osd', 'create', osdUuid]).trim();
+  if (id !== '0') throw new Error(`expected OSD id 0, got ${id}`);
+  startDaemon(s, 'ceph-osd', ['-i', '0', '--mkfs', '--osd-uuid', osdUuid]);
+  startDaemon(s, 'ceph-osd', ['-i', '0']);
+  ceph(s, ['ceph', 'osd', 'crush', 'add', 'osd.0', '1', 'host=localhost', 'root=default']);
+  await waitFor('the OSD', () => /1 up/.test(ceph(s, ['ceph', 'osd', 'stat'])), 30_000);
+
+  startDaemon(s, 'radosgw', ['-n', 'client.rgw']);
+  // The first start creates the gateway's pools, which takes several seconds.
+  await waitFor('the gateway', () => gatewayAnswers(s), 90_000);
+}
+
+function ensureUser(s, user, displayName) {
+  try {
+    ceph(s, ['radosgw-admin', 'user', 'info', `--uid=${user.uid}`]);
+  } catch {
+    ceph(s, ['radosgw-admin', 'user', 'create', `--uid=${user.uid}`, `--display-name=${displayName}`, `--access-key=${user.accessKeyId}`, `--secret=${user.secretAccessKey}`]);
+  }
+}
+
+function client(s, user) {
+  return new S3Client({
+    endpoint: s.endpoint,
+    region: REGION,
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    credentials: { accessKeyId: user.accessKeyId, secretAccessKey: user.secretAccessKey },
+  });
+}
+
+async function ensureBucket(s3, bucket) {
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  } catch (err) {
+    if (err?.name !== 'BucketAlreadyOwnedByYou' && err?.name !== 'BucketAlreadyExists') throw err;
+  }
+}
+
+function corsRule(exposeEtag) {
+  return {
+    AllowedOrigins: ['*'],
+    AllowedMethods: ['GET', 'PUT', 'POST', 'DELETE', 'HEAD'],
+    AllowedHeaders: ['*'],
+    ...(exposeEtag ? { ExposeHeaders: ['ETag'] } : {}),
+    MaxAgeSeconds: 3600,
+  };
+}
+
+async function setUp(s) {
+  ensureUser(s, USER, 'Shoebox tests');
+  ensureUser(s, QUOTA_USER, 'Shoebox quota tests');
+  ceph(s, ['radosgw-admin', 'quota', 'set', '--quota-scope=user', `--uid=${QUOTA_USER.uid}`, `--max-size=${QUOTA_BYTES}`]);
+  ceph(s, ['radosgw-admin', 'quota', 'enable', '--quota-scope=user', `--uid=${QUOTA_USER.uid}`]);
+
+  const s3 = client(s, USER);
+  const quotaS3 = client(s, QUOTA_USER);
+  try {
+    for (const bucket of [BUCKET, BUCKET_NO_CORS, BUCKET_NO_ETAG]) await ensureBucket(s3, bucket);
+    await ensureBucket(quotaS3, QUOTA_BUCKET);
+    await s3.send(new PutBucketCorsCommand({ Bucket: BUCKET, CORSConfiguration: { CORSRules: [corsRule(true)] } }));
+    await s3.send(new PutBucketCorsCommand({ Bucket: BUCKET_NO_ETAG, CORSConfiguration: { CORSRules: [corsRule(false)] } }));
+    await s3.send(new DeleteBucketCorsCommand({ Bucket: BUCKET_NO_CORS }));
+    await quotaS3.send(new PutBucketCorsCommand({ Bucket: QUOTA_BUCKET, CORSConfiguration: { CORSRules: [corsRule(true)] } }));
+  } finally {
+    s3.destroy();
+    quotaS3.destroy();
+  }
+}
+
+function describe(s) {
+  return {
+    endpoint: s.endpoint,
+    region: REGION,
+    bucket: BUCKET,
+    bucketNoCors: BUCKET_NO_CORS,
+    bucketNoEtag: BUCKET_NO_ETAG,
+    accessKeyId: USER.accessKeyId,
+    secretAccessKey: USER.secretAccessKey,
+    quotaBucket: QUOTA_BUCKET,
+    quotaAccessKeyId: QUOTA_USER.accessKeyId,
+    quotaSecretAccessKey: QUOTA_USER.secretAccessKey,
+  };
+}
+
+/** The S3_TEST_* variables, in the order they are printed. */
+export function s3TestEnv(server) {
+  return {
+    S3_TEST_ENDPOINT: server.endpoint,
+    S3_TEST_REGION: server.region,
+    S3_TEST_BUCKET: server.bucket,
+    S3_TEST_BUCKET_NO_CORS: server.bucketNoCors,
+    S3_TEST_BUCKET_NO_ETAG: server.bucketNoEtag,
+    S3_TEST_ACCESS_KEY_ID: server.accessKeyId,
+    S3_TEST_SECRET_ACCESS_KEY: server.secretAccessKey,
+    S3_TEST_QUOTA_BUCKET: server.quotaBucket,
+    S3_TEST_QUOTA_ACCESS_KEY_ID: server.quotaAccessKeyId,
+    S3_TEST_QUOTA_SECRET_ACCESS_KEY: server.quotaSecretAccessKey,
+  };
+}
+
+/**
+ * Starts the gateway (or reuses a healthy one) and makes sure its users and buckets exist.
+ * Resolves to the endpoint, buckets and keys, the same as S3_TEST_* in `env`, and `stop()`.
+ */
+export async function startS3TestServer() {
+  const s = settings();
+  ensureInstalled();
+  const started = Date.now();
+  if (await isRunningAndHealthy(s)) {
+    log(`reusing the gateway at ${s.endpoint} (${s.dir})`);
+  } else {
+    log(`starting monitor, memstore OSD and gateway in ${s.dir}…`);
+    await startCluster(s);
+    log(`gateway answering at ${s.endpoint} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  await setUp(s);
+  const server = describe(s);
+  return { ...server, env: s3TestEnv(server), stop: stopS3TestServer };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    if (process.argv[2] === 'stop') {
+      await stopS3TestServer();
+      log('stopped');
+    } else {
+      const server = await startS3TestServer();
+      for (const [key, value] of Object.entries(server.env)) console.log(`${key}=${value}`);
+    }
+  } catch (err) {
+    log(err instanceof Error ? err.message : err);
+    if (err?.stderr) log(String(err.stderr));
+    process.exit(1);
+  }
+}
