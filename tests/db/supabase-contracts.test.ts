@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthPortContract } from '../../src/backend/contract/auth-port-contract';
-import { expectAppError } from '../../src/backend/contract/contract-fixtures';
+import { expectAppError, sleep } from '../../src/backend/contract/contract-fixtures';
 import { describeDataPortContract } from '../../src/backend/contract/data-port-contract';
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
@@ -29,15 +29,15 @@ afterAll(async () => {
 const PASSWORD = 'correct horse battery staple';
 let accounts = 0;
 
-function newBackend(): Backend {
-  return createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: SilentWebSocket as never });
+function newBackend(project: WireEmulator = wire): Backend {
+  return createSupabaseBackend({ url: project.url, anonKey: project.anonKey, fetch: project.fetch, persistSession: false, webSocket: SilentWebSocket as never });
 }
 
 /** A backend signed in as a new account, made through the adapter's own sign-up. */
-async function signedUp(): Promise<{ backend: Backend; email: string }> {
+async function signedUp(project: WireEmulator = wire): Promise<{ backend: Backend; email: string }> {
   const n = ++accounts;
   const email = `person${n}.${crypto.randomUUID().slice(0, 8)}@example.test`;
-  const backend = newBackend();
+  const backend = newBackend(project);
   const session = await backend.auth.signUp(email, PASSWORD, `Person ${n}`);
   if (!session) throw new Error('sign-up gave no session: the emulated project asks for no email confirmation');
   return { backend, email };
@@ -74,6 +74,40 @@ describe('Supabase adapter over the emulated wire', () => {
     expect(taken.details).toMatchObject({ field: 'email' });
     expect(await other.auth.getSession()).toBeNull();
     await expectAppError(other.data.listAlbums(), 'auth/session-expired');
+  });
+
+  describe('with access tokens that last one second', () => {
+    let shortLived: WireEmulator;
+    beforeAll(async () => {
+      shortLived = await createWireEmulator(db, { accessTokenSeconds: 1 });
+    });
+
+    it('stays signed in after the access token expires, by refreshing it', async () => {
+      const { backend } = await signedUp(shortLived);
+      const first = (await backend.auth.getSession())!;
+      await sleep(1100);
+      const later = (await backend.auth.getSession())!;
+      expect(later.userId).toBe(first.userId);
+      expect(later.expiresAt!).toBeGreaterThan(first.expiresAt!);
+      expect((await backend.data.createAlbum({ title: 'After a refresh' })).ownerId).toBe(first.userId);
+    });
+
+    it('signing out the other devices ends their sessions once their tokens run out, and keeps this one', async () => {
+      const { backend: here, email } = await signedUp(shortLived);
+      const there = newBackend(shortLived);
+      await there.auth.signInWithPassword(email, PASSWORD);
+      await here.auth.signOut('others');
+      await sleep(1100);
+      await expectAppError(there.auth.getSession(), 'auth/session-expired');
+      expect(await there.auth.getSession()).toBeNull();
+      await expectAppError(there.data.listAlbums(), 'auth/session-expired');
+      expect((await here.auth.getSession())?.email).toBe(email);
+      expect(await here.data.listAlbums()).toEqual([]);
+    });
+
+    it('sends no request the emulated project cannot serve', () => {
+      expect(shortLived.unserved).toEqual([]);
+    });
   });
 
   it('sends no request the emulated project cannot serve', () => {
