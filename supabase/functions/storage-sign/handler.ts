@@ -14,15 +14,15 @@ import { ConfigError, type Env } from '../_shared/config-error.ts';
 import { type Sql, sqlFromEnv } from '../_shared/database.ts';
 import { bearerToken, failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
 import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
-import { type S3Target, s3FromEnv } from '../_shared/s3-target.ts';
+import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
 import { attachment, isAttachment, isInlineSafe } from './content-safety.ts';
-import { type Overrides, presign, type SignedRequest } from './presign.ts';
+import { createPresigner, type Overrides, type Presign, type SignedRequest } from './presign.ts';
 import { ACTION_OF, MAX_REQUESTS, type ParsedRequest, parseSignRequest } from './sign-request.ts';
 
 export interface SignDeps {
   verifyToken: TokenVerifier;
   sql: Sql;
-  s3: S3Target;
+  presign: Presign;
   /** Lifetime of the URLs in seconds, at most 3600. */
   expiresIn: number;
   now?: () => Date;
@@ -38,7 +38,7 @@ export function signDepsFromEnv(env: Env): SignDeps {
   return {
     verifyToken: tokenVerifierFromEnv(env),
     sql: sqlFromEnv(env),
-    s3: s3FromEnv(env),
+    presign: createPresigner(s3SettingsFromEnv(env)),
     expiresIn: Math.min(seconds, MAX_EXPIRES_IN),
   };
 }
@@ -76,7 +76,7 @@ export async function handle(request: Request, deps: SignDeps): Promise<Response
     const results = await Promise.all(parsed.map((p, i): Promise<Result> | Result => {
       if (!p) return { error: 'validation/invalid' };
       if (!allowed[i]) return { error: 'storage/denied' };
-      return presign(deps.s3, p.request, overridesFor(p, items.get(p.key.itemId)), deps.expiresIn, now);
+      return deps.presign(p.request, overridesFor(p, items.get(p.key.itemId)), deps.expiresIn, now);
     }));
     return json(200, { expiresAt: new Date(now.getTime() + deps.expiresIn * 1000).toISOString(), results });
   } catch (e) {
