@@ -71,17 +71,39 @@ export function resetLimits(): void {
   current = { ...DEFAULT_LIMITS };
 }
 
+/**
+ * Where a Supabase deployment keeps its files (PRODUCT.md §7):
+ * - `supabase`: Supabase Storage's S3 endpoint, signed in the browser with the user's session (RLS decides);
+ *   `region` is the project's region, which S3 signatures name.
+ * - `s3`: any other S3-compatible provider, through the `storage-sign` edge function (it holds the secret).
+ */
+export type StorageConfig = { provider: 'supabase'; region: string; bucket: string; projectRef?: string } | { provider: 's3' };
+
 /** Which backend to talk to, decided once at start-up. */
 export type BackendConfig =
   | { kind: 'local' }
-  | { kind: 'supabase'; url: string; anonKey: string; oauthProviders?: string[] };
+  | { kind: 'supabase'; url: string; anonKey: string; oauthProviders?: string[]; storage?: StorageConfig };
+
+export const DEFAULT_BUCKET = 'shoebox';
+
+export function storageConfigFromEnv(env: Record<string, string | undefined>): StorageConfig | undefined {
+  const provider = env.VITE_STORAGE_PROVIDER?.trim();
+  if (provider === 's3') return { provider: 's3' };
+  if (provider === 'supabase') {
+    const region = env.VITE_STORAGE_REGION?.trim() ?? '';
+    const projectRef = env.VITE_STORAGE_PROJECT_REF?.trim();
+    return { provider: 'supabase', region, bucket: env.VITE_STORAGE_BUCKET?.trim() || DEFAULT_BUCKET, ...(projectRef ? { projectRef } : {}) };
+  }
+  return undefined;
+}
 
 export function backendConfigFromEnv(env: Record<string, string | undefined>): BackendConfig {
   const url = env.VITE_SUPABASE_URL?.trim();
   const anonKey = env.VITE_SUPABASE_ANON_KEY?.trim();
   if (url && anonKey) {
     const oauthProviders = (env.VITE_SUPABASE_OAUTH_PROVIDERS ?? '').split(',').map((p) => p.trim()).filter(Boolean);
-    return { kind: 'supabase', url, anonKey, oauthProviders };
+    const storage = storageConfigFromEnv(env);
+    return { kind: 'supabase', url, anonKey, oauthProviders, ...(storage ? { storage } : {}) };
   }
   return { kind: 'local' };
 }

@@ -43,6 +43,16 @@ describe('runtime configuration', () => {
     expect(() => parseRuntimeConfig({ supabaseUrl: 'https://a.supabase.co' })).toThrow(/anon/);
     expect(() => parseRuntimeConfig({ limits: { partSize: -1 } })).toThrow(/limits.partSize/);
     expect(() => parseRuntimeConfig({ limits: { colour: 1 } })).toThrow(/limits.colour/);
+    expect(() => parseRuntimeConfig({ supabaseUrl: 'https://a.supabase.co', supabaseAnonKey: anon, storage: { provider: 'minio' } })).toThrow(/storage must be/);
+    expect(() => parseRuntimeConfig({ supabaseUrl: 'https://a.supabase.co', supabaseAnonKey: anon, storage: { provider: 'supabase' } })).toThrow(/storage.region/);
+  });
+
+  it('reads where files are stored: Supabase Storage with its region, or another provider through storage-sign', () => {
+    const base = { supabaseUrl: 'https://a.supabase.co', supabaseAnonKey: anon };
+    expect(parseRuntimeConfig({ ...base, storage: { provider: 'supabase', region: 'eu-central-1' } }).backend).toMatchObject({
+      storage: { provider: 'supabase', region: 'eu-central-1', bucket: 'shoebox' },
+    });
+    expect(parseRuntimeConfig({ ...base, storage: { provider: 's3' } }).backend).toMatchObject({ storage: { provider: 's3' } });
   });
 
   it('keeps the last configuration when config.json cannot be fetched (offline)', async () => {

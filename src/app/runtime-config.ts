@@ -1,5 +1,5 @@
 import { fromBase64UrlJson } from '../lib/base64url-json';
-import { backendConfigFromEnv, overrideLimits, DEFAULT_LIMITS, type BackendConfig, type Limits } from '../config';
+import { backendConfigFromEnv, overrideLimits, DEFAULT_BUCKET, DEFAULT_LIMITS, type BackendConfig, type Limits, type StorageConfig } from '../config';
 
 /**
  * Which backend to use, decided once at start-up: the build's `VITE_SUPABASE_URL` and `VITE_SUPABASE_ANON_KEY`
@@ -18,7 +18,7 @@ export interface RuntimeConfig {
   limits: Partial<Limits>;
 }
 
-const KNOWN_KEYS = new Set(['supabaseUrl', 'supabaseAnonKey', 'oauthProviders', 'limits']);
+const KNOWN_KEYS = new Set(['supabaseUrl', 'supabaseAnonKey', 'oauthProviders', 'storage', 'limits']);
 
 /** Checks a parsed config.json. Exported for tests. */
 export function parseRuntimeConfig(json: unknown): RuntimeConfig {
@@ -39,7 +39,32 @@ export function parseRuntimeConfig(json: unknown): RuntimeConfig {
   if (!Array.isArray(providers) || !providers.every((p) => typeof p === 'string' && /^[a-z0-9_-]{2,32}$/.test(p))) {
     throw new ConfigError('oauthProviders must be a list of provider names, such as ["google", "github"].');
   }
-  return { backend: { kind: 'supabase', url: url.replace(/\/+$/, ''), anonKey: anonKey.trim(), oauthProviders: providers as string[] }, limits };
+  const storage = parseStorage(o.storage);
+  return {
+    backend: { kind: 'supabase', url: url.replace(/\/+$/, ''), anonKey: anonKey.trim(), oauthProviders: providers as string[], ...(storage ? { storage } : {}) },
+    limits,
+  };
+}
+
+const STORAGE_HELP =
+  'storage must be {"provider": "supabase", "region": "<your project\'s region>", "bucket": "shoebox"} (Supabase Storage) ' +
+  'or {"provider": "s3"} (another S3 provider, through the storage-sign function).';
+
+function parseStorage(v: unknown): StorageConfig | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError(STORAGE_HELP);
+  const o = v as Record<string, unknown>;
+  if (o.provider === 's3' && Object.keys(o).length === 1) return { provider: 's3' };
+  if (o.provider !== 'supabase') throw new ConfigError(STORAGE_HELP);
+  const unknown = Object.keys(o).filter((k) => !['provider', 'region', 'bucket', 'projectRef'].includes(k));
+  if (unknown.length) throw new ConfigError(`storage has unknown settings: ${unknown.join(', ')}.`);
+  if (typeof o.region !== 'string' || !/^[a-z0-9-]{2,40}$/.test(o.region)) throw new ConfigError('storage.region must be your Supabase project\'s region, such as "eu-central-1".');
+  const bucket = o.bucket ?? DEFAULT_BUCKET;
+  if (typeof bucket !== 'string' || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('storage.bucket must be a bucket name, such as "shoebox".');
+  if (o.projectRef !== undefined && (typeof o.projectRef !== 'string' || !/^[a-z0-9-]{1,64}$/.test(o.projectRef))) {
+    throw new ConfigError('storage.projectRef must be your project reference (the first part of its supabase.co address).');
+  }
+  return { provider: 'supabase', region: o.region, bucket, ...(typeof o.projectRef === 'string' ? { projectRef: o.projectRef } : {}) };
 }
 
 function isHttpUrl(s: string): boolean {

@@ -10,7 +10,12 @@ export async function createBackend(config: BackendConfig): Promise<Backend> {
     }
     case 'supabase': {
       const { createSupabaseBackend } = await import('./supabase/create-supabase-backend');
-      return createSupabaseBackend({ url: config.url, anonKey: config.anonKey, oauthProviders: config.oauthProviders ?? [] });
+      return createSupabaseBackend({
+        url: config.url,
+        anonKey: config.anonKey,
+        oauthProviders: config.oauthProviders ?? [],
+        ...(config.storage ? { storage: config.storage } : {}),
+      });
     }
   }
 }

@@ -1,10 +1,11 @@
-/** The Supabase backend: auth, data, realtime and functions through supabase-js; files are not connected yet. */
+/** The Supabase backend: auth, data, realtime and functions through supabase-js; files on S3 (supabase-files.ts). */
 import { createClient } from '@supabase/supabase-js';
+import type { StorageConfig } from '../../config';
 import type { Backend } from '../ports';
 import { SupabaseAuth } from './supabase-auth';
 import { SupabaseData } from './supabase-data';
 import { SupabaseFetch } from './supabase-fetch';
-import { SupabaseFilesPending } from './supabase-files-pending';
+import { createSupabaseFiles } from './supabase-files';
 import { SupabaseFunctions } from './supabase-functions';
 import { SupabaseRealtime } from './supabase-realtime';
 
@@ -15,6 +16,7 @@ export interface SupabaseBackendConfig {
   url: string;
   anonKey: string;
   oauthProviders?: string[];
+  storage?: StorageConfig;
   fetch?: typeof fetch;
   /** Keep the session in storage across reloads (default true; false for tests and one-off clients). */
   persistSession?: boolean;
@@ -35,13 +37,14 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
     },
     ...(config.webSocket ? { realtime: { transport: config.webSocket as never } } : {}),
   });
+  const functions = new SupabaseFunctions(client);
   const auth = new SupabaseAuth(client, http, config.oauthProviders ?? []);
   return {
     kind: 'supabase',
     auth,
     data: new SupabaseData(client, http),
     realtime: new SupabaseRealtime(client, auth),
-    functions: new SupabaseFunctions(client),
-    files: new SupabaseFilesPending(),
+    functions,
+    files: createSupabaseFiles(client, config.url, config.anonKey, functions, config.storage),
   };
 }

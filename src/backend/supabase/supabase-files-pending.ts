@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error';
 import type { FilesPort } from '../ports';
 
 function notConfigured(): AppError {
-  return new AppError('storage/denied', 'File storage is not configured for this project yet.', { retryable: false });
+  return new AppError('storage/denied', 'File storage is not configured: set "storage" in config.json (or VITE_STORAGE_PROVIDER) as the README describes.', { retryable: false });
 }
 
 export class SupabaseFilesPending implements FilesPort {

@@ -1,0 +1,62 @@
+/**
+ * The files port of a Supabase deployment, on the S3 engine (src/backend/s3):
+ * - Supabase Storage: S3 requests signed here with the user's own session (access key = project ref, secret =
+ *   anon key, session token = the access token), so RLS on `storage.objects` decides; images are shown through
+ *   Storage's batch signing (`createSignedUrls`), whose URLs name one object each and carry no session token.
+ * - Any other S3 provider: the `storage-sign` edge function signs, after checking membership and role.
+ * Without a storage setting, every call says file storage is not configured.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { limits, type StorageConfig } from '../../config';
+import { AppError } from '../../lib/app-error';
+import type { FilesPort, FunctionsPort, UrlOptions } from '../ports';
+import { FunctionSigner } from '../s3/function-signer';
+import { lazySigner } from '../s3/lazy-signer';
+import { S3Files } from '../s3/s3-files';
+import { SupabaseFilesPending } from './supabase-files-pending';
+
+/** The project ref: the first label of `<ref>.supabase.co` (self-hosted setups name it in config). */
+export function projectRefOf(url: string, configured?: string): string {
+  if (configured) return configured;
+  const host = new URL(url).hostname;
+  const m = /^([a-z0-9-]+)\.supabase\.(co|in|net)$/.exec(host);
+  if (!m) throw new AppError('storage/denied', 'Set storage.projectRef in config.json: the Supabase address does not name the project.', { retryable: false });
+  return m[1]!;
+}
+
+export function createSupabaseFiles(client: SupabaseClient, url: string, anonKey: string, functions: FunctionsPort, storage: StorageConfig | undefined): FilesPort {
+  if (!storage) return new SupabaseFilesPending();
+  if (storage.provider === 's3') return new S3Files({ signer: new FunctionSigner(functions) });
+  const signer = lazySigner(async () => {
+    const { SessionSigner } = await import('../s3/session-signer');
+    return new SessionSigner({
+      endpoint: `${url}/storage/v1/s3`,
+      region: storage.region,
+      bucket: storage.bucket,
+      expiresIn: limits().presignedUrlSeconds,
+      credentials: async () => {
+        const { data } = await client.auth.getSession();
+        const session = data.session;
+        if (!session) throw new AppError('auth/session-expired', 'Sign in again to upload.', { retryable: false });
+        return {
+          accessKeyId: projectRefOf(url, storage.projectRef),
+          secretAccessKey: anonKey,
+          sessionToken: session.access_token,
+          ...(session.expires_at ? { expiration: new Date(session.expires_at * 1000) } : {}),
+        };
+      },
+    });
+  });
+  const urls = async (keys: string[], opts: UrlOptions): Promise<Map<string, string>> => {
+    const { data, error } = await client.storage
+      .from(storage.bucket)
+      .createSignedUrls(keys, opts.expiresIn ?? limits().presignedUrlSeconds, opts.downloadAs ? { download: opts.downloadAs } : undefined);
+    if (error) throw new AppError('storage/denied', `Storage would not sign the links: ${error.message}`, { cause: error });
+    const out = new Map<string, string>();
+    for (const entry of data ?? []) {
+      if (entry.path && entry.signedUrl && !entry.error) out.set(entry.path, entry.signedUrl);
+    }
+    return out;
+  };
+  return new S3Files({ signer, urls });
+}

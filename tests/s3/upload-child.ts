@@ -1,0 +1,34 @@
+// One upload run in its own process, as a browser tab would run it: resumes from the checkpoint file, stores
+// every new checkpoint there atomically (as the app stores it with the task), and prints "done" at the end.
+// The interruption test kills this process at random points. Settings come from the environment.
+import { existsSync, openAsBlob, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { UploadCheckpoint } from '../../src/backend/ports';
+import { S3Files } from '../../src/backend/s3/s3-files';
+import { SessionSigner } from '../../src/backend/s3/session-signer';
+
+const env = process.env as Record<string, string>;
+const checkpointFile = env.CHILD_CHECKPOINT_FILE!;
+
+const files = new S3Files({
+  signer: new SessionSigner({
+    endpoint: env.CHILD_ENDPOINT!,
+    region: env.S3_TEST_REGION!,
+    bucket: env.S3_TEST_BUCKET!,
+    credentials: async () => ({ accessKeyId: env.S3_TEST_ACCESS_KEY_ID!, secretAccessKey: env.S3_TEST_SECRET_ACCESS_KEY! }),
+  }),
+  retry: { policy: { retries: 10, baseMs: 20, maxMs: 300 } },
+});
+
+const checkpoint = existsSync(checkpointFile) ? (JSON.parse(readFileSync(checkpointFile, 'utf8')) as UploadCheckpoint) : undefined;
+const blob = await openAsBlob(env.CHILD_FILE!);
+process.stdout.write('started\n');
+await files.upload(
+  { key: env.CHILD_KEY!, blob, contentType: 'video/mp4', ...(checkpoint ? { checkpoint } : {}) },
+  {
+    onCheckpoint: (c) => {
+      writeFileSync(`${checkpointFile}.tmp`, JSON.stringify(c));
+      renameSync(`${checkpointFile}.tmp`, checkpointFile);
+    },
+  },
+);
+process.stdout.write('done\n');
