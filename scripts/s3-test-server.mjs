@@ -11,7 +11,7 @@
 // S3_TEST_MON_PORT (monitor, 6789), S3_TEST_STORE_BYTES (memstore capacity, 6 GiB; RAM is used as data is written).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CreateBucketCommand,
@@ -165,7 +165,42 @@ async function waitFor(what, check, timeoutMs) {
 async function isRunningAndHealthy(s) {
   if (!existsSync(s.conf)) return false;
   if (!DAEMONS.every((name) => { const pid = daemonPid(s, name); return pid !== null && alive(pid); })) return false;
-  return gatewayAnswers(s);
+  // A busy machine can be slow to answer: give running daemons time before starting over (and wiping their data).
+  try {
+    await waitFor('the running gateway', () => gatewayAnswers(s), 30_000);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `fn` while holding a lock folder next to the data folder, so concurrent starts and stops take turns. */
+async function withLock(s, fn) {
+  const lock = `${s.dir}.lock`;
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if (err?.code !== 'EEXIST') throw err;
+      // A lock left by a killed process is broken after ten minutes.
+      let stale = false;
+      try {
+        stale = Date.now() - statSync(lock).mtimeMs > 10 * 60_000;
+      } catch {
+        continue;
+      }
+      if (stale) rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
+      else await sleep(500);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 async function stopDaemons(s) {
@@ -179,8 +214,10 @@ async function stopDaemons(s) {
 
 export async function stopS3TestServer() {
   const s = settings();
-  await stopDaemons(s);
-  rmSync(s.dir, { recursive: true, force: true });
+  await withLock(s, async () => {
+    await stopDaemons(s);
+    rmSync(s.dir, { recursive: true, force: true });
+  });
 }
 
 async function startCluster(s) {
@@ -203,7 +240,7 @@ async function startCluster(s) {
     } catch {
       return false;
     }
-  }, 30_000);
+  }, 90_000);
 
   // The OSD's own uuid is registered first, so the started OSD is recognised as osd.0.
   const osdUuid = randomUUID();
@@ -212,18 +249,19 @@ async function startCluster(s) {
   startDaemon(s, 'ceph-osd', ['-i', '0', '--mkfs', '--osd-uuid', osdUuid]);
   startDaemon(s, 'ceph-osd', ['-i', '0']);
   ceph(s, ['ceph', 'osd', 'crush', 'add', 'osd.0', '1', 'host=localhost', 'root=default']);
-  await waitFor('the OSD', () => /1 up/.test(ceph(s, ['ceph', 'osd', 'stat'])), 30_000);
+  await waitFor('the OSD', () => /1 up/.test(ceph(s, ['ceph', 'osd', 'stat'])), 90_000);
 
   startDaemon(s, 'radosgw', ['-n', 'client.rgw']);
   // The first start creates the gateway's pools, which takes several seconds.
-  await waitFor('the gateway', () => gatewayAnswers(s), 90_000);
+  await waitFor('the gateway', () => gatewayAnswers(s), 180_000);
 }
 
 function ensureUser(s, user, displayName) {
   try {
-    ceph(s, ['radosgw-admin', 'user', 'info', `--uid=${user.uid}`]);
-  } catch {
     ceph(s, ['radosgw-admin', 'user', 'create', `--uid=${user.uid}`, `--display-name=${displayName}`, `--access-key=${user.accessKeyId}`, `--secret=${user.secretAccessKey}`]);
+  } catch (err) {
+    // A reused gateway already has the user (with these fixed keys).
+    if (!/exists/.test(String(err?.stderr ?? ''))) throw err;
   }
 }
 
@@ -314,16 +352,19 @@ export function s3TestEnv(server) {
 export async function startS3TestServer() {
   const s = settings();
   ensureInstalled();
-  const started = Date.now();
-  if (await isRunningAndHealthy(s)) {
-    log(`reusing the gateway at ${s.endpoint} (${s.dir})`);
-  } else {
-    log(`starting monitor, memstore OSD and gateway in ${s.dir}…`);
-    await startCluster(s);
-    log(`gateway answering at ${s.endpoint} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  }
-  await setUp(s);
-  const server = describe(s);
+  const server = await withLock(s, async () => {
+    const started = Date.now();
+    if (await isRunningAndHealthy(s)) {
+      log(`reusing the gateway at ${s.endpoint} (${s.dir})`);
+    } else {
+      log(`starting monitor, memstore OSD and gateway in ${s.dir}…`);
+      await startCluster(s);
+      log(`gateway answering at ${s.endpoint} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    await setUp(s);
+    log(`ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return describe(s);
+  });
   return { ...server, env: s3TestEnv(server), stop: stopS3TestServer };
 }
 

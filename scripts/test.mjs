@@ -1,10 +1,15 @@
 #!/usr/bin/env node
-// `npm test`: every suite, with the services they need installed first.
+// `npm test`: every suite, with the services they need installed and started first.
 //   1. typecheck and lint
-//   2. unit tests (Node), database tests (PGlite, or DATABASE_URL) and browser tests (Vitest browser mode in
-//      Debian's Chromium)
-//   3. end-to-end tests (Playwright driving Debian's Chromium against the production build)
-// Missing system packages (Chromium) are installed with apt-get when running as root.
+//   2. unit tests (Node); database tests on PGlite, then on a PostgreSQL server (the one at DATABASE_URL, or a
+//      throwaway Debian cluster in CI or as root)
+//   3. S3 tests (Node) against a real S3 gateway (Ceph RADOS Gateway on loopback, started here), then the edge
+//      functions' tests (Deno) against that gateway and the PostgreSQL server
+//   4. browser tests (Vitest browser mode in Debian's Chromium) and end-to-end tests (Playwright driving Debian's
+//      Chromium against the production build), with the gateway's S3_TEST_* in their environment
+// `node scripts/test.mjs <step>…` runs only those steps (static, unit, live, db, s3, functions, browser, e2e) and
+// starts only the services they need; every service started here is stopped at the end, also on failure.
+// Missing system packages (Chromium, PostgreSQL, Ceph) are installed with apt-get when running as root.
 // Ends with one line: "Tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -73,40 +78,107 @@ if (want('live')) {
   }
 }
 
-if (want('db') && existsSync(join(root, 'tests', 'db'))) {
-  const file = join(out, 'db.json');
-  step('db', run('database tests (PGlite)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { DATABASE_URL: '' }));
-  if (!countVitest(file)) failures.push('db (no report)');
-  // The same suite on a PostgreSQL server: the one at DATABASE_URL, or in CI a throwaway Debian cluster.
-  let url = process.env.DATABASE_URL;
-  const ownServer = !url && process.env.CI === 'true';
-  if (ownServer) {
-    const started = spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    url = /DATABASE_URL=(\S+)/.exec(started.stdout ?? '')?.[1];
-    if (!url) failures.push('db (PostgreSQL server did not start)');
+// A PostgreSQL server for the db suite's second pass and the functions: the one at DATABASE_URL, or (in CI or
+// as root) a throwaway cluster started on first use and stopped once the functions have run.
+let databaseUrl = process.env.DATABASE_URL || null;
+let ownPostgres = false;
+function postgresUrl() {
+  if (databaseUrl || ownPostgres) return databaseUrl;
+  if (process.env.CI !== 'true' && process.getuid?.() !== 0) return null;
+  ownPostgres = true;
+  const started = spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  databaseUrl = /DATABASE_URL=(\S+)/.exec(started.stdout ?? '')?.[1] ?? null;
+  if (!databaseUrl) failures.push('PostgreSQL server did not start');
+  return databaseUrl;
+}
+function stopPostgres() {
+  if (!ownPostgres) return;
+  ownPostgres = false;
+  databaseUrl = null;
+  spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit' });
+}
+
+// The S3 gateway for the s3, functions, browser and e2e steps: the one described by S3_TEST_* when set,
+// otherwise one started here (scripts/s3-test-server.mjs) and stopped at the very end.
+let ownS3 = false;
+function startS3() {
+  if (process.env.S3_TEST_ENDPOINT) return true;
+  console.log('\n▶ S3 test server: node scripts/s3-test-server.mjs');
+  const startedAt = Date.now();
+  ownS3 = true;
+  const started = spawnSync(process.execPath, [join(root, 'scripts', 's3-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const vars = Object.fromEntries([...(started.stdout ?? '').matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+  const ok = started.status === 0 && Boolean(vars.S3_TEST_ENDPOINT);
+  console.log(`◀ S3 test server: ${ok ? `ok at ${vars.S3_TEST_ENDPOINT}` : `failed (exit ${started.status ?? started.signal})`} in ${((Date.now() - startedAt) / 1000).toFixed(1)}s`);
+  if (!ok) {
+    failures.push('S3 test server did not start');
+    return false;
   }
-  if (url) {
-    const serverFile = join(out, 'db-server.json');
-    step('db-server', run('database tests (PostgreSQL server)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${serverFile}`], { DATABASE_URL: url }));
-    if (!countVitest(serverFile)) failures.push('db-server (no report)');
+  Object.assign(process.env, vars);
+  return true;
+}
+function stopS3() {
+  if (!ownS3) return;
+  ownS3 = false;
+  spawnSync(process.execPath, [join(root, 'scripts', 's3-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit' });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopPostgres();
+    stopS3();
+    process.exit(130);
+  });
+}
+
+try {
+  if (want('db') && existsSync(join(root, 'tests', 'db'))) {
+    const file = join(out, 'db.json');
+    step('db', run('database tests (PGlite)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { DATABASE_URL: '' }));
+    if (!countVitest(file)) failures.push('db (no report)');
+    // The same suite on a PostgreSQL server.
+    const url = postgresUrl();
+    if (url) {
+      const serverFile = join(out, 'db-server.json');
+      step('db-server', run('database tests (PostgreSQL server)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${serverFile}`], { DATABASE_URL: url }));
+      if (!countVitest(serverFile)) failures.push('db-server (no report)');
+    }
   }
-  if (ownServer) spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit' });
-}
 
-if (want('browser') || want('e2e')) {
-  ensureChromium();
-}
+  if (['s3', 'functions', 'browser', 'e2e'].some(want)) startS3();
 
-if (want('browser')) {
-  const file = join(out, 'browser.json');
-  step('browser', run('browser tests', 'npx', ['vitest', 'run', '--project', 'browser', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
-  if (!countVitest(file)) failures.push('browser (no report)');
-}
+  if (want('s3') && existsSync(join(root, 'tests', 's3'))) {
+    const file = join(out, 's3.json');
+    step('s3', run('S3 tests', 'npx', ['vitest', 'run', '--project', 's3', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+    if (!countVitest(file)) failures.push('s3 (no report)');
+  }
 
-if (want('e2e')) {
-  const file = join(out, 'e2e.json');
-  step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true' }));
-  if (!countPlaywright(file)) failures.push('e2e (no report)');
+  if (want('functions') && existsSync(join(root, 'scripts', 'functions-test.mjs'))) {
+    const file = join(out, 'functions.json');
+    const url = postgresUrl();
+    step('functions', run('edge functions tests', process.execPath, [join(root, 'scripts', 'functions-test.mjs'), file], url ? { DATABASE_URL: url } : {}));
+    if (!countVitest(file)) failures.push('functions (no report)');
+  }
+  stopPostgres();
+
+  if (want('browser') || want('e2e')) {
+    ensureChromium();
+  }
+
+  if (want('browser')) {
+    const file = join(out, 'browser.json');
+    step('browser', run('browser tests', 'npx', ['vitest', 'run', '--project', 'browser', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+    if (!countVitest(file)) failures.push('browser (no report)');
+  }
+
+  if (want('e2e')) {
+    const file = join(out, 'e2e.json');
+    step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true' }));
+    if (!countPlaywright(file)) failures.push('e2e (no report)');
+  }
+} finally {
+  stopPostgres();
+  stopS3();
 }
 
 console.log('');

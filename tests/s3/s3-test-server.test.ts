@@ -1,7 +1,8 @@
 // The S3 test server and the fault proxy do what the upload tests rely on: real signatures, real quotas,
 // real CORS, and faults that really happen on the wire.
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
@@ -160,7 +161,7 @@ describe('fault proxy', () => {
   });
 
   it('failFraction fails about that fraction of matching requests, the same ones for the same seed', async () => {
-    const rounds = 200;
+    const rounds = 100;
     const outcomes = async (): Promise<boolean[]> => {
       proxy.setRules(failFraction(0.3, 7, (req) => req.method === 'GET'));
       proxy.log.length = 0;
@@ -209,6 +210,57 @@ describe('fault proxy', () => {
       await direct.send(new DeleteObjectCommand({ Bucket: env.bucket, Key }));
     } finally {
       viaProxy.destroy();
+    }
+  });
+
+  it('streams bodies both ways: the server sees the first bytes before the client has sent the rest', async () => {
+    // A plain server behind the proxy records when bytes arrive; the body is only finished after it has seen some.
+    let firstBytes!: () => void;
+    const seenFirst = new Promise<void>((resolve) => (firstBytes = resolve));
+    const target = createServer((req, res) => {
+      let received = 0;
+      req.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        firstBytes();
+      });
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('first;');
+        setTimeout(() => res.end(`received=${received}`), 200);
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const streaming = await startFaultProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}` });
+    try {
+      const answer = new Promise<{ firstChunk: string; all: string }>((resolve, reject) => {
+        const req = request(`${streaming.url}/upload`, { method: 'PUT', headers: { 'content-length': String(2 * 64 * 1024) } }, (res) => {
+          let all = '';
+          let firstChunk = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            if (!firstChunk) firstChunk = chunk;
+            all += chunk;
+          });
+          res.on('end', () => resolve({ firstChunk, all }));
+        });
+        req.on('error', reject);
+        req.write(Buffer.alloc(64 * 1024, 1));
+        const stuck = setTimeout(() => {
+          req.destroy();
+          reject(new Error('the server saw no bytes while the body was unfinished: the proxy buffers uploads'));
+        }, 10_000);
+        void seenFirst.then(() => {
+          clearTimeout(stuck);
+          req.end(Buffer.alloc(64 * 1024, 2));
+        });
+      });
+      const { firstChunk, all } = await answer;
+      expect(firstChunk).toBe('first;');
+      expect(all).toBe(`first;received=${2 * 64 * 1024}`);
+      expect(streaming.log).toMatchObject([{ method: 'PUT', path: '/upload', status: 200, bytesIn: 2 * 64 * 1024, outcome: 'ok' }]);
+    } finally {
+      await streaming.close();
+      await new Promise((resolve) => target.close(resolve));
     }
   });
 
