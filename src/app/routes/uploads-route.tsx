@@ -87,6 +87,8 @@ function TaskRow({ task }: { task: UploadTaskView }) {
   const pct = task.bytes > 0 ? Math.min(100, (task.bytesDone / task.bytes) * 100) : 0;
   const active = task.state === 'reading' || task.state === 'processing' || task.state === 'uploading' || task.state === 'finalizing' || task.state === 'queued';
   const name = safeFilename(task.filename);
+  // storage/cors carries the exact rule the bucket needs; show it where the owner can copy it.
+  const corsRule = typeof task.error?.details?.corsRule === 'string' ? task.error.details.corsRule : null;
   return (
     <li className="upload-row" data-state={task.state} data-task-id={task.id} style={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 64px' }}>
       <span className="upload-row__name" title={name}>
@@ -128,6 +130,12 @@ function TaskRow({ task }: { task: UploadTaskView }) {
             {' '}
             — {err.title} {err.action}
           </span>
+        )}
+        {corsRule && (
+          <details className="upload-row__detail">
+            <summary>CORS rule to add to the bucket</summary>
+            <pre data-testid="cors-rule">{corsRule}</pre>
+          </details>
         )}
         {task.state === 'uploading' && (
           <span className="progress" style={{ display: 'block', marginTop: 4 }} aria-hidden="true">
