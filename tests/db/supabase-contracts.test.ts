@@ -18,10 +18,11 @@ import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
 let db: Harness;
 let wire: WireEmulator;
 
+// Applying the migrations can take minutes when the machine is busy with other suites.
 beforeAll(async () => {
   db = await startDb();
   wire = await createWireEmulator(db);
-});
+}, 300_000);
 afterAll(async () => {
   await db?.close();
 });
@@ -76,16 +77,17 @@ describe('Supabase adapter over the emulated wire', () => {
     await expectAppError(other.data.listAlbums(), 'auth/session-expired');
   });
 
-  describe('with access tokens that last one second', () => {
+  // Tokens are stamped in whole seconds, so a 3-second token lives 2 to 3 seconds.
+  describe('with access tokens that last three seconds', () => {
     let shortLived: WireEmulator;
     beforeAll(async () => {
-      shortLived = await createWireEmulator(db, { accessTokenSeconds: 1 });
+      shortLived = await createWireEmulator(db, { accessTokenSeconds: 3 });
     });
 
     it('stays signed in after the access token expires, by refreshing it', async () => {
       const { backend } = await signedUp(shortLived);
       const first = (await backend.auth.getSession())!;
-      await sleep(1100);
+      await sleep(3100);
       const later = (await backend.auth.getSession())!;
       expect(later.userId).toBe(first.userId);
       expect(later.expiresAt!).toBeGreaterThan(first.expiresAt!);
@@ -97,7 +99,7 @@ describe('Supabase adapter over the emulated wire', () => {
       const there = newBackend(shortLived);
       await there.auth.signInWithPassword(email, PASSWORD);
       await here.auth.signOut('others');
-      await sleep(1100);
+      await sleep(3100);
       await expectAppError(there.auth.getSession(), 'auth/session-expired');
       expect(await there.auth.getSession()).toBeNull();
       await expectAppError(there.data.listAlbums(), 'auth/session-expired');

@@ -20,7 +20,8 @@ export function signJwt(claims: Claims, secret: string): string {
 /** The verified claims, or why the token is refused (the reason servers put in their error message). */
 export type Verified = { ok: true; claims: Claims } | { ok: false; reason: 'malformed' | 'signature' | 'expired' };
 
-export function verifyJwt(token: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): Verified {
+/** `leewaySeconds`: how long after `exp` a token is still taken (clock skew between servers). */
+export function verifyJwt(token: string, secret: string, leewaySeconds = 0, nowSeconds = Math.floor(Date.now() / 1000)): Verified {
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, reason: 'malformed' };
   const [header, payload, sig] = parts as [string, string, string];
@@ -35,6 +36,6 @@ export function verifyJwt(token: string, secret: string, nowSeconds = Math.floor
   const expected = signature(secret, `${header}.${payload}`);
   const given = Buffer.from(sig, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature' };
-  if (typeof claims.exp === 'number' && claims.exp <= nowSeconds) return { ok: false, reason: 'expired' };
+  if (typeof claims.exp === 'number' && nowSeconds > claims.exp + leewaySeconds) return { ok: false, reason: 'expired' };
   return { ok: true, claims };
 }

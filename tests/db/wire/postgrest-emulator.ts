@@ -142,7 +142,8 @@ export class PostgrestEmulator {
   private claims(req: WireRequest): Claims {
     const token = bearerToken(req.headers);
     if (!token) return { role: 'anon' };
-    const verified = verifyJwt(token, this.opts.jwtSecret);
+    // PostgREST takes a token up to 30 seconds past its `exp`, for clock skew (allowedSkewSeconds in its Auth module).
+    const verified = verifyJwt(token, this.opts.jwtSecret, 30);
     if (!verified.ok) {
       if (verified.reason === 'expired') throw refusal(401, 'PGRST303', 'JWT expired');
       throw refusal(401, 'PGRST301', verified.reason === 'signature' ? 'JWSError JWSInvalidSignature' : 'Expected 3 parts in JWT; got fewer');
