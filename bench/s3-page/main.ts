@@ -1,0 +1,90 @@
+// The page bench/s3-bench.mjs loads in headless Chromium: the app's S3 engine (S3Files + SessionSigner) uploads
+// the files chosen in the inputs straight to the bucket, timed here, inside the page.
+import { S3Files } from '../../src/backend/s3/s3-files';
+import { SessionSigner } from '../../src/backend/s3/session-signer';
+
+interface Target {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+interface Timed {
+  ms: number;
+  bytes: number;
+  files: number;
+}
+
+declare global {
+  interface Window {
+    benchBig(target: Target, key: string): Promise<Timed>;
+    benchMany(target: Target, prefix: string, filesInFlight: number): Promise<Timed>;
+  }
+}
+
+function engine(t: Target): S3Files {
+  const signer = new SessionSigner({
+    endpoint: t.endpoint,
+    region: t.region,
+    bucket: t.bucket,
+    credentials: async () => ({ accessKeyId: t.accessKeyId, secretAccessKey: t.secretAccessKey }),
+  });
+  // The app's default limits (8 MiB parts, 4 in flight, one PUT under 16 MiB) and retry policy.
+  return new S3Files({ signer });
+}
+
+function chosen(id: string): File[] {
+  const input = document.getElementById(id) as HTMLInputElement;
+  return [...(input.files ?? [])];
+}
+
+/** What the app passes: progress and checkpoint callbacks (kept, not persisted: that is the queue's work). */
+function callbacks() {
+  let sent = 0;
+  let checkpoints = 0;
+  return {
+    opts: {
+      onProgress: (bytes: number) => {
+        sent = bytes;
+      },
+      onCheckpoint: () => {
+        checkpoints++;
+      },
+    },
+    result: () => ({ sent, checkpoints }),
+  };
+}
+
+window.benchBig = async (target, key) => {
+  const [file] = chosen('big');
+  if (!file) throw new Error('no file chosen');
+  const files = engine(target);
+  const cb = callbacks();
+  const t0 = performance.now();
+  const { bytes } = await files.upload({ key, blob: file, contentType: file.type, filename: file.name }, cb.opts);
+  const ms = performance.now() - t0;
+  if (cb.result().sent !== file.size) throw new Error(`progress ended at ${cb.result().sent} of ${file.size} bytes`);
+  return { ms, bytes, files: 1 };
+};
+
+window.benchMany = async (target, prefix, filesInFlight) => {
+  const list = chosen('many');
+  if (list.length === 0) throw new Error('no files chosen');
+  const files = engine(target);
+  const queue = list.map((file, i) => ({ file, key: `${prefix}/${String(i).padStart(4, '0')}/original` }));
+  let bytes = 0;
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { file, key } = next;
+      const r = await files.upload({ key, blob: file, contentType: file.type, filename: file.name }, callbacks().opts);
+      bytes += r.bytes;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: filesInFlight }, worker));
+  return { ms: performance.now() - t0, bytes, files: list.length };
+};
+
+document.body.dataset.ready = 'true';
