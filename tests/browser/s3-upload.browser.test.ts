@@ -2,6 +2,7 @@
 // server's, so every request to the bucket is cross-origin and passes through the bucket's CORS rules exactly
 // as in production.
 import { afterEach, describe, expect, it } from 'vitest';
+import { cdp } from 'vitest/browser';
 import type { UploadCheckpoint } from '../../src/backend/ports';
 import { AppError } from '../../src/lib/app-error';
 import { s3BrowserEnv } from './s3-browser-env';
@@ -37,6 +38,21 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs: n
   }
 }
 
+/** Points the frame at `url` and resolves once that document has loaded (the previous one is gone by then). */
+function navigate(frame: HTMLIFrameElement, url: string): Promise<void> {
+  return new Promise((resolve) => {
+    frame.addEventListener('load', () => resolve(), { once: true });
+    frame.src = url;
+  });
+}
+
+/** Limits this page's upload bandwidth to `bytesPerSecond` (-1: no limit). */
+async function throttleUpload(bytesPerSecond: number): Promise<void> {
+  const session = cdp();
+  await session.send('Network.enable');
+  await session.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+}
+
 /** The SHA-256 and size of what the bucket holds, downloaded through a presigned GET from this page. */
 async function storedDigest(t: S3PageTarget, key: string): Promise<{ sha256: string; size: number }> {
   const url = (await pageFiles(t).urls([key])).get(key);
@@ -53,7 +69,7 @@ afterEach(async () => {
 });
 
 describe('uploads from the browser to a real S3 gateway', () => {
-  it('resumes a 64 MiB upload after the page reloads mid-upload, sends only the missing parts and stores it byte for byte', async () => {
+  it('resumes a 64 MiB upload after the page is reloaded mid-upload, sends only the missing parts and stores it byte for byte', async () => {
     const t = target((e) => e.bucket);
     const size = 64 * MiB;
     const seed = 64;
@@ -66,7 +82,8 @@ describe('uploads from the browser to a real S3 gateway', () => {
       harnessRecord.clear(id);
     });
     cleanups.push(() => pageFiles(t).remove([key]));
-    frame.src = `/tests/browser/s3-upload-harness.html?job=${encodeURIComponent(id)}`;
+    const harnessUrl = `/tests/browser/s3-upload-harness.html?job=${encodeURIComponent(id)}`;
+    frame.src = harnessUrl;
     document.body.append(frame);
 
     const before = await waitFor(
@@ -77,8 +94,13 @@ describe('uploads from the browser to a real S3 gateway', () => {
       },
       60_000,
     );
-    // A real reload: the document, its XHRs in flight and all of its JS state are torn down.
-    frame.contentWindow!.location.reload();
+    // The page goes away mid-upload and comes back, as a reload does: its document, its XHRs in flight and
+    // all of its JS state are torn down. It leaves through about:blank, which needs no server, so it is gone at
+    // once (a plain reload() keeps the old page running until the new one arrives, which under load can be
+    // after the upload has finished).
+    await navigate(frame, 'about:blank');
+    expect(harnessRecord.sessions(id).map((s) => s.state)).toEqual(['uploading']);
+    frame.src = harnessUrl;
 
     const sessions = await waitFor(
       'the reloaded page to finish',
@@ -89,7 +111,7 @@ describe('uploads from the browser to a real S3 gateway', () => {
       90_000,
     );
     const [first, second] = sessions as [HarnessSession, HarnessSession];
-    // The first load never finished: the reload cut it off.
+    // The first load never finished: leaving the page cut it off.
     expect(first).toMatchObject({ state: 'uploading', resumedParts: 0 });
     // The reloaded page carried on with the same multipart upload, from its persisted checkpoint.
     expect(second).toMatchObject({ state: 'done', resumedUploadId: before.uploadId });
@@ -109,6 +131,10 @@ describe('uploads from the browser to a real S3 gateway', () => {
     const size = 64 * MiB;
     const key = freshKey();
     cleanups.push(() => pageFiles(t).remove([key]));
+    // At a real network's pace rather than loopback's, where each part leaves in one go before the first
+    // progress event: 32 MiB/s up, Chromium's own throttling (DevTools protocol).
+    await throttleUpload(32 * MiB);
+    cleanups.push(() => throttleUpload(-1));
     const progress: number[] = [];
     let last: UploadCheckpoint | undefined;
     await pageFiles(t).upload(
