@@ -52,7 +52,16 @@ describe('uploads through failures', () => {
     const dir = mkdtempSync(join(tmpdir(), 'shoebox-crash-'));
     try {
       const child = join(root, 'node_modules', '.cache', 'shoebox-tests', 'upload-child.mjs');
-      await build({ entryPoints: [join(root, 'tests/s3/upload-child.ts')], bundle: true, platform: 'node', format: 'esm', outfile: child, logLevel: 'error' });
+      await build({
+        entryPoints: [join(root, 'tests/s3/upload-child.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        outfile: child,
+        logLevel: 'error',
+        // The SDK's CommonJS parts require Node's built-ins.
+        banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      });
       // One bundled file (the SDK included) so that each restarted process starts quickly.
       const size = 96 * MiB + 4321;
       const bytes = sampleBytes(size, 77);

@@ -28,7 +28,9 @@ import type { SupabaseFetch } from './supabase-fetch';
 import { toActivity, toAlbum, toItem, type Row } from './supabase-rows';
 
 export const DEFAULT_PAGE_SIZE = 200;
-export const MAX_PAGE_SIZE = 1000;
+// One row more than the page is fetched to learn whether another follows, and a hosted project answers at
+// most 1,000 rows per request (PostgREST's max-rows): a page stops one short of that.
+export const MAX_PAGE_SIZE = 999;
 
 interface PgResult {
   data: unknown;
