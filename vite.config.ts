@@ -91,6 +91,8 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
+            // Chromium can take half a minute to start on a busy 2-core machine.
+            connectTimeout: 180_000,
             screenshotFailures: false,
             provider: playwright({
               launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../lib/app-error';
+import { backoffMs, withRetry } from './retry';
+
+const policy = { retries: 3, baseMs: 1, maxMs: 4 };
+
+describe('retries', () => {
+  it('tries a retryable failure again, up to the policy, then gives up with the last error', async () => {
+    let calls = 0;
+    const p = withRetry(
+      async () => {
+        calls++;
+        throw new AppError('backend/unreachable', `HTTP 503 #${calls}`);
+      },
+      { policy, isOffline: () => false },
+    );
+    await expect(p).rejects.toMatchObject({ code: 'backend/unreachable', message: 'HTTP 503 #4' });
+    expect(calls).toBe(4);
+  });
+
+  it('never retries a refusal (denied, quota)', async () => {
+    let calls = 0;
+    const p = withRetry(
+      async () => {
+        calls++;
+        throw new AppError('storage/denied', 'HTTP 403');
+      },
+      { policy, isOffline: () => false },
+    );
+    await expect(p).rejects.toMatchObject({ code: 'storage/denied' });
+    expect(calls).toBe(1);
+  });
+
+  it('waits for the network while offline without spending retries', async () => {
+    let calls = 0;
+    let offline = true;
+    let waits = 0;
+    const result = await withRetry(
+      async () => {
+        calls++;
+        if (calls <= 10) throw new AppError('offline', 'no network');
+        return 'sent';
+      },
+      {
+        policy: { retries: 1, baseMs: 1, maxMs: 1 },
+        isOffline: () => offline,
+        waitForOnline: async () => {
+          waits++;
+          if (waits === 10) offline = false;
+        },
+      },
+    );
+    expect(result).toBe('sent');
+    expect(waits).toBe(10);
+  });
+
+  it('waits a random time under the exponential cap, and never less than Retry-After', () => {
+    const p = { retries: 5, baseMs: 100, maxMs: 1000 };
+    expect(backoffMs(0, p, () => 0.999)).toBeLessThanOrEqual(100);
+    expect(backoffMs(3, p, () => 0.999)).toBeLessThanOrEqual(800);
+    expect(backoffMs(10, p, () => 0.999)).toBeLessThanOrEqual(1000);
+    expect(backoffMs(2, p, () => 0)).toBe(0);
+    expect(backoffMs(2, p, () => 0, 5000)).toBe(5000);
+  });
+});
