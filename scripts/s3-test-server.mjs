@@ -77,6 +77,9 @@ auth cluster required = none
 auth service required = none
 auth client required = none
 ms bind ipv6 = false
+# Loopback only (the OSD otherwise listens on every interface).
+public addr = 127.0.0.1
+cluster addr = 127.0.0.1
 osd pool default size = 1
 osd pool default min size = 1
 osd pool default pg num = 8
@@ -89,6 +92,10 @@ mon allow pool delete = true
 mon data avail warn = 2
 mon data avail crit = 1
 osd crush chooseleaf type = 0
+# The OSD's own crush updates at start can race its first monitor map and fail ("wrong fsid");
+# the script places it in the crush map itself.
+osd crush update on start = false
+osd class update on start = false
 osd objectstore = memstore
 memstore device bytes = ${s.storeBytes}
 run dir = ${s.dir}/run
@@ -112,16 +119,38 @@ rgw gc processor period = 30
 `;
 }
 
-function ceph(s, args, opts = {}) {
-  return execFileSync(args[0], ['-c', s.conf, ...args.slice(1)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000, ...opts });
+function cephOnce(s, args) {
+  return execFileSync(args[0], ['-c', s.conf, ...args.slice(1)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+}
+
+/**
+ * Runs a ceph / radosgw-admin command, retrying: right after start the monitor sometimes refuses a client that
+ * has not yet received its map (EPERM). `done(stderr)` marks a failure that means "already so" (not retried).
+ */
+async function ceph(s, args, done = () => false) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return cephOnce(s, args);
+    } catch (err) {
+      const stderr = String(err?.stderr ?? '');
+      if (done(stderr)) return '';
+      if (attempt >= 5) throw new Error(`${args.join(' ')} failed: ${stderr.trim() || err.message}`);
+      await sleep(1_000 * attempt);
+    }
+  }
 }
 
 /** Starts a daemon; it forks into the background itself, with its output in the folder's log. */
 function startDaemon(s, binary, args) {
-  const out = openSync(join(s.dir, 'log', `${binary}.out`), 'a');
+  const outFile = join(s.dir, 'log', `${binary}.out`);
+  const out = openSync(outFile, 'a');
   try {
     const r = spawnSync(binary, ['-c', s.conf, ...args], { stdio: ['ignore', out, out], timeout: 60_000 });
-    if (r.status !== 0) throw new Error(`${binary} ${args.join(' ')} failed (exit ${r.status ?? r.signal}); see ${s.dir}/log`);
+    if (r.status !== 0) {
+      // The folder is deleted on stop, so the daemon's last words go into the error.
+      const tail = readFileSync(outFile, 'utf8').trim().split('\n').slice(-8).join('\n');
+      throw new Error(`${binary} ${args.join(' ')} failed (exit ${r.status ?? r.signal}):\n${tail}`);
+    }
   } finally {
     closeSync(out);
   }
@@ -235,7 +264,7 @@ async function startCluster(s) {
   startDaemon(s, 'ceph-mon', ['-i', 'a']);
   await waitFor('the monitor', () => {
     try {
-      ceph(s, ['ceph', '--connect-timeout', '5', 'mon', 'stat']);
+      cephOnce(s, ['ceph', '--connect-timeout', '5', 'mon', 'stat']);
       return true;
     } catch {
       return false;
@@ -244,25 +273,21 @@ async function startCluster(s) {
 
   // The OSD's own uuid is registered first, so the started OSD is recognised as osd.0.
   const osdUuid = randomUUID();
-  const id = ceph(s, ['ceph', 'osd', 'create', osdUuid]).trim();
+  const id = (await ceph(s, ['ceph', 'osd', 'create', osdUuid])).trim();
   if (id !== '0') throw new Error(`expected OSD id 0, got ${id}`);
   startDaemon(s, 'ceph-osd', ['-i', '0', '--mkfs', '--osd-uuid', osdUuid]);
   startDaemon(s, 'ceph-osd', ['-i', '0']);
-  ceph(s, ['ceph', 'osd', 'crush', 'add', 'osd.0', '1', 'host=localhost', 'root=default']);
-  await waitFor('the OSD', () => /1 up/.test(ceph(s, ['ceph', 'osd', 'stat'])), 90_000);
+  await ceph(s, ['ceph', 'osd', 'crush', 'add', 'osd.0', '1', 'host=localhost', 'root=default']);
+  await waitFor('the OSD', async () => /1 up/.test(await ceph(s, ['ceph', 'osd', 'stat'])), 90_000);
 
   startDaemon(s, 'radosgw', ['-n', 'client.rgw']);
   // The first start creates the gateway's pools, which takes several seconds.
   await waitFor('the gateway', () => gatewayAnswers(s), 180_000);
 }
 
-function ensureUser(s, user, displayName) {
-  try {
-    ceph(s, ['radosgw-admin', 'user', 'create', `--uid=${user.uid}`, `--display-name=${displayName}`, `--access-key=${user.accessKeyId}`, `--secret=${user.secretAccessKey}`]);
-  } catch (err) {
-    // A reused gateway already has the user (with these fixed keys).
-    if (!/exists/.test(String(err?.stderr ?? ''))) throw err;
-  }
+async function ensureUser(s, user, displayName) {
+  // A reused gateway already has the user (with these fixed keys).
+  await ceph(s, ['radosgw-admin', 'user', 'create', `--uid=${user.uid}`, `--display-name=${displayName}`, `--access-key=${user.accessKeyId}`, `--secret=${user.secretAccessKey}`], (stderr) => /exists/.test(stderr));
 }
 
 function client(s, user) {
@@ -294,10 +319,10 @@ function corsRule(exposeEtag) {
 }
 
 async function setUp(s) {
-  ensureUser(s, USER, 'Shoebox tests');
-  ensureUser(s, QUOTA_USER, 'Shoebox quota tests');
-  ceph(s, ['radosgw-admin', 'quota', 'set', '--quota-scope=user', `--uid=${QUOTA_USER.uid}`, `--max-size=${QUOTA_BYTES}`]);
-  ceph(s, ['radosgw-admin', 'quota', 'enable', '--quota-scope=user', `--uid=${QUOTA_USER.uid}`]);
+  await ensureUser(s, USER, 'Shoebox tests');
+  await ensureUser(s, QUOTA_USER, 'Shoebox quota tests');
+  await ceph(s, ['radosgw-admin', 'quota', 'set', '--quota-scope=user', `--uid=${QUOTA_USER.uid}`, `--max-size=${QUOTA_BYTES}`]);
+  await ceph(s, ['radosgw-admin', 'quota', 'enable', '--quota-scope=user', `--uid=${QUOTA_USER.uid}`]);
 
   const s3 = client(s, USER);
   const quotaS3 = client(s, QUOTA_USER);
