@@ -12,6 +12,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import {
   CreateBucketCommand,
@@ -249,10 +250,25 @@ export async function stopS3TestServer() {
   });
 }
 
+function portInUse(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 async function startCluster(s) {
   // Anything half-started from an earlier run is cleared first: a fresh cluster takes seconds.
   await stopDaemons(s);
   rmSync(s.dir, { recursive: true, force: true });
+  // Another server on our ports would answer in our place (and a foreign monitor would take our commands).
+  for (const [port, name] of [[s.port, 'S3_TEST_PORT'], [s.monPort, 'S3_TEST_MON_PORT']]) {
+    if (await portInUse(port)) throw new Error(`127.0.0.1:${port} is already in use by another server; choose another port with ${name}.`);
+  }
   for (const sub of ['run', 'log', 'mon/mon.a', 'osd/osd.0']) mkdirSync(join(s.dir, sub), { recursive: true });
   const fsid = randomUUID();
   writeFileSync(s.conf, cephConf(s, fsid));
