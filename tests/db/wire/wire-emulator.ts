@@ -7,7 +7,9 @@
  * behind the API gateway's key check (https://supabase.com/docs/guides/api/api-keys). Only the request
  * forms the Supabase adapter sends are served; an unknown route answers 404 and a known route asked for
  * something not served answers 501, and both are listed in `unserved`, so a gap fails a test instead of
- * passing unnoticed. Realtime (a WebSocket) is not emulated.
+ * passing unnoticed. With `realtime: true`, Realtime is emulated too (realtime-emulator.ts): a WebSocket
+ * server on 127.0.0.1 whose address becomes the project URL, so supabase-js connects its Realtime client
+ * there, while every HTTP request still goes to `fetch` (including /realtime/v1/api/broadcast).
  */
 import { randomBytes } from 'node:crypto';
 import type { Harness } from '../db-harness';
@@ -16,6 +18,7 @@ import { signJwt } from './jwt-hs256';
 import { PostgrestEmulator } from './postgrest-emulator';
 import { EmulatorGap } from './postgrest-query';
 import { loadSchemaCache } from './postgrest-schema-cache';
+import { RealtimeEmulator } from './realtime-emulator';
 import { jsonResponse, readRequest } from './wire-http';
 
 export interface WireEmulator {
@@ -26,12 +29,18 @@ export interface WireEmulator {
   fetch: typeof fetch;
   /** Every request that met a route or a form the emulator does not serve, as `METHOD path: why`. */
   unserved: string[];
+  /** The Realtime server, when asked for (its own `unserved` lists the frames it did not serve). */
+  realtime: RealtimeEmulator | null;
+  /** Stops the Realtime server, if any (before the database closes). */
+  close(): Promise<void>;
 }
 
 export interface WireEmulatorOptions {
   /** db-max-rows; hosted projects default to 1,000. */
   maxRows?: number;
   accessTokenSeconds?: number;
+  /** Also emulate Realtime (a WebSocket server on 127.0.0.1, changes captured from the database). */
+  realtime?: boolean;
 }
 
 const PROJECT_URL = 'https://emulated-project.supabase.test';
@@ -48,6 +57,7 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
   const gotrue = new GoTrueEmulator({ db, jwtSecret, issuer: `${PROJECT_URL}/auth/v1`, ...(opts.accessTokenSeconds ? { accessTokenSeconds: opts.accessTokenSeconds } : {}) });
   const postgrest = new PostgrestEmulator({ db, jwtSecret, schema: await loadSchemaCache(db), maxRows: opts.maxRows ?? 1000 });
   const unserved: string[] = [];
+  const realtime = opts.realtime ? await RealtimeEmulator.start({ db, jwtSecret, anonKey }) : null;
 
   const serve = async (request: Request): Promise<Response> => {
     const req = await readRequest(request);
@@ -56,8 +66,17 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
     if (!apikey) return jsonResponse({ message: 'No API key found in request', hint: "No 'apikey' request header or url param was found." }, 401);
     if (apikey !== anonKey) return jsonResponse({ message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' }, 401);
     try {
-      const m = /^\/(auth|rest)\/v1(\/.*)$/.exec(req.url.pathname);
-      const response = m?.[1] === 'auth' ? await gotrue.handle(req, m[2]!) : m?.[1] === 'rest' ? await postgrest.handle(req, m[2]!) : null;
+      const m = /^\/(auth|rest|realtime)\/v1(\/.*)$/.exec(req.url.pathname);
+      const response =
+        m?.[1] === 'auth'
+          ? await gotrue.handle(req, m[2]!)
+          : m?.[1] === 'rest'
+            ? await postgrest.handle(req, m[2]!)
+            : m?.[1] === 'realtime' && realtime
+              ? realtime.handleHttp(req, m[2]!)
+              : null;
+      // What the request committed reaches Realtime subscribers (the database may have no LISTEN).
+      realtime?.changesMayHaveCommitted();
       if (response) return response;
       unserved.push(`${where}: no such route`);
       return jsonResponse({ message: 'no Route matched with those values' }, 404);
@@ -77,5 +96,5 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
     return response;
   };
 
-  return { url: PROJECT_URL, anonKey, fetch: emulatedFetch, unserved };
+  return { url: realtime?.url ?? PROJECT_URL, anonKey, fetch: emulatedFetch, unserved, realtime, close: async () => realtime?.close() };
 }

@@ -1,0 +1,288 @@
+/**
+ * Change capture for the Realtime emulator, from the real database: a row trigger on every table of the
+ * `supabase_realtime` publication records each committed change (installed by the emulator as the harness's
+ * superuser, never by a migration), and the feed hands the changes on in commit order. It then decides, as
+ * Realtime's `realtime.apply_rls` does (https://github.com/supabase/realtime, priv/repo/migrations), what one
+ * subscriber receives:
+ *   - the old row is the table's replica identity: the whole row for REPLICA IDENTITY FULL, the index columns
+ *     for USING INDEX, the primary key by default; an update carries it only when FULL or when a key column
+ *     changed, as the WAL does;
+ *   - generated columns are not in the record (publications do not carry them), `columns` lists them all;
+ *   - columns the subscriber's role may not select are left out;
+ *   - inserts and updates reach a subscriber only if `select exists(select 1 from <table> where <pk> = …)`
+ *     finds the row run as that subscriber (role and JWT claims), i.e. RLS decides; deletes are sent without
+ *     that check, with only the primary key of the old row when the table has RLS enabled.
+ * Postgres server: LISTEN on a connection of its own. PGlite has one connection the harness keeps to itself,
+ * so the emulator drains after each request it serves, plus a short poll for commits made by other means.
+ */
+import pg from 'pg';
+import type { Harness, Row } from '../db-harness';
+import type { Claims } from './jwt-hs256';
+
+export interface TableInfo {
+  entity: string;
+  schema: string;
+  table: string;
+  rls: boolean;
+  /** d (primary key), f (full), i (index), n (nothing): pg_class.relreplident. */
+  replicaIdentity: 'd' | 'f' | 'i' | 'n';
+  primaryKey: string[];
+  replicaIndex: string[];
+  columns: { name: string; type: string; generated: boolean }[];
+}
+
+export type ChangeOp = 'INSERT' | 'UPDATE' | 'DELETE';
+
+export interface CapturedChange {
+  id: number;
+  info: TableInfo;
+  op: ChangeOp;
+  /** New row values (JSON as `to_jsonb` gives them, which is what Realtime's `realtime.cast` gives). */
+  record: Row | null;
+  /** The old row's replica identity, or null when the WAL carries none. */
+  identity: Row | null;
+  commitTimestamp: string;
+}
+
+/** The `data` of a postgres_changes message, as one subscriber may receive it. */
+export interface ChangeData {
+  schema: string;
+  table: string;
+  commit_timestamp: string;
+  type: ChangeOp;
+  columns: { name: string; type: string }[];
+  record?: Row;
+  old_record?: Row;
+  errors: null;
+}
+
+const NOTIFY_CHANNEL = 'realtime_emulator';
+const POLL_MS = 200;
+
+const CAPTURE_SQL = `
+create schema if not exists realtime_emulator;
+create table if not exists realtime_emulator.changes (
+  id bigserial primary key,
+  schema_name text not null,
+  table_name text not null,
+  op text not null,
+  new_row jsonb,
+  old_row jsonb,
+  commit_timestamp text not null
+);
+create or replace function realtime_emulator.capture() returns trigger
+language plpgsql security definer set search_path = pg_catalog as $$
+declare
+  change_id bigint;
+begin
+  insert into realtime_emulator.changes (schema_name, table_name, op, new_row, old_row, commit_timestamp)
+  values (tg_table_schema, tg_table_name, tg_op,
+          case when tg_op <> 'DELETE' then to_jsonb(new) end,
+          case when tg_op <> 'INSERT' then to_jsonb(old) end,
+          to_char(clock_timestamp() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+  returning id into change_id;
+  perform pg_notify('${NOTIFY_CHANNEL}', change_id::text);
+  return null;
+end $$;
+`;
+
+const TABLES_SQL = `
+select format('%I.%I', n.nspname, c.relname) as entity, n.nspname as schema, c.relname as "table",
+       c.relrowsecurity as rls, c.relreplident::text as replica_identity,
+       coalesce((select json_agg(a.attname::text order by a.attnum) from pg_constraint k
+                 join pg_attribute a on a.attrelid = k.conrelid and a.attnum = any(k.conkey)
+                 where k.conrelid = c.oid and k.contype = 'p'), '[]'::json) as primary_key,
+       coalesce((select json_agg(a.attname::text order by a.attnum) from pg_index i
+                 join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+                 where i.indrelid = c.oid and i.indisreplident), '[]'::json) as replica_index,
+       (select json_agg(json_build_object('name', a.attname::text, 'type', t.typname::text, 'generated', a.attgenerated <> '')
+                        order by a.attnum)
+          from pg_attribute a join pg_type t on t.oid = a.atttypid
+         where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as columns
+  from pg_publication_tables p
+  join pg_namespace n on n.nspname = p.schemaname
+  join pg_class c on c.relnamespace = n.oid and c.relname = p.tablename
+ where p.pubname = 'supabase_realtime'`;
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+function pick(row: Row, names: string[]): Row {
+  return Object.fromEntries(names.filter((n) => n in row).map((n) => [n, row[n]]));
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The old values the WAL carries for a change to this table (see the header). */
+function identityOf(info: TableInfo, op: ChangeOp, oldRow: Row | null, newRow: Row | null): Row | null {
+  if (!oldRow || op === 'INSERT') return null;
+  const stored = info.columns.filter((c) => !c.generated).map((c) => c.name);
+  if (info.replicaIdentity === 'f') return pick(oldRow, stored);
+  const key = info.replicaIdentity === 'i' ? info.replicaIndex : info.replicaIdentity === 'd' ? info.primaryKey : [];
+  if (key.length === 0) return null;
+  if (op === 'UPDATE' && newRow && key.every((k) => same(oldRow[k], newRow[k]))) return null;
+  return pick(oldRow, key);
+}
+
+export class ChangeFeed {
+  private tables = new Map<string, TableInfo>();
+  private lastId = 0;
+  private draining: Promise<void> = Promise.resolve();
+  private pending = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  private listener: pg.Client | null = null;
+  private readonly selectable = new Map<string, Set<string>>();
+
+  private constructor(
+    private readonly db: Harness,
+    private readonly deliver: (change: CapturedChange) => Promise<void>,
+  ) {}
+
+  /** Installs the capture (idempotent: several emulators may share a database) and starts following it. */
+  static async start(db: Harness, deliver: (change: CapturedChange) => Promise<void>): Promise<ChangeFeed> {
+    const feed = new ChangeFeed(db, deliver);
+    await db.exec(CAPTURE_SQL);
+    for (const row of await db.query(TABLES_SQL)) {
+      const info: TableInfo = {
+        entity: String(row.entity),
+        schema: String(row.schema),
+        table: String(row.table),
+        rls: Boolean(row.rls),
+        replicaIdentity: String(row.replica_identity) as TableInfo['replicaIdentity'],
+        primaryKey: row.primary_key as string[],
+        replicaIndex: row.replica_index as string[],
+        columns: row.columns as TableInfo['columns'],
+      };
+      feed.tables.set(`${info.schema}.${info.table}`, info);
+      await db.exec(
+        `create or replace trigger realtime_emulator_capture after insert or update or delete on ${info.entity}
+           for each row execute function realtime_emulator.capture()`,
+      );
+    }
+    const [max] = await db.query<{ id: string | null }>('select max(id)::text as id from realtime_emulator.changes');
+    feed.lastId = Number(max?.id ?? 0);
+    if (db.kind === 'postgres' && process.env.DATABASE_URL) {
+      await feed.listen(process.env.DATABASE_URL);
+    } else {
+      feed.timer = setInterval(() => feed.kick(), POLL_MS);
+      feed.timer.unref();
+    }
+    return feed;
+  }
+
+  /** The published table `schema.table`, if it is published. */
+  table(schema: string, table: string): TableInfo | undefined {
+    return this.tables.get(`${schema}.${table}`);
+  }
+
+  /** Reads whatever was committed since the last read (cheap when nothing was). */
+  kick(): void {
+    if (this.closed) return;
+    if (this.pending) return;
+    this.pending = true;
+    this.draining = this.draining.then(async () => {
+      this.pending = false;
+      if (this.closed) return;
+      const rows = await this.db.query(
+        `select id::text as id, schema_name, table_name, op, new_row, old_row, commit_timestamp
+           from realtime_emulator.changes where id > $1 order by id`,
+        [this.lastId],
+      );
+      for (const row of rows) {
+        this.lastId = Number(row.id);
+        const info = this.tables.get(`${String(row.schema_name)}.${String(row.table_name)}`);
+        if (!info) continue;
+        const op = String(row.op) as ChangeOp;
+        const newRow = (row.new_row as Row | null) ?? null;
+        const stored = info.columns.filter((c) => !c.generated).map((c) => c.name);
+        await this.deliver({
+          id: this.lastId,
+          info,
+          op,
+          record: newRow ? pick(newRow, stored) : null,
+          identity: identityOf(info, op, (row.old_row as Row | null) ?? null, newRow),
+          commitTimestamp: String(row.commit_timestamp),
+        });
+      }
+    });
+    this.draining = this.draining.catch((e: unknown) => {
+      if (!this.closed) console.error('realtime emulator: reading changes failed', e);
+    });
+  }
+
+  /** Whether an insert or update is visible to the subscriber: the row looked up by key, as them. */
+  async visible(change: CapturedChange, claims: Claims): Promise<boolean> {
+    if (!change.info.rls || change.op === 'DELETE') return true;
+    const key = change.info.primaryKey;
+    if (!change.record || key.length === 0) return false;
+    const where = key.map((k, i) => `${quoteIdent(k)} = $${i + 1}`).join(' and ');
+    const values = key.map((k) => {
+      const v = change.record![k];
+      return v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
+    });
+    const authenticated = claims.role === 'authenticated';
+    const actor = authenticated ? { id: String(claims.sub), email: typeof claims.email === 'string' ? claims.email : null } : { id: null };
+    return this.db.as(actor, async (q) => {
+      await q.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)]);
+      const [row] = await q.query<{ visible: boolean }>(`select exists(select 1 from ${change.info.entity} where ${where}) as visible`, values);
+      return row?.visible === true;
+    });
+  }
+
+  /** The message data for one role: unselectable columns dropped; a delete under RLS keeps only the key. */
+  async dataFor(change: CapturedChange, role: string): Promise<ChangeData> {
+    const { info } = change;
+    const cacheKey = `${role} ${info.entity}`;
+    let cols = this.selectable.get(cacheKey);
+    if (!cols) {
+      const rows = await this.db.query<{ name: string }>(
+        `select a.attname::text as name from pg_attribute a
+          where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped
+            and has_column_privilege($2, a.attrelid, a.attname, 'SELECT')`,
+        [info.entity, role],
+      );
+      cols = new Set(rows.map((r) => r.name));
+      this.selectable.set(cacheKey, cols);
+    }
+    const allowed = cols;
+    const keep = (row: Row | null, only?: string[]): Row | null =>
+      row && Object.fromEntries(Object.entries(row).filter(([k]) => allowed.has(k) && (!only || only.includes(k))));
+    const data: ChangeData = {
+      schema: info.schema,
+      table: info.table,
+      commit_timestamp: change.commitTimestamp,
+      type: change.op,
+      columns: info.columns.filter((c) => allowed.has(c.name)).map(({ name, type }) => ({ name, type })),
+      errors: null,
+    };
+    // jsonb_object_agg over no columns is null, so an update without old keys sends `old_record: null`.
+    if (change.op !== 'DELETE') data.record = keep(change.record) ?? {};
+    if (change.op === 'UPDATE') data.old_record = keep(change.identity) as Row;
+    if (change.op === 'DELETE') data.old_record = keep(change.identity, info.rls ? info.primaryKey : undefined) as Row;
+    return data;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.draining;
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
+  }
+
+  private async listen(serverUrl: string): Promise<void> {
+    const [row] = await this.db.query<{ name: string }>('select current_database() as name');
+    const url = new URL(serverUrl);
+    url.pathname = `/${row!.name}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    // The harness drops the database at the end with `force`, which ends this connection.
+    client.on('error', () => undefined);
+    client.on('notification', () => this.kick());
+    await client.connect();
+    await client.query(`listen ${NOTIFY_CHANNEL}`);
+    this.listener = client;
+  }
+}

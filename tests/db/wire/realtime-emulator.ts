@@ -1,0 +1,488 @@
+/**
+ * An emulator of a hosted project's Realtime service for tests: a WebSocket server on 127.0.0.1 speaking the
+ * Phoenix channel protocol as Supabase Realtime does (https://supabase.com/docs/guides/realtime/protocol),
+ * with the V2 serializer realtime-js uses (realtime-frames.ts). supabase-js connects to
+ * `ws://127.0.0.1:<port>/realtime/v1/websocket?apikey=…&vsn=2.0.0`; the REST broadcast endpoints
+ * (`/realtime/v1/api/broadcast…`) arrive through the wire emulator's `fetch`.
+ *
+ * Served: `phx_join` (public channels: broadcast, presence, postgres_changes), `phx_leave`, `heartbeat`,
+ * `access_token`, broadcast (to the other members, or to all with `broadcast.self`; acknowledged with
+ * `broadcast.ack`), presence track/untrack (`presence_state` to a joiner, `presence_diff` to all), and
+ * postgres_changes from the real database (realtime-changes.ts): RLS decides who hears an insert or update.
+ * A channel's JWT is verified with the project's secret; when it expires the channel is closed, as Realtime
+ * does. Anything else is answered as Realtime would refuse it where possible and listed in `unserved`, so a
+ * test can require that nothing the adapter sent went unserved.
+ */
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { Harness, Row } from '../db-harness';
+import { verifyJwt, type Claims } from './jwt-hs256';
+import { ChangeFeed, type CapturedChange, type ChangeData, type ChangeOp } from './realtime-changes';
+import { decodeBinary, decodeText, encodeText, encodeUserBroadcast, FrameError, type Frame } from './realtime-frames';
+import { bearerToken, emptyResponse, jsonResponse, type WireRequest } from './wire-http';
+
+interface Filter {
+  column: string;
+  op: 'eq' | 'neq' | 'in';
+  values: string[];
+}
+
+interface Binding {
+  id: number;
+  event: '*' | ChangeOp;
+  schema: string;
+  table: string;
+  filter?: string;
+  parsed: Filter | null;
+}
+
+interface PresenceMeta extends Row {
+  phx_ref: string;
+}
+
+interface Channel {
+  conn: Connection;
+  topic: string;
+  joinRef: string;
+  claims: Claims;
+  broadcastSelf: boolean;
+  broadcastAck: boolean;
+  presenceKey: string;
+  presenceEnabled: boolean;
+  presence: PresenceMeta | null;
+  bindings: Binding[];
+  expiry: NodeJS.Timeout | null;
+}
+
+interface Connection {
+  ws: WebSocket;
+  channels: Map<string, Channel>;
+}
+
+export interface RealtimeEmulatorOptions {
+  db: Harness;
+  jwtSecret: string;
+  anonKey: string;
+}
+
+/** Realtime takes a token a little past its expiry, as the REST gateway does (clock skew). */
+const LEEWAY_SECONDS = 30;
+const OPS = new Set(['*', 'INSERT', 'UPDATE', 'DELETE']);
+
+function jsonText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function parseFilter(filter: string): Filter | string {
+  const m = /^([^=]+)=(eq|neq|in)\.(.*)$/s.exec(filter);
+  if (!m) return `postgres_changes filter "${filter}" is not served (served: col=eq.v, col=neq.v, col=in.(a,b))`;
+  const [, column, op, raw] = m as unknown as [string, string, Filter['op'], string];
+  if (op !== 'in') return { column, op, values: [raw] };
+  const list = /^\((.*)\)$/s.exec(raw);
+  if (!list) return `postgres_changes filter "${filter}": in. takes a list in parentheses`;
+  return { column, op, values: list[1]!.split(',').map((v) => v.trim().replace(/^"(.*)"$/s, '$1')) };
+}
+
+/** Realtime's `is_visible_through_filters`: a missing column (a delete without it) matches no filter. */
+function passes(filter: Filter | null, row: Row | null): boolean {
+  if (!filter) return true;
+  if (!row || !(filter.column in row)) return false;
+  const value = jsonText(row[filter.column]);
+  if (value === null) return false;
+  if (filter.op === 'eq') return value === filter.values[0];
+  if (filter.op === 'neq') return value !== filter.values[0];
+  return filter.values.includes(value);
+}
+
+export class RealtimeEmulator {
+  /** Every frame, request or connection the emulator does not serve, as `what: why`. */
+  readonly unserved: string[] = [];
+  private readonly connections = new Set<Connection>();
+  private server!: Server;
+  private wss!: WebSocketServer;
+  private feed!: ChangeFeed;
+  private port = 0;
+
+  private constructor(private readonly opts: RealtimeEmulatorOptions) {}
+
+  static async start(opts: RealtimeEmulatorOptions): Promise<RealtimeEmulator> {
+    const emulator = new RealtimeEmulator(opts);
+    emulator.feed = await ChangeFeed.start(opts.db, (change) => emulator.deliverChange(change));
+    emulator.wss = new WebSocketServer({ noServer: true });
+    emulator.server = createServer((req, res) => {
+      emulator.unserved.push(`HTTP ${req.method ?? ''} ${req.url ?? ''}: plain HTTP to the WebSocket port`);
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"message":"Not Found"}');
+    });
+    emulator.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => emulator.upgrade(req, socket, head));
+    await new Promise<void>((resolve) => emulator.server.listen(0, '127.0.0.1', resolve));
+    const address = emulator.server.address();
+    emulator.port = typeof address === 'object' && address ? address.port : 0;
+    return emulator;
+  }
+
+  /** The project URL for supabase-js: its Realtime client connects here; HTTP goes to the wire `fetch`. */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** How many WebSocket connections are open (a test can check that clients hang up). */
+  get openConnections(): number {
+    return this.connections.size;
+  }
+
+  /** A request the wire emulator served may have committed changes: read them now (PGlite has no LISTEN). */
+  changesMayHaveCommitted(): void {
+    if (this.opts.db.kind === 'pglite') this.feed.kick();
+  }
+
+  /** `/realtime/v1/*` over HTTP: the broadcast endpoints realtime-js uses when a channel is not joined. */
+  handleHttp(req: WireRequest, path: string): Response | null {
+    if (req.method !== 'POST' || !path.startsWith('/api/broadcast')) return null;
+    const token = bearerToken(req.headers);
+    if (token && !verifyJwt(token, this.opts.jwtSecret, LEEWAY_SECONDS).ok) return jsonResponse({ message: 'Invalid JWT' }, 401);
+    const single = /^\/api\/broadcast\/([^/]+)\/events\/([^/]+)$/.exec(path);
+    const type = req.headers.get('Content-Type') ?? '';
+    if (!type.startsWith('application/json')) {
+      this.unserved.push(`POST /realtime/v1${path}: Content-Type ${type || 'none'} is not served`);
+      return jsonResponse({ message: 'Unsupported Media Type' }, 415);
+    }
+    if (single) {
+      if (req.url.searchParams.get('private') === 'true') {
+        this.unserved.push(`POST /realtime/v1${path}: private channels are not served`);
+        return jsonResponse({ message: 'private channels are not served' }, 501);
+      }
+      if (req.body === undefined) return jsonResponse({ errors: { payload: ["can't be blank"] } }, 422);
+      this.fanOutBroadcast(`realtime:${decodeURIComponent(single[1]!)}`, decodeURIComponent(single[2]!), req.body);
+      return emptyResponse(202);
+    }
+    if (path !== '/api/broadcast') return null;
+    const messages = (req.body as { messages?: unknown } | undefined)?.messages;
+    if (!Array.isArray(messages)) return jsonResponse({ errors: { messages: ["can't be blank"] } }, 422);
+    for (const m of messages as { topic?: unknown; event?: unknown; payload?: unknown; private?: unknown }[]) {
+      if (m.private === true) {
+        this.unserved.push(`POST /realtime/v1${path}: private channels are not served`);
+        return jsonResponse({ message: 'private channels are not served' }, 501);
+      }
+      if (typeof m.topic !== 'string' || typeof m.event !== 'string') return jsonResponse({ errors: { messages: ['topic and event are required'] } }, 422);
+    }
+    for (const m of messages as { topic: string; event: string; payload?: unknown }[]) {
+      this.fanOutBroadcast(`realtime:${m.topic}`, m.event, m.payload ?? {});
+    }
+    return emptyResponse(202);
+  }
+
+  async close(): Promise<void> {
+    for (const conn of this.connections) conn.ws.terminate();
+    this.connections.clear();
+    await this.feed.close();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const refuse = (status: string, why: string | null) => {
+      if (why) this.unserved.push(`WebSocket ${url.pathname}${url.search}: ${why}`);
+      socket.end(`HTTP/1.1 ${status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    };
+    if (url.pathname !== '/realtime/v1/websocket') return refuse('404 Not Found', 'no such WebSocket endpoint');
+    // Realtime refuses the handshake for a missing or wrong API key.
+    if (url.searchParams.get('apikey') !== this.opts.anonKey) return refuse('403 Forbidden', null);
+    const vsn = url.searchParams.get('vsn') ?? '1.0.0';
+    if (vsn !== '2.0.0') return refuse('400 Bad Request', `serializer vsn ${vsn} is not served (realtime-js sends 2.0.0)`);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws));
+  }
+
+  private connected(ws: WebSocket): void {
+    const conn: Connection = { ws, channels: new Map() };
+    this.connections.add(conn);
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      try {
+        this.received(conn, data, isBinary);
+      } catch (e) {
+        this.unserved.push(`frame: ${e instanceof FrameError ? '' : 'emulator failure: '}${(e as Error).message}`);
+      }
+    });
+    ws.on('close', () => {
+      this.connections.delete(conn);
+      for (const channel of [...conn.channels.values()]) this.removeChannel(channel);
+    });
+    ws.on('error', () => undefined);
+  }
+
+  private send(conn: Connection, data: string | Buffer): void {
+    if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(data);
+  }
+
+  private reply(conn: Connection, frame: Frame, status: 'ok' | 'error', response: Record<string, unknown> = {}): void {
+    this.send(conn, encodeText({ joinRef: frame.joinRef, ref: frame.ref, topic: frame.topic, event: 'phx_reply', payload: { status, response } }));
+  }
+
+  private received(conn: Connection, data: RawData, isBinary: boolean): void {
+    const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    if (isBinary) {
+      const push = decodeBinary(buffer);
+      const channel = conn.channels.get(push.topic);
+      if (!channel || channel.joinRef !== push.joinRef) return this.notJoined(conn, { joinRef: push.joinRef, ref: push.ref, topic: push.topic, event: 'broadcast', payload: null });
+      this.broadcastFrom(channel, push.event, push.payload, push.encoding, push.ref);
+      return;
+    }
+    const frame = decodeText(buffer.toString('utf8'));
+    if (frame.topic === 'phoenix') {
+      if (frame.event === 'heartbeat') return this.reply(conn, frame, 'ok');
+      this.unserved.push(`phoenix ${frame.event}: not served`);
+      return;
+    }
+    if (frame.event === 'phx_join') return this.join(conn, frame);
+    const channel = conn.channels.get(frame.topic);
+    if (frame.event === 'phx_leave') {
+      this.reply(conn, frame, 'ok');
+      if (channel) {
+        this.removeChannel(channel);
+        this.send(conn, encodeText({ joinRef: channel.joinRef, ref: channel.joinRef, topic: channel.topic, event: 'phx_close', payload: {} }));
+      }
+      return;
+    }
+    if (!channel || channel.joinRef !== frame.joinRef) return this.notJoined(conn, frame);
+    switch (frame.event) {
+      case 'access_token':
+        return this.accessToken(channel, frame);
+      case 'broadcast': {
+        const p = (frame.payload ?? {}) as { type?: unknown; event?: unknown; payload?: unknown };
+        if (p.type !== 'broadcast' || typeof p.event !== 'string') {
+          this.unserved.push(`${frame.topic} broadcast: payload without type 'broadcast' and an event`);
+          return;
+        }
+        return this.broadcastFrom(channel, p.event, frame.payload, 'text', frame.ref);
+      }
+      case 'presence':
+        return this.presence(channel, frame);
+      default:
+        this.unserved.push(`${frame.topic} ${frame.event}: event not served`);
+        this.reply(conn, frame, 'error', { reason: `unknown event ${frame.event}` });
+    }
+  }
+
+  /** Phoenix answers a push to a channel the socket has not joined with phx_close. */
+  private notJoined(conn: Connection, frame: Frame): void {
+    this.unserved.push(`${frame.topic} ${frame.event}: pushed to a channel that is not joined`);
+    this.send(conn, encodeText({ joinRef: frame.joinRef, ref: frame.ref, topic: frame.topic, event: 'phx_close', payload: {} }));
+  }
+
+  private verify(token: unknown): { ok: true; claims: Claims } | { ok: false; reason: string } {
+    const verified = verifyJwt(String(token), this.opts.jwtSecret, LEEWAY_SECONDS);
+    if (verified.ok) return verified;
+    return { ok: false, reason: verified.reason === 'expired' ? 'Token has expired' : 'Invalid JWT' };
+  }
+
+  private join(conn: Connection, frame: Frame): void {
+    const payload = (frame.payload ?? {}) as {
+      access_token?: unknown;
+      config?: {
+        broadcast?: { self?: unknown; ack?: unknown };
+        presence?: { key?: unknown; enabled?: unknown };
+        postgres_changes?: { event?: unknown; schema?: unknown; table?: unknown; filter?: unknown }[];
+        private?: unknown;
+      };
+    };
+    const config = payload.config ?? {};
+    const refuse = (reason: string, gap: boolean) => {
+      if (gap) this.unserved.push(`${frame.topic} phx_join: ${reason}`);
+      this.reply(conn, frame, 'error', { reason });
+    };
+    if (!frame.topic.startsWith('realtime:')) return refuse(`topic ${frame.topic} is not a realtime: topic`, true);
+    if (config.private === true) return refuse('private channels are not served', true);
+    const verified = this.verify(payload.access_token ?? this.opts.anonKey);
+    if (!verified.ok) return refuse(verified.reason, false);
+    const role = verified.claims.role;
+    if (role !== 'anon' && role !== 'authenticated') return refuse(`channels as role ${String(role)} are not served`, true);
+
+    const bindings: Binding[] = [];
+    for (const pc of config.postgres_changes ?? []) {
+      const event = String(pc.event ?? '');
+      const schema = String(pc.schema ?? '');
+      const table = typeof pc.table === 'string' ? pc.table : undefined;
+      const filter = typeof pc.filter === 'string' ? pc.filter : undefined;
+      if (!OPS.has(event)) return refuse(`postgres_changes event ${event} is not one of *, INSERT, UPDATE, DELETE`, true);
+      if (!table || table === '*' || schema === '*') return refuse('postgres_changes on every table of a schema are not served', true);
+      if (!this.feed.table(schema, table)) return refuse(`${schema}.${table} is not in the supabase_realtime publication`, true);
+      const parsed = filter === undefined ? null : parseFilter(filter);
+      if (typeof parsed === 'string') return refuse(parsed, true);
+      bindings.push({ id: randomInt(1, 2 ** 31 - 1), event: event as Binding['event'], schema, table, ...(filter === undefined ? {} : { filter }), parsed });
+    }
+
+    // A second join of the same topic on one socket replaces the first, as Phoenix does.
+    const previous = conn.channels.get(frame.topic);
+    if (previous) this.removeChannel(previous);
+    const key = typeof config.presence?.key === 'string' && config.presence.key !== '' ? config.presence.key : randomUUID();
+    const channel: Channel = {
+      conn,
+      topic: frame.topic,
+      joinRef: frame.joinRef ?? frame.ref ?? '',
+      claims: verified.claims,
+      broadcastSelf: config.broadcast?.self === true,
+      broadcastAck: config.broadcast?.ack === true,
+      presenceKey: key,
+      presenceEnabled: config.presence?.enabled === true,
+      presence: null,
+      bindings,
+      expiry: null,
+    };
+    conn.channels.set(frame.topic, channel);
+    this.scheduleExpiry(channel);
+    this.reply(conn, frame, 'ok', {
+      postgres_changes: bindings.map((b) => ({ id: b.id, event: b.event, schema: b.schema, table: b.table, ...(b.filter === undefined ? {} : { filter: b.filter }) })),
+    });
+    if (channel.presenceEnabled) this.push(channel, 'presence_state', this.presenceState(channel.topic));
+    if (bindings.length > 0) {
+      this.push(channel, 'system', { channel: frame.topic.slice('realtime:'.length), extension: 'postgres_changes', message: 'Subscribed to PostgreSQL', status: 'ok' });
+    }
+  }
+
+  /** A message the channel pushes to its own client (carries the join ref). */
+  private push(channel: Channel, event: string, payload: unknown): void {
+    this.send(channel.conn, encodeText({ joinRef: channel.joinRef, ref: null, topic: channel.topic, event, payload }));
+  }
+
+  private scheduleExpiry(channel: Channel): void {
+    if (channel.expiry) clearTimeout(channel.expiry);
+    channel.expiry = null;
+    const exp = channel.claims.exp;
+    if (typeof exp !== 'number') return;
+    const ms = Math.max(0, (exp + LEEWAY_SECONDS) * 1000 - Date.now());
+    channel.expiry = setTimeout(() => this.closeChannel(channel, 'Token has expired'), Math.min(ms, 2 ** 31 - 1));
+    channel.expiry.unref();
+  }
+
+  /** Realtime ends a channel whose token is no longer valid with a system error and phx_close. */
+  private closeChannel(channel: Channel, message: string): void {
+    if (channel.conn.channels.get(channel.topic) !== channel) return;
+    this.push(channel, 'system', { channel: channel.topic.slice('realtime:'.length), extension: 'system', message, status: 'error' });
+    this.removeChannel(channel);
+    this.send(channel.conn, encodeText({ joinRef: channel.joinRef, ref: channel.joinRef, topic: channel.topic, event: 'phx_close', payload: {} }));
+  }
+
+  private accessToken(channel: Channel, frame: Frame): void {
+    const token = (frame.payload as { access_token?: unknown } | null)?.access_token;
+    const verified = this.verify(token);
+    if (!verified.ok) return this.closeChannel(channel, verified.reason);
+    if (verified.claims.sub !== channel.claims.sub || verified.claims.role !== channel.claims.role) {
+      // Realtime re-authorises the channel with the new claims; the adapter never changes user mid-channel.
+      this.unserved.push(`${channel.topic} access_token: a token for another user or role is not served`);
+    }
+    channel.claims = verified.claims;
+    this.scheduleExpiry(channel);
+  }
+
+  private removeChannel(channel: Channel): void {
+    if (channel.conn.channels.get(channel.topic) !== channel) return;
+    channel.conn.channels.delete(channel.topic);
+    if (channel.expiry) clearTimeout(channel.expiry);
+    if (channel.presence) {
+      const left = channel.presence;
+      channel.presence = null;
+      this.presenceDiff(channel.topic, {}, { [channel.presenceKey]: { metas: [left] } });
+    }
+  }
+
+  private members(topic: string): Channel[] {
+    const out: Channel[] = [];
+    for (const conn of this.connections) {
+      const channel = conn.channels.get(topic);
+      if (channel) out.push(channel);
+    }
+    return out;
+  }
+
+  private broadcastFrom(sender: Channel, event: string, payload: unknown, encoding: 'json' | 'binary' | 'text', ref: string | null): void {
+    for (const member of this.members(sender.topic)) {
+      if (member === sender && !sender.broadcastSelf) continue;
+      if (encoding === 'text') this.send(member.conn, encodeText({ joinRef: null, ref: null, topic: sender.topic, event: 'broadcast', payload }));
+      else this.send(member.conn, encodeUserBroadcast(sender.topic, event, payload, encoding));
+    }
+    if (sender.broadcastAck && ref) this.reply(sender.conn, { joinRef: sender.joinRef, ref, topic: sender.topic, event: 'broadcast', payload: null }, 'ok');
+  }
+
+  /** A broadcast sent over HTTP: to every member, as a JSON user broadcast. */
+  private fanOutBroadcast(topic: string, event: string, payload: unknown): void {
+    for (const member of this.members(topic)) this.send(member.conn, encodeUserBroadcast(topic, event, payload, 'json'));
+  }
+
+  private presence(channel: Channel, frame: Frame): void {
+    const p = (frame.payload ?? {}) as { event?: unknown; payload?: unknown };
+    if (p.event === 'track') {
+      const meta = p.payload && typeof p.payload === 'object' && !Array.isArray(p.payload) ? (p.payload as Row) : {};
+      const previous = channel.presence;
+      const next: PresenceMeta = { ...meta, phx_ref: randomBytes(12).toString('base64url'), ...(previous ? { phx_ref_prev: previous.phx_ref } : {}) };
+      channel.presence = next;
+      // Realtime turns presence on for a channel that tracks, and sends it the state it missed.
+      if (!channel.presenceEnabled) {
+        channel.presenceEnabled = true;
+        this.push(channel, 'presence_state', this.presenceState(channel.topic));
+      }
+      this.reply(channel.conn, frame, 'ok');
+      this.presenceDiff(channel.topic, { [channel.presenceKey]: { metas: [next] } }, previous ? { [channel.presenceKey]: { metas: [previous] } } : {});
+      return;
+    }
+    if (p.event === 'untrack') {
+      const previous = channel.presence;
+      channel.presence = null;
+      this.reply(channel.conn, frame, 'ok');
+      if (previous) this.presenceDiff(channel.topic, {}, { [channel.presenceKey]: { metas: [previous] } });
+      return;
+    }
+    this.unserved.push(`${channel.topic} presence ${String(p.event)}: not served`);
+    this.reply(channel.conn, frame, 'error', { reason: 'unknown presence event' });
+  }
+
+  private presenceState(topic: string): Record<string, { metas: PresenceMeta[] }> {
+    const state: Record<string, { metas: PresenceMeta[] }> = {};
+    for (const member of this.members(topic)) {
+      if (!member.presence) continue;
+      (state[member.presenceKey] ??= { metas: [] }).metas.push(member.presence);
+    }
+    return state;
+  }
+
+  private presenceDiff(topic: string, joins: Record<string, { metas: PresenceMeta[] }>, leaves: Record<string, { metas: PresenceMeta[] }>): void {
+    for (const member of this.members(topic)) {
+      if (member.presenceEnabled) this.send(member.conn, encodeText({ joinRef: null, ref: null, topic, event: 'presence_diff', payload: { joins, leaves } }));
+    }
+  }
+
+  /** One change to every channel with a matching binding that may see it, one message per channel. */
+  private async deliverChange(change: CapturedChange): Promise<void> {
+    const { info, op } = change;
+    const decided = new Map<string, Promise<boolean>>();
+    const shaped = new Map<string, Promise<ChangeData>>();
+    const sends: Promise<void>[] = [];
+    for (const conn of this.connections) {
+      for (const channel of conn.channels.values()) {
+        const ids = channel.bindings
+          .filter((b) => b.schema === info.schema && b.table === info.table && (b.event === '*' || b.event === op))
+          .filter((b) => passes(b.parsed, change.record) || (op === 'DELETE' && passes(b.parsed, change.identity)))
+          .map((b) => b.id);
+        if (ids.length === 0) continue;
+        const claims = channel.claims;
+        const who = JSON.stringify(claims);
+        if (!decided.has(who)) decided.set(who, this.feed.visible(change, claims));
+        const role = String(claims.role);
+        if (!shaped.has(role)) shaped.set(role, this.feed.dataFor(change, role));
+        sends.push(
+          (async () => {
+            if (!(await decided.get(who))) return;
+            const data = await shaped.get(role)!;
+            // Unsubscribed while the check ran: nothing more reaches that channel.
+            if (conn.channels.get(channel.topic) !== channel) return;
+            this.send(conn, encodeText({ joinRef: null, ref: null, topic: channel.topic, event: 'postgres_changes', payload: { ids, data } }));
+          })(),
+        );
+      }
+    }
+    const results = await Promise.allSettled(sends);
+    for (const r of results) if (r.status === 'rejected') this.unserved.push(`postgres_changes on ${info.entity}: emulator failure: ${String((r.reason as Error)?.message ?? r.reason)}`);
+  }
+}
