@@ -44,7 +44,25 @@ async function signedUp(): Promise<Account> {
   const backend = createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: WebSocket as never });
   const session = await backend.auth.signUp(email, PASSWORD, `Viewer ${n}`);
   if (!session) throw new Error('sign-up gave no session: the emulated project asks for no email confirmation');
+  await connectRealtime(backend);
   return { backend, email, userId: session.userId };
+}
+
+/**
+ * Opens the account's Realtime connection and leaves its channel, as the albums screen does before an album
+ * is opened; supabase-js keeps the socket open for a while after its last channel. The contract waits 50 ms
+ * after subscribing, which covers a join, but not always a new connection's TCP and HTTP handshake as well:
+ * in-process PGlite holds the event loop during each query, and on a busy machine that took hundreds of ms.
+ */
+async function connectRealtime(backend: Backend): Promise<void> {
+  const realtime = wire.realtime!;
+  const before = realtime.openConnections;
+  const stop = backend.realtime.subscribe(null, {});
+  try {
+    await waitFor(() => (realtime.openConnections > before ? true : undefined), 10_000, 'the Realtime connection');
+  } finally {
+    stop();
+  }
 }
 
 /** A plain supabase-js client signed in as the account, for what the ports do not offer (invites, purges). */

@@ -13,7 +13,8 @@
  *     finds the row run as that subscriber (role and JWT claims), i.e. RLS decides; deletes are sent without
  *     that check, with only the primary key of the old row when the table has RLS enabled.
  * Postgres server: LISTEN on a connection of its own. PGlite has one connection the harness keeps to itself,
- * so the emulator drains after each request it serves, plus a short poll for commits made by other means.
+ * so the emulator reads changes after each request it serves, plus a poll each second for commits made by
+ * other means (each PGlite query holds the event loop, so a busier poll would slow the WebSocket down).
  */
 import pg from 'pg';
 import type { Harness, Row } from '../db-harness';
@@ -57,7 +58,8 @@ export interface ChangeData {
 }
 
 const NOTIFY_CHANNEL = 'realtime_emulator';
-const POLL_MS = 200;
+/** For commits made other than through the emulated API (which reads changes after each request). */
+const POLL_MS = 1000;
 
 const CAPTURE_SQL = `
 create schema if not exists realtime_emulator;

@@ -45,6 +45,8 @@ export interface WireEmulatorOptions {
 
 const PROJECT_URL = 'https://emulated-project.supabase.test';
 
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function abortError(): DOMException {
   return new DOMException('This operation was aborted', 'AbortError');
 }
@@ -89,8 +91,12 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
 
   const emulatedFetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
+    // A real request leaves the event loop free while on the network; so does this one, before and after the
+    // server's work, so that other I/O (a Realtime WebSocket) moves on while in-process PGlite is busy.
+    await yieldToIo();
     if (request.signal.aborted) throw abortError();
     const response = await serve(request);
+    await yieldToIo();
     // The caller gave up while the server worked: the answer never reaches it, as with a real fetch.
     if (request.signal.aborted) throw abortError();
     return response;
