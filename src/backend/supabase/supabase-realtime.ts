@@ -33,8 +33,22 @@ const ENTITY_OF_TABLE: Record<string, ChangeEntity> = {
   album_members: 'album_member',
 };
 
-export const ALBUM_TABLES = ['items', 'comments', 'favorites', 'album_members'] as const;
-export const ALBUMS_SCREEN_TABLES = ['albums', 'album_members'] as const;
+type Binding = { table: string; event: '*' | 'INSERT' | 'UPDATE' };
+
+/** An open album: every change to its rows (filtered by album, and by RLS). */
+const ALBUM_BINDINGS: readonly Binding[] = ['items', 'comments', 'favorites', 'album_members'].map((table) => ({ table, event: '*' }));
+
+/**
+ * The albums screen: changes in every album the user belongs to (RLS decides which rows reach them). Item
+ * deletes are left out: Realtime sends deletes without an RLS check, so an unfiltered item delete would reach
+ * every listener; the album's own row (its item count) tells the screen instead.
+ */
+const ALBUMS_SCREEN_BINDINGS: readonly Binding[] = [
+  { table: 'albums', event: '*' },
+  { table: 'album_members', event: '*' },
+  { table: 'items', event: 'INSERT' },
+  { table: 'items', event: 'UPDATE' },
+];
 
 /** The postgres_changes payload fields we read (as Realtime sends them, decoded by supabase-js). */
 export interface ChangePayload {
@@ -178,10 +192,10 @@ export class SupabaseRealtime implements RealtimePort {
     entry.topic = albumId === null ? `albums:${session.userId}` : `album:${albumId}`;
     const channel = this.client.channel(entry.topic, { config: { broadcast: { self: false }, presence: { key: session.userId } } });
     entry.channel = channel;
-    const tables = albumId === null ? ALBUMS_SCREEN_TABLES : ALBUM_TABLES;
-    for (const table of tables) {
+    const bindings = albumId === null ? ALBUMS_SCREEN_BINDINGS : ALBUM_BINDINGS;
+    for (const { table, event } of bindings) {
       const filter = albumId === null ? {} : { filter: `album_id=eq.${albumId}` };
-      channel.on('postgres_changes', { event: '*', schema: 'public', table, ...filter }, (payload: RealtimePostgresChangesPayload<Row>) => {
+      channel.on('postgres_changes', { event, schema: 'public', table, ...filter }, (payload: RealtimePostgresChangesPayload<Row>) => {
         const ev = toChangeEvent(payload as unknown as ChangePayload, albumId);
         if (!ev) return;
         for (const sub of entry.subs) if (sub.onChange) call(() => sub.onChange!(ev));
