@@ -44,6 +44,8 @@ test('photos, a PDF and a video upload; thumbnails are upright; everything is st
 });
 
 test('a reload in the middle of an upload completes it without duplicates', async ({ page }, info) => {
+  // 25 files through the media pipeline, twice started: on a busy 2-core machine this outlasts the default.
+  test.setTimeout(240_000);
   await createAlbum(page, 'Interrupted');
   const jpeg = fixtureBytes('orientation-1.jpg');
   const files = Array.from({ length: 24 }, (_, i) => ({ name: `photo-${String(i).padStart(2, '0')}.jpg`, mimeType: 'image/jpeg', buffer: jpeg }));
