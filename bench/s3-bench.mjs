@@ -3,6 +3,7 @@
 //      <input type=file> as a user would) against (a) curl: one PUT to a presigned URL, and (b) @aws-sdk/lib-storage
 //      `Upload` in Node with the same part size (8 MiB) and 4 parts in flight. While ours runs, the tab's memory
 //      (the renderer process's RSS, and its JS heap) is sampled: its growth must stay under 6 parts + 32 MiB.
+//      One bare XMLHttpRequest PUT of the file from the same tab shows what the browser itself manages.
 //   2. 1,000 files of 300 KB: ours, 3 files at once (the app's filesInFlight), against curl putting one 300 MB file;
 //      bare Node fetch PUTs of the same files (URLs signed beforehand) show the gateway's per-object floor.
 // Targets: ours/lib-storage ≥ 1.0, ours/curl ≥ 1.3 (1 GiB); tab growth ≤ 80 MiB; ours/curl ≥ 0.70 (small files).
@@ -56,6 +57,16 @@ const median = (xs) => {
 const mibps = (bytes, ms) => bytes / MiB / (ms / 1000);
 const fmt = (x, digits = 1) => x.toFixed(digits);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// A gateway that stops taking writes (a full store) would otherwise leave the benchmark waiting for ever.
+const RUN_LIMIT_MS = 5 * 60_000;
+
+function withLimit(promise, what, ms = RUN_LIMIT_MS) {
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s: is the gateway still taking writes?`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
 
 /** Random bytes (incompressible, no two blocks alike) written in 8 MiB blocks. */
 async function writeRandomFile(path, size) {
@@ -136,6 +147,17 @@ async function purge(client, s3, prefix) {
   spawnSync('radosgw-admin', ['-c', conf, 'gc', 'process', '--include-all'], { stdio: 'ignore', timeout: 60_000 });
 }
 
+/** Keys under `prefix`, page by page (the gateway may answer a page with fewer than 1,000 keys). */
+async function countKeys(client, s3, prefix) {
+  let count = 0;
+  for (let token; ;) {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }));
+    count += page.KeyCount ?? 0;
+    if (!page.IsTruncated) return count;
+    token = page.NextContinuationToken;
+  }
+}
+
 async function storedSize(client, s3, key) {
   const head = await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
   return head.ContentLength;
@@ -152,7 +174,7 @@ async function curlPut(client, s3, key, path) {
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`curl failed (exit ${code}): ${err.trim()}`);
+  if (code !== 0) throw new Error(`curl failed (exit ${code}): ${err.replace(/^\d+m[\d.]+s \d+m[\d.]+s$/gm, '').trim()}`);
   const [seconds, bytes] = out.trim().split(' ').map(Number);
   // `times` prints the shell's own user/system time, then its children's (curl's).
   const t = [...err.matchAll(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/g)].at(-1);
@@ -249,7 +271,7 @@ async function tabRenderer(page, candidates) {
     delete window.benchMarker;
   });
   if (grown.length !== 1) throw new Error(`cannot tell the tab's renderer among ${candidates.join(', ')}`);
-  return grown[0];
+  return { pid: grown[0], rssBefore: before.get(grown[0]) };
 }
 
 const started = Date.now();
@@ -287,7 +309,7 @@ try {
   const all = await processes();
   let pids = all.map((p) => p.id);
   const browserPids = () => pids;
-  const tab = await tabRenderer(page, all.filter((p) => p.type === 'renderer').map((p) => p.id));
+  const { pid: tab, rssBefore: tabRssAtLoad } = await tabRenderer(page, all.filter((p) => p.type === 'renderer').map((p) => p.id));
   const pageCdp = await page.context().newCDPSession(page);
   await pageCdp.send('Performance.enable');
 
@@ -295,10 +317,10 @@ try {
   await page.setInputFiles('#big', bigPath);
   await page.setInputFiles('#many', smallPaths);
 
-  const big = { ours: [], curl: [], lib: [] };
+  const big = { ours: [], curl: [], lib: [], xhr: [] };
   const small = { ours: [], curl: [], fetch: [] };
   // Client CPU seconds per run: on a loaded machine wall time swings, the work each client does much less.
-  const bigCpu = { ours: [], curl: [], lib: [] };
+  const bigCpu = { ours: [], curl: [], lib: [], xhr: [] };
   const smallCpu = { ours: [], curl: [], fetch: [] };
   const memory = [];
   let n = 0;
@@ -324,6 +346,8 @@ try {
       const cpu = (await chromiumCpu()) - cpu0;
       const m = await stop();
       memory.push({
+        idle: median(idleRss),
+        aboveLoad: Math.max(...m.rss) - tabRssAtLoad,
         rss: Math.max(...m.rss) - median(idleRss),
         total: Math.max(...m.total) - median(idleTotal),
         heap: Math.max(...m.heap) - idleHeap,
@@ -333,6 +357,13 @@ try {
     curl: async () => {
       const k = key('curl');
       return { ...(await curlPut(client, s3, k, bigPath)), key: k };
+    },
+    xhr: async () => {
+      const k = key('bare-xhr');
+      const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: s3.bucket, Key: k }), { expiresIn: 3600 });
+      const cpu0 = await chromiumCpu();
+      const r = await page.evaluate((u) => window.benchBarePut(u), url);
+      return { ...r, key: k, cpu: (await chromiumCpu()) - cpu0 };
     },
     lib: async () => {
       const k = key('lib-storage');
@@ -345,8 +376,8 @@ try {
       const cpu0 = await chromiumCpu();
       const r = await page.evaluate(([t, p, f]) => window.benchMany(t, p, f), [target, prefix, FILES_IN_FLIGHT]);
       const cpu = (await chromiumCpu()) - cpu0;
-      const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${prefix}/` }));
-      if (listed.KeyCount !== SMALL_COUNT) throw new Error(`the bucket holds ${listed.KeyCount} of ${SMALL_COUNT} small files`);
+      const stored = await countKeys(client, s3, `${prefix}/`);
+      if (stored !== SMALL_COUNT) throw new Error(`the bucket holds ${stored} of ${SMALL_COUNT} small files`);
       return { ...r, cpu };
     },
     curl: async () => {
@@ -358,29 +389,29 @@ try {
     fetch: async () => {
       const prefix = `${runId}/fetch-many-${++n}`;
       const r = await nodeFetchMany(client, s3, prefix, smallPaths);
-      const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${prefix}/` }));
-      if (listed.KeyCount !== SMALL_COUNT) throw new Error(`the bucket holds ${listed.KeyCount} of ${SMALL_COUNT} small files`);
+      const stored = await countKeys(client, s3, `${prefix}/`);
+      if (stored !== SMALL_COUNT) throw new Error(`the bucket holds ${stored} of ${SMALL_COUNT} small files`);
       return r;
     },
   };
 
   const rotate = (xs, r) => xs.map((_, i) => xs[(i + r) % xs.length]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const who of rotate(['ours', 'curl', 'lib'], round)) {
-      const r = await bigRuns[who]();
+    for (const who of rotate(['ours', 'curl', 'lib', 'xhr'], round)) {
+      const r = await withLimit(bigRuns[who](), `the 1 GiB upload by ${who}`);
       const size = await storedSize(client, s3, r.key);
       if (size !== BIG) throw new Error(`${who} stored ${size} bytes instead of ${BIG}`);
       big[who].push(mibps(BIG, r.ms));
       bigCpu[who].push(r.cpu);
       console.log(`round ${round + 1}: 1 GiB ${who} ${fmt(r.ms / 1000)} s, ${fmt(mibps(BIG, r.ms))} MiB/s`);
-      await purge(client, s3, runId);
+      await withLimit(purge(client, s3, runId), 'deleting the benchmark objects');
     }
     for (const who of rotate(['ours', 'curl', 'fetch'], round)) {
-      const r = await smallRuns[who]();
+      const r = await withLimit(smallRuns[who](), `the small files by ${who}`);
       small[who].push(mibps(SMALL_COUNT * SMALL_SIZE, r.ms));
       smallCpu[who].push(r.cpu);
       console.log(`round ${round + 1}: ${SMALL_COUNT} × 300 KB ${who} ${fmt(r.ms / 1000)} s, ${fmt(mibps(SMALL_COUNT * SMALL_SIZE, r.ms))} MiB/s`);
-      await purge(client, s3, runId);
+      await withLimit(purge(client, s3, runId), 'deleting the benchmark objects');
     }
   }
 
@@ -388,6 +419,7 @@ try {
     ours: median(big.ours),
     curl: median(big.curl),
     lib: median(big.lib),
+    xhr: median(big.xhr),
     smallOurs: median(small.ours),
     smallCurl: median(small.curl),
     smallFetch: median(small.fetch),
@@ -416,6 +448,14 @@ try {
     [
       ['1 GiB file, vs @aws-sdk/lib-storage `Upload` (Node, 8 MiB parts, queueSize 4)', `${fmt(m.ours)} MiB/s`, `${fmt(m.lib)} MiB/s`, fmt(ratio.lib, 2), `≥ ${fmt(TARGET.vsLibStorage, 1)}`, yes(met.lib)],
       ['1 GiB file, vs curl (one PUT to a presigned URL)', `${fmt(m.ours)} MiB/s`, `${fmt(m.curl)} MiB/s`, fmt(ratio.curl, 2), `≥ ${fmt(TARGET.vsCurl, 1)}`, yes(met.curl)],
+      [
+        'reference, not a target: the same 1 GiB file in one bare XMLHttpRequest PUT from the same tab (URL presigned beforehand), vs curl',
+        `${fmt(m.xhr)} MiB/s`,
+        `${fmt(m.curl)} MiB/s`,
+        fmt(m.xhr / m.curl, 2),
+        '—',
+        '—',
+      ],
       ['tab memory growth during the 1 GiB upload (renderer RSS, peak above idle)', `${fmt(peak.rss / MiB)} MiB`, '—', '—', `≤ ${MEMORY_LIMIT / MiB} MiB (6 parts + 32 MiB)`, yes(met.memory)],
       [`${SMALL_COUNT} files of 300 KB (${FILES_IN_FLIGHT} at once), vs curl (one 300 MB PUT)`, `${fmt(m.smallOurs)} MiB/s`, `${fmt(m.smallCurl)} MiB/s`, fmt(ratio.small, 2), `≥ ${fmt(TARGET.small, 2)}`, yes(met.small)],
       [
@@ -429,10 +469,10 @@ try {
     ],
     [
       `Ours: S3Files + SessionSigner (src/backend/s3) with the app's default limits, built with Vite and run in headless Chromium ${chromeVersion} (${chromiumPath()}); the files are chosen in an <input type=file> (Playwright setInputFiles from /tmp), so Chromium reads them from disk; each part goes out by XMLHttpRequest, timed in the page. Peers in Node on the same machine: curl ${curlVersion} (-T, its own time_total), @aws-sdk/lib-storage ${libVersion} (Body: a file read stream).`,
-      `Gateway: Ceph RGW on loopback (${s3.endpoint}, memstore), shared with other work on this machine; every object is checked (size, or count) and deleted after its run.`,
-      `Runs (MiB/s, ${ROUNDS} rounds, order rotated each round; medians above): 1 GiB ours ${runs(big.ours)}; lib-storage ${runs(big.lib)}; curl ${runs(big.curl)}. Small files ours ${runs(small.ours)}; curl 300 MB ${runs(small.curl)}; bare Node fetch ${runs(small.fetch)}.`,
-      `Client CPU time, median of the rounds (1 GiB): ours ${fmt(median(bigCpu.ours))} s (all of Chromium's processes), lib-storage ${fmt(median(bigCpu.lib))} s (the Node process), curl ${fmt(median(bigCpu.curl))} s. Small files: ours ${fmt(median(smallCpu.ours))} s, curl (300 MB) ${fmt(median(smallCpu.curl))} s, bare Node fetch ${fmt(median(smallCpu.fetch))} s. The gateway's own CPU is not counted (it is shared).`,
-      `Memory during ours' 1 GiB uploads, worst round: tab renderer RSS +${fmt(peak.rss / MiB)} MiB, its JS heap +${fmt(peak.heap / MiB)} MiB; all of Chromium's processes together (browser, network service, renderer) +${fmt(peak.total / MiB)} MiB. Idle baseline taken after a forced GC with both file inputs filled.`,
+      `Gateway: Ceph RGW on loopback (${s3.endpoint}, memstore) from scripts/s3-test-server.mjs, which other work on this machine may use at the same time; every object is checked (size, or count) and deleted after its run.`,
+      `Runs (MiB/s, ${ROUNDS} rounds, order rotated each round; medians above): 1 GiB ours ${runs(big.ours)}; lib-storage ${runs(big.lib)}; curl ${runs(big.curl)}; bare XHR ${runs(big.xhr)}. Small files ours ${runs(small.ours)}; curl 300 MB ${runs(small.curl)}; bare Node fetch ${runs(small.fetch)}.`,
+      `Client CPU time, median of the rounds (1 GiB): ours ${fmt(median(bigCpu.ours))} s (all of Chromium's processes), lib-storage ${fmt(median(bigCpu.lib))} s (the Node process), curl ${fmt(median(bigCpu.curl))} s, bare XHR ${fmt(median(bigCpu.xhr))} s (Chromium). Small files: ours ${fmt(median(smallCpu.ours))} s, curl (300 MB) ${fmt(median(smallCpu.curl))} s, bare Node fetch ${fmt(median(smallCpu.fetch))} s. The gateway's own CPU is not counted (it is shared).`,
+      `Memory during ours' 1 GiB uploads, worst round: tab renderer RSS +${fmt(peak.rss / MiB)} MiB, its JS heap +${fmt(peak.heap / MiB)} MiB; all of Chromium's processes together (browser, network service, renderer) +${fmt(peak.total / MiB)} MiB. Idle baseline taken after a forced GC with both file inputs filled: renderer RSS ${fmt(Math.max(...memory.map((x) => x.idle)) / MiB)} MiB at most; counted instead from the ${fmt(tabRssAtLoad / MiB)} MiB the renderer held when the page had loaded, its peak was +${fmt(Math.max(...memory.map((x) => x.aboveLoad)) / MiB)} MiB.`,
       `Machine: ${cpus().length} cores, load average ${fmt(loadBefore[0], 2)} at the start and ${fmt(loadavg()[0], 2)} at the end. Whole benchmark: ${((Date.now() - started) / 1000).toFixed(0)} s.`,
     ],
   );
@@ -441,7 +481,9 @@ try {
 } finally {
   await browser?.close();
   server?.close();
-  if (client && s3) await purge(client, s3, runId).catch((e) => console.error('cleanup:', e.message));
+  if (client && s3) await withLimit(purge(client, s3, runId), 'deleting the benchmark objects', 60_000).catch((e) => console.error('cleanup:', e.message));
   client?.destroy();
   await rm(work, { recursive: true, force: true });
 }
+// A run cut short may leave requests open; nothing else is left to do.
+process.exit(process.exitCode ?? 0);

@@ -21,6 +21,7 @@ declare global {
   interface Window {
     benchBig(target: Target, key: string): Promise<Timed>;
     benchMany(target: Target, prefix: string, filesInFlight: number): Promise<Timed>;
+    benchBarePut(url: string): Promise<Timed>;
   }
 }
 
@@ -85,6 +86,21 @@ window.benchMany = async (target, prefix, filesInFlight) => {
   const t0 = performance.now();
   await Promise.all(Array.from({ length: filesInFlight }, worker));
   return { ms: performance.now() - t0, bytes, files: list.length };
+};
+
+/** The browser's own floor: the whole chosen file in one XMLHttpRequest PUT to a URL signed elsewhere, no engine. */
+window.benchBarePut = async (url) => {
+  const [file] = chosen('big');
+  if (!file) throw new Error('no file chosen');
+  const t0 = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    xhr.onload = () => (xhr.status === 200 ? resolve() : reject(new Error(`PUT answered ${xhr.status}`)));
+    xhr.onerror = () => reject(new Error('PUT got no answer'));
+    xhr.send(file);
+  });
+  return { ms: performance.now() - t0, bytes: file.size, files: 1 };
 };
 
 document.body.dataset.ready = 'true';
