@@ -7,9 +7,8 @@ import type { UploadCheckpoint, UploadOptions, UploadRequest } from '../ports';
 import { contentDisposition, storedOriginal } from './content-disposition';
 import { partCount, partRange, partSizeFor, usesMultipart, type PartPlanLimits } from './part-plan';
 import type { S3Caller } from './s3-caller';
-import { corsError } from './s3-errors';
+import { corsError, s3AppError } from './s3-errors';
 import { completeBody, isCompleteResult, parseListParts, parseS3Error, parseUploadId, type ListedPart } from './s3-xml';
-import { s3AppError } from './s3-errors';
 
 export interface UploaderLimits extends PartPlanLimits {
   partsInFlight: number;
