@@ -106,6 +106,31 @@ log file = ${s.dir}/log/$name.log
 mon data = ${s.dir}/mon/$name
 osd data = ${s.dir}/osd/$name
 keyring = ${s.dir}/keyring
+# No debug logging, kept in memory or written: at Ceph's defaults it costs milliseconds of CPU per request.
+debug ms = 0/0
+debug osd = 0/0
+debug filestore = 0/0
+debug objecter = 0/0
+debug rados = 0/0
+debug monc = 0/0
+debug auth = 0/0
+debug objclass = 0/0
+debug rgw = 0/0
+debug civetweb = 0/0
+debug asok = 0/0
+debug finisher = 0/0
+debug throttle = 0/0
+debug perfcounter = 0/0
+debug context = 0/0
+debug crush = 0/0
+debug buffer = 0/0
+debug timer = 0/0
+debug journal = 0/0
+debug bluestore = 0/0
+debug memstore = 0/0
+debug paxos = 0/0
+debug mon = 0/0
+debug heartbeatmap = 0/0
 
 [client.rgw]
 rgw frontends = beast endpoint=127.0.0.1:${s.port}
