@@ -21,7 +21,9 @@ export type FaultAction =
   /** Destroys the connection before answering (the body is not read). */
   | { type: 'drop' }
   /** Forwards the first `afterBytes` bytes of the body, then destroys both connections. */
-  | { type: 'cut'; afterBytes: number };
+  | { type: 'cut'; afterBytes: number }
+  /** Forwards the whole body with the byte at `atByte` flipped (a bit error no TCP checksum caught). */
+  | { type: 'corrupt'; atByte: number };
 
 /** Decides one request's fate; `undefined` means "not mine", and the next rule is asked. */
 export type FaultRule = (req: FaultRequestInfo) => FaultAction | undefined;
@@ -153,7 +155,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       res.end(() => track.finish('ok', 204));
       return;
     }
-    forward(req, res, info, track, action.type === 'cut' ? action.afterBytes : null, cors);
+    forward(req, res, info, track, action.type === 'cut' ? action.afterBytes : null, cors, action.type === 'corrupt' ? action.atByte : null);
   });
 
   interface Tracker {
@@ -178,7 +180,15 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     return t;
   }
 
-  function forward(req: IncomingMessage, res: ServerResponse, info: FaultRequestInfo, track: Tracker, cutAfter: number | null, cors: Record<string, string>) {
+  function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    info: FaultRequestInfo,
+    track: Tracker,
+    cutAfter: number | null,
+    cors: Record<string, string>,
+    corruptAt: number | null,
+  ) {
     const { entry } = track;
     const headers = { ...req.headers };
     delete headers.connection;
@@ -245,6 +255,10 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
         req.pause();
         upstream.write(chunk.subarray(0, keep), () => cutNow());
         return;
+      }
+      if (corruptAt !== null && corruptAt >= entry.bytesIn && corruptAt < entry.bytesIn + chunk.length) {
+        chunk = Buffer.from(chunk);
+        chunk[corruptAt - entry.bytesIn] ^= 0x20;
       }
       entry.bytesIn += chunk.length;
       if (!upstream.write(chunk)) {

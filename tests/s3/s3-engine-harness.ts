@@ -14,6 +14,8 @@ export interface EngineOptions {
   secretAccessKey?: string;
   retry?: RetryPolicy;
   expiresIn?: number;
+  /** Send Content-MD5 (the adapter's default: yes). */
+  contentMd5?: boolean;
 }
 
 export function testSigner(opts: EngineOptions = {}): SessionSigner {
@@ -35,6 +37,7 @@ export function testFiles(opts: EngineOptions = {}): S3Files {
     signer: testSigner(opts),
     // Short waits: the suite injects failures on purpose and must not sleep for minutes.
     retry: { policy: opts.retry ?? { retries: 8, baseMs: 20, maxMs: 300 } },
+    ...(opts.contentMd5 === undefined ? {} : { contentMd5: opts.contentMd5 }),
   });
 }
 

@@ -5,6 +5,7 @@
 import { AppError } from '../../lib/app-error';
 import type { UploadCheckpoint, UploadOptions, UploadRequest } from '../ports';
 import { contentDisposition, storedOriginal } from './content-disposition';
+import { contentMd5 } from './content-md5';
 import { partCount, partRange, partSizeFor, usesMultipart, type PartPlanLimits } from './part-plan';
 import type { S3Caller } from './s3-caller';
 import { corsError, s3AppError } from './s3-errors';
@@ -14,25 +15,37 @@ export interface UploaderLimits extends PartPlanLimits {
   partsInFlight: number;
 }
 
+export interface UploaderSettings {
+  /** Send each body's Content-MD5 so the provider refuses bytes damaged on the way (content-md5.ts). */
+  contentMd5: boolean;
+}
+
 type Part = { partNumber: number; size: number; etag: string };
 
 /** For calls on an upload id, 404 means the upload is gone (some gateways say NoSuchKey rather than NoSuchUpload). */
 const isNoSuchUpload = (f: { status: number; s3?: { code: string } | undefined }) => f.s3?.code === 'NoSuchUpload' || (f.status === 404 && f.s3?.code !== 'NoSuchBucket');
 
-export async function uploadObject(caller: S3Caller, req: UploadRequest, opts: UploadOptions, limits: UploaderLimits): Promise<{ bytes: number }> {
+export async function uploadObject(
+  caller: S3Caller,
+  req: UploadRequest,
+  opts: UploadOptions,
+  limits: UploaderLimits,
+  settings: UploaderSettings,
+): Promise<{ bytes: number }> {
   const size = req.blob.size;
   const stored = req.key.endsWith('/original')
     ? storedOriginal(req.contentType, req.filename)
     : { contentType: req.contentType || 'application/octet-stream', contentDisposition: contentDisposition('inline', req.filename) };
   if (!usesMultipart(size, limits) && !req.checkpoint?.uploadId) {
+    const md5 = settings.contentMd5 ? await contentMd5(req.blob, opts.signal) : undefined;
     await caller.call(
-      { op: 'put', key: req.key, ...stored },
+      { op: 'put', key: req.key, ...stored, ...(md5 ? { contentMd5: md5 } : {}) },
       { what: 'upload the file', body: req.blob, signal: opts.signal, ...(opts.onProgress ? { onUploadProgress: opts.onProgress } : {}) },
     );
     opts.onProgress?.(size);
     return { bytes: size };
   }
-  return new MultipartUpload(caller, req, opts, limits, stored).run();
+  return new MultipartUpload(caller, req, opts, limits, settings, stored).run();
 }
 
 class MultipartUpload {
@@ -47,6 +60,7 @@ class MultipartUpload {
     private readonly req: UploadRequest,
     private readonly opts: UploadOptions,
     private readonly limits: UploaderLimits,
+    private readonly settings: UploaderSettings,
     private readonly stored: { contentType: string; contentDisposition: string },
   ) {
     this.size = req.blob.size;
@@ -196,12 +210,14 @@ class MultipartUpload {
     const { start, end } = partRange(this.size, this.partSize, partNumber);
     this.inFlight.set(partNumber, 0);
     try {
+      // Read lazily: only this part's bytes, only while it is being hashed and sent.
+      const body = this.req.blob.slice(start, end);
+      const md5 = this.settings.contentMd5 ? await contentMd5(body, signal) : undefined;
       const { res } = await this.caller.call(
-        { op: 'part', key: this.req.key, uploadId: this.uploadId!, partNumber },
+        { op: 'part', key: this.req.key, uploadId: this.uploadId!, partNumber, ...(md5 ? { contentMd5: md5 } : {}) },
         {
           what: `upload part ${partNumber}`,
-          // Read lazily: only this part's bytes, only while it is being sent.
-          body: this.req.blob.slice(start, end),
+          body,
           signal,
           onUploadProgress: (loaded) => {
             this.inFlight.set(partNumber, loaded);

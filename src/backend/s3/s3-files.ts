@@ -17,6 +17,11 @@ export interface S3FilesConfig extends Omit<S3CallerDeps, 'signer'> {
   /** Where display URLs come from when not from the signer (Supabase Storage's batch signing). */
   urls?: UrlSource;
   limits?: () => UploaderLimits;
+  /**
+   * Whether the provider checks Content-MD5 (default: yes, as S3 itself, R2, B2, MinIO and Ceph do).
+   * Supabase Storage documents it as unsupported, so hashing each body there would be wasted work.
+   */
+  contentMd5?: boolean;
 }
 
 const DELETES_IN_FLIGHT = 8;
@@ -31,7 +36,7 @@ export class S3Files implements FilesPort {
   upload(req: UploadRequest, opts: UploadOptions = {}): Promise<{ bytes: number }> {
     throwIfAborted(opts.signal);
     const l = this.config.limits?.() ?? limits();
-    return uploadObject(this.caller, req, opts, l);
+    return uploadObject(this.caller, req, opts, l, { contentMd5: this.config.contentMd5 ?? true });
   }
 
   async urls(keys: string[], opts: UrlOptions = {}): Promise<Map<string, string>> {

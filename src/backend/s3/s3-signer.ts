@@ -6,13 +6,14 @@
  * - `FunctionSigner` asks the `storage-sign` edge function, which holds the provider's secret and checks
  *   membership and role first (any other S3 provider).
  * The operations and their fields are the `storage-sign` wire protocol (supabase/functions/storage-sign).
+ * `contentMd5` (base64, content-md5.ts) becomes a signed `Content-MD5` header the provider checks the body by.
  */
 import type { ErrorCode } from '../../lib/app-error';
 
 export type SignOp =
-  | { op: 'put'; key: string; contentType: string; contentDisposition?: string }
+  | { op: 'put'; key: string; contentType: string; contentDisposition?: string; contentMd5?: string }
   | { op: 'create'; key: string; contentType: string; contentDisposition?: string }
-  | { op: 'part'; key: string; uploadId: string; partNumber: number }
+  | { op: 'part'; key: string; uploadId: string; partNumber: number; contentMd5?: string }
   | { op: 'complete'; key: string; uploadId: string }
   | { op: 'abort'; key: string; uploadId: string }
   | { op: 'list-parts'; key: string; uploadId: string; partNumberMarker?: number }

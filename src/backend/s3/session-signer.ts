@@ -72,14 +72,21 @@ export class SessionSigner implements S3Signer {
     const signingDate = new Date(Date.now() + this.offsetMs);
     const o = { expiresIn, signingDate };
     const c = this.client;
-    const typed = (contentType: string, disposition: string | undefined) => ({
+    const typed = (contentType: string, disposition: string | undefined, md5?: string) => ({
       'content-type': contentType,
       ...(disposition ? { 'content-disposition': disposition } : {}),
+      ...(md5 ? { 'content-md5': md5 } : {}),
     });
     switch (op.op) {
       case 'put': {
-        const headers = typed(op.contentType, op.contentDisposition);
-        const command = new PutObjectCommand({ Bucket, Key, ContentType: op.contentType, ...(op.contentDisposition ? { ContentDisposition: op.contentDisposition } : {}) });
+        const headers = typed(op.contentType, op.contentDisposition, op.contentMd5);
+        const command = new PutObjectCommand({
+          Bucket,
+          Key,
+          ContentType: op.contentType,
+          ...(op.contentDisposition ? { ContentDisposition: op.contentDisposition } : {}),
+          ...(op.contentMd5 ? { ContentMD5: op.contentMd5 } : {}),
+        });
         return { method: 'PUT', url: await getSignedUrl(c, command, { ...o, signableHeaders: new Set(Object.keys(headers)) }), headers };
       }
       case 'create': {
@@ -87,8 +94,12 @@ export class SessionSigner implements S3Signer {
         const command = new CreateMultipartUploadCommand({ Bucket, Key, ContentType: op.contentType, ...(op.contentDisposition ? { ContentDisposition: op.contentDisposition } : {}) });
         return { method: 'POST', url: await getSignedUrl(c, command, { ...o, signableHeaders: new Set(Object.keys(headers)) }), headers };
       }
-      case 'part':
-        return { method: 'PUT', url: await getSignedUrl(c, new UploadPartCommand({ Bucket, Key, UploadId: op.uploadId, PartNumber: op.partNumber }), o), headers: {} };
+      case 'part': {
+        const command = new UploadPartCommand({ Bucket, Key, UploadId: op.uploadId, PartNumber: op.partNumber, ...(op.contentMd5 ? { ContentMD5: op.contentMd5 } : {}) });
+        if (!op.contentMd5) return { method: 'PUT', url: await getSignedUrl(c, command, o), headers: {} };
+        const headers = { 'content-md5': op.contentMd5 };
+        return { method: 'PUT', url: await getSignedUrl(c, command, { ...o, signableHeaders: new Set(Object.keys(headers)) }), headers };
+      }
       case 'complete':
         return { method: 'POST', url: await getSignedUrl(c, new CompleteMultipartUploadCommand({ Bucket, Key, UploadId: op.uploadId }), o), headers: {} };
       case 'abort':

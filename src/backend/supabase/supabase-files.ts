@@ -58,5 +58,5 @@ export function createSupabaseFiles(client: SupabaseClient, url: string, anonKey
     }
     return out;
   };
-  return new S3Files({ signer, urls });
+  return new S3Files({ signer, urls, contentMd5: false });
 }

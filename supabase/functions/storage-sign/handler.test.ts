@@ -3,6 +3,7 @@
  * gets nothing usable.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { ConfigError } from '../_shared/config-error.ts';
 import { misconfigured } from '../_shared/http.ts';
 import {
@@ -149,6 +150,25 @@ test('the returned headers are exactly the signed ones, and a URL works for its 
   assert.deepEqual(new Uint8Array(await got.arrayBuffer()), body);
 });
 
+test('a body with a Content-MD5 is stored only when its bytes arrived as hashed', async () => {
+  const { album, tokens } = await setup();
+  const itemId = await reserveItem(sql, album.contributor, album.id);
+  const k = key(album.id, itemId);
+  const body = randomBytes(4096);
+  const digest = createHash('md5').update(body).digest('base64');
+  const [put] = await sign(tokens.contributor!, { op: 'put', key: k, contentType: 'image/jpeg', contentMd5: digest });
+  assert.equal(signed(put).headers['content-md5'], digest);
+  const damaged = body.slice();
+  damaged[100] = damaged[100]! ^ 1;
+  const refused = await send(signed(put), damaged);
+  assert.equal(refused.status, 400);
+  assert.match(await refused.text(), /BadDigest/);
+  const [head] = await sign(tokens.contributor!, { op: 'head', key: k });
+  await expectStatus(await send(signed(head)), 404);
+  await expectStatus(await send(signed(put), body), 200);
+  await expectStatus(await send(signed(head)), 200);
+});
+
 test('downloadAs makes the GET an attachment with the name, RFC 5987 encoded', async () => {
   const { album, tokens } = await setup();
   const itemId = await reserveItem(sql, album.contributor, album.id);
@@ -282,13 +302,16 @@ test('malformed requests are refused one by one; malformed calls as a whole; COR
     { op: 'part', key: k, uploadId: 'u', partNumber: 0 },
     { op: 'part', key: k, uploadId: 'u', partNumber: 10001 },
     { op: 'part', key: k, partNumber: 1 },
+    { op: 'part', key: k, uploadId: 'u', partNumber: 1, contentMd5: 'not-a-digest' },
+    { op: 'put', key: k, contentType: 'image/jpeg', contentMd5: 'd41d8cd98f00b204e9800998ecf8427e' },
+    { op: 'create', key: k, contentType: 'image/jpeg', contentMd5: '1B2M2Y8AsgTpgAmY7PhCfg==' },
     { op: 'get', key: k, downloadAs: '' },
     { op: 'copy', key: k },
     'get',
     null,
   );
   assert.ok('url' in results[0]!);
-  assert.deepEqual(results.slice(1), Array(11).fill({ error: 'validation/invalid' }));
+  assert.deepEqual(results.slice(1), Array(14).fill({ error: 'validation/invalid' }));
 
   for (const bad of ['{', '[]', '{}', JSON.stringify({ requests: [] }), JSON.stringify({ requests: Array(1001).fill({ op: 'head', key: k }) })]) {
     const { status, body } = await call(tokens.contributor!, bad);

@@ -37,6 +37,8 @@ const endpoints: (Omit<S3Settings, 'accessKeyId' | 'secretAccessKey'> & { name: 
 
 const k = 'albums/0b6b9a52-3f0e-4a8e-9a51-6f1f3c2d9e10/7d3f2c1b-5a4e-4f6d-8c9b-0a1b2c3d4e5f/original';
 type Opts = Parameters<typeof getSignedUrl>[2];
+// The MD5 of no bytes, as Content-MD5 carries it.
+const md5 = '1B2M2Y8AsgTpgAmY7PhCfg==';
 type Sdk = (c: S3Client, b: string, o: Opts) => Promise<string>;
 const cases: [SignRequest, Overrides, Sdk, string][] = [
   [{ op: 'put', key: k, contentType: 'image/jpeg', contentDisposition: "attachment; filename*=UTF-8''a%20b.jpg" }, {},
@@ -45,6 +47,10 @@ const cases: [SignRequest, Overrides, Sdk, string][] = [
     (c, b, o) => getSignedUrl(c, new CreateMultipartUploadCommand({ Bucket: b, Key: k, ContentType: 'application/octet-stream', ContentDisposition: 'attachment' }), o), 'POST'],
   [{ op: 'part', key: k, uploadId: '2~abc/def+ghi=', partNumber: 17 }, {},
     (c, b, o) => getSignedUrl(c, new UploadPartCommand({ Bucket: b, Key: k, UploadId: '2~abc/def+ghi=', PartNumber: 17 }), o), 'PUT'],
+  [{ op: 'put', key: k, contentType: 'image/webp', contentMd5: md5 }, {},
+    (c, b, o) => getSignedUrl(c, new PutObjectCommand({ Bucket: b, Key: k, ContentType: 'image/webp', ContentMD5: md5 }), o), 'PUT'],
+  [{ op: 'part', key: k, uploadId: 'u-2', partNumber: 3, contentMd5: md5 }, {},
+    (c, b, o) => getSignedUrl(c, new UploadPartCommand({ Bucket: b, Key: k, UploadId: 'u-2', PartNumber: 3, ContentMD5: md5 }), o), 'PUT'],
   [{ op: 'complete', key: k, uploadId: 'u-1' }, {}, (c, b, o) => getSignedUrl(c, new CompleteMultipartUploadCommand({ Bucket: b, Key: k, UploadId: 'u-1' }), o), 'POST'],
   [{ op: 'abort', key: k, uploadId: 'u-1' }, {}, (c, b, o) => getSignedUrl(c, new AbortMultipartUploadCommand({ Bucket: b, Key: k, UploadId: 'u-1' }), o), 'DELETE'],
   [{ op: 'list-parts', key: k, uploadId: 'u-1', partNumberMarker: 3 }, {},
@@ -71,8 +77,9 @@ for (const settings of endpoints) {
     const signingDate = new Date('2026-11-21T10:00:00Z');
     for (const [req, overrides, command, method] of cases) {
       const ours = await presign(req, overrides, 900, signingDate);
-      // Only uploads carry a Content-Type that must be signed.
-      const typed = req.op === 'put' || req.op === 'create' ? { signableHeaders: new Set(['content-type']) } : {};
+      // Uploads carry a Content-Type, and bodies a Content-MD5, that must be signed (a part has no type).
+      const signable = req.op === 'put' || req.op === 'create' ? ['content-type', 'content-md5'] : req.op === 'part' ? ['content-md5'] : [];
+      const typed = signable.length ? { signableHeaders: new Set(signable) } : {};
       const sdk = new URL(await command(client, settings.bucket, { expiresIn: 900, signingDate, ...typed }));
       const url = new URL(ours.url);
       assert.equal(ours.method, method, req.op);

@@ -58,9 +58,9 @@ export function createPresigner(settings: S3Settings): Presign {
     const path = `${bucketPath}/${req.key.split('/').map(escape).join('/')}`;
     const signed = await presigner.presign(
       { method, protocol: endpoint.protocol, hostname, ...(port ? { port } : {}), path, query, headers: { ...headers, host } },
-      // The S3 presigner leaves Content-Type out of the signature by default; the stored type must be the
-      // one decided here, so it is signed like Content-Disposition.
-      { expiresIn, signingDate, signableHeaders: new Set(['content-type']) },
+      // The S3 presigner leaves Content-Type and Content-MD5 out of the signature by default; the stored type
+      // must be the one decided here, and the digest the one the body is checked by, so both are signed.
+      { expiresIn, signingDate, signableHeaders: new Set(['content-type', 'content-md5']) },
     );
     const search = Object.entries(signed.query ?? {})
       .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => (x === null ? escape(k) : `${escape(k)}=${escape(x)}`)))
@@ -77,10 +77,15 @@ function shape(req: SignRequest, overrides: Overrides): { method: SignedRequest[
       const disposition = overrides.contentDisposition ?? req.contentDisposition;
       const headers: Record<string, string> = { 'content-type': overrides.contentType ?? req.contentType };
       if (disposition !== undefined) headers['content-disposition'] = disposition;
+      if (req.contentMd5 !== undefined) headers['content-md5'] = req.contentMd5;
       return req.op === 'put' ? { method: 'PUT', query: {}, headers } : { method: 'POST', query: { uploads: '' }, headers };
     }
     case 'part':
-      return { method: 'PUT', query: { partNumber: String(req.partNumber), uploadId: req.uploadId }, headers: {} };
+      return {
+        method: 'PUT',
+        query: { partNumber: String(req.partNumber), uploadId: req.uploadId },
+        headers: req.contentMd5 === undefined ? {} : { 'content-md5': req.contentMd5 },
+      };
     case 'complete':
       return { method: 'POST', query: { uploadId: req.uploadId }, headers: {} };
     case 'abort':

@@ -6,8 +6,8 @@
 import { parseObjectKey, type ObjectKey } from '../_shared/object-key.ts';
 
 export type SignRequest =
-  | { op: 'put' | 'create'; key: string; contentType: string; contentDisposition?: string }
-  | { op: 'part'; key: string; uploadId: string; partNumber: number }
+  | { op: 'put' | 'create'; key: string; contentType: string; contentDisposition?: string; contentMd5?: string }
+  | { op: 'part'; key: string; uploadId: string; partNumber: number; contentMd5?: string }
   | { op: 'complete' | 'abort'; key: string; uploadId: string }
   | { op: 'list-parts'; key: string; uploadId: string; partNumberMarker?: number }
   | { op: 'head'; key: string }
@@ -42,11 +42,14 @@ const CONTENT_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(\s*;[\x20-\x7e]*)?
 const HEADER_VALUE = /^[\x20-\x7e]+$/;
 // deno-lint-ignore no-control-regex -- control characters are exactly what it looks for
 const CONTROL = /[\x00-\x1f\x7f]/;
+// Content-MD5: the base64 of a 16-byte MD5 digest.
+const CONTENT_MD5 = /^[A-Za-z0-9+/]{21}[AQgw]==$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown, min: number, max: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 const isUploadId = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 1024 && !CONTROL.test(v);
 const isOptional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
+const isMd5 = (v: unknown): v is string => typeof v === 'string' && CONTENT_MD5.test(v);
 
 /** One request checked, or null when it is malformed. */
 export function parseSignRequest(raw: unknown): ParsedRequest | null {
@@ -57,17 +60,30 @@ export function parseSignRequest(raw: unknown): ParsedRequest | null {
   switch (raw.op) {
     case 'put':
     case 'create': {
-      const { contentType, contentDisposition } = raw;
+      const { contentType, contentDisposition, contentMd5 } = raw;
       if (typeof contentType !== 'string' || contentType.length > 255 || !CONTENT_TYPE.test(contentType)) return null;
       if (!isOptional(contentDisposition, (v) => typeof v === 'string' && v.length <= 1024 && HEADER_VALUE.test(v))) return null;
+      // Only a single PUT has one body to check; a multipart upload's parts carry their own.
+      if (!isOptional(contentMd5, (v) => raw.op === 'put' && isMd5(v))) return null;
       return {
         key,
-        request: { op: raw.op, key: k, contentType, ...(contentDisposition === undefined ? {} : { contentDisposition: contentDisposition as string }) },
+        request: {
+          op: raw.op,
+          key: k,
+          contentType,
+          ...(contentDisposition === undefined ? {} : { contentDisposition: contentDisposition as string }),
+          ...(contentMd5 === undefined ? {} : { contentMd5: contentMd5 as string }),
+        },
       };
     }
-    case 'part':
-      if (!isUploadId(raw.uploadId) || !isInt(raw.partNumber, 1, MAX_PARTS)) return null;
-      return { key, request: { op: 'part', key: k, uploadId: raw.uploadId, partNumber: raw.partNumber } };
+    case 'part': {
+      const { contentMd5 } = raw;
+      if (!isUploadId(raw.uploadId) || !isInt(raw.partNumber, 1, MAX_PARTS) || !isOptional(contentMd5, isMd5)) return null;
+      return {
+        key,
+        request: { op: 'part', key: k, uploadId: raw.uploadId, partNumber: raw.partNumber, ...(contentMd5 === undefined ? {} : { contentMd5: contentMd5 as string }) },
+      };
+    }
     case 'complete':
     case 'abort':
       if (!isUploadId(raw.uploadId)) return null;
