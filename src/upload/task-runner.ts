@@ -44,8 +44,9 @@ import {
 //      holds a whole object or nothing, and a resumed upload writes the object again from its start.
 // 4. Cancel aborts the run, then calls `files.abortUpload(key, checkpoint)` for unfinished objects (S3:
 //    AbortMultipartUpload frees the stored parts), removes finished ones and marks the item failed. A
-//    multipart upload created just before a crash, before its first checkpoint was stored, is unknown to
-//    us; the bucket's lifecycle rule for incomplete multipart uploads cleans it up. An abort can lose an
+//    multipart upload created just before a crash, before its first checkpoint was stored, has no id
+//    here; the S3 adapter lists the key's unfinished uploads and aborts them before it starts a new one
+//    and on cancel (keys belong to one item), and `purge` aborts any still left after a day. An abort can lose an
 //    answer whose work was done: `reserved` is stored before `reserveItems` is asked, so the item is
 //    failed even then; and an item found `ready` (finalized, answer lost) keeps its objects.
 

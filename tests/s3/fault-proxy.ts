@@ -258,7 +258,8 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       }
       if (corruptAt !== null && corruptAt >= entry.bytesIn && corruptAt < entry.bytesIn + chunk.length) {
         chunk = Buffer.from(chunk);
-        chunk[corruptAt - entry.bytesIn] ^= 0x20;
+        const at = corruptAt - entry.bytesIn;
+        chunk[at] = chunk[at]! ^ 0x20;
       }
       entry.bytesIn += chunk.length;
       if (!upstream.write(chunk)) {

@@ -1,5 +1,5 @@
 // The S3 files adapter against a real S3 server (Ceph RGW): what a user's upload, download and cancel do.
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, HeadObjectCommand, ListMultipartUploadsCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/lib/app-error';
 import type { UploadCheckpoint } from '../../src/backend/ports';
@@ -127,6 +127,38 @@ describe('S3 files adapter on a real gateway', () => {
     expect(await unfinishedUploads(key)).toEqual([]);
     // Cancelling twice is harmless.
     await files.abortUpload(key, checkpoint);
+  });
+
+  it('aborts the uploads a stopped run started but never recorded: when the file is sent again, and on cancel', async () => {
+    const client = testS3Client();
+    const { bucket } = s3TestEnv();
+    const files = testFiles();
+    // A run created a multipart upload and sent a part, then stopped before its checkpoint was stored.
+    const orphan = async (key: string) => {
+      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+      await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: 1, Body: sampleBytes(5 * MiB, 8) }));
+      return UploadId!;
+    };
+    const unfinishedOf = async (key: string) =>
+      ((await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }))).Uploads ?? []).filter((u) => u.Key === key).length;
+    const key = freshKey();
+    const neighbour = `${key}-other`;
+    await orphan(key);
+    await orphan(key);
+    await orphan(neighbour);
+    expect(await unfinishedOf(key)).toBe(2);
+
+    // Sent again from the start: the new upload completes and the lost ones are gone. A key that merely
+    // starts with this one is not ours.
+    const bytes = sampleBytes(17 * MiB, 9);
+    await files.upload({ key, blob: new Blob([bytes]), contentType: 'video/mp4' }, { onCheckpoint: () => {} });
+    expect(await storedDigest(key)).toEqual({ sha256: sha256(bytes), size: bytes.length });
+    expect(await unfinishedOf(key)).toBe(0);
+    expect(await unfinishedOf(neighbour)).toBe(1);
+
+    // A cancel with no checkpoint at all still finds them.
+    await files.abortUpload(neighbour, undefined);
+    expect(await unfinishedOf(neighbour)).toBe(0);
   });
 
   it('resumes from its checkpoint and sends only the parts the bucket lacks', async () => {

@@ -7,9 +7,11 @@ import type { UploadCheckpoint, UploadOptions, UploadRequest } from '../ports';
 import { contentDisposition, storedOriginal } from './content-disposition';
 import { contentMd5 } from './content-md5';
 import { partCount, partRange, partSizeFor, usesMultipart, type PartPlanLimits } from './part-plan';
+import { abortError } from '../../upload/abort-error';
 import type { S3Caller } from './s3-caller';
+import type { SignOp } from './s3-signer';
 import { corsError, s3AppError } from './s3-errors';
-import { completeBody, isCompleteResult, parseListParts, parseS3Error, parseUploadId, type ListedPart } from './s3-xml';
+import { completeBody, isCompleteResult, parseListParts, parseListUploads, parseS3Error, parseUploadId, type ListedPart } from './s3-xml';
 
 export interface UploaderLimits extends PartPlanLimits {
   partsInFlight: number;
@@ -38,14 +40,46 @@ export async function uploadObject(
     : { contentType: req.contentType || 'application/octet-stream', contentDisposition: contentDisposition('inline', req.filename) };
   if (!usesMultipart(size, limits) && !req.checkpoint?.uploadId) {
     const md5 = settings.contentMd5 ? await contentMd5(req.blob, opts.signal) : undefined;
-    await caller.call(
-      { op: 'put', key: req.key, ...stored, ...(md5 ? { contentMd5: md5 } : {}) },
-      { what: 'upload the file', body: req.blob, signal: opts.signal, ...(opts.onProgress ? { onUploadProgress: opts.onProgress } : {}) },
-    );
+    await putWhole(caller, { op: 'put', key: req.key, ...stored, ...(md5 ? { contentMd5: md5 } : {}) }, req.blob, opts);
     opts.onProgress?.(size);
     return { bytes: size };
   }
   return new MultipartUpload(caller, req, opts, limits, settings, stored).run();
+}
+
+/**
+ * One PUT of the whole body. A cancel that comes once every byte has left cannot stop the bucket from
+ * storing the object: the request is then left to finish, and the object it stored is deleted before the
+ * upload reports the cancel. (Deleting at once could reach the bucket before the write and miss it.)
+ */
+async function putWhole(caller: S3Caller, op: SignOp, body: Blob, opts: UploadOptions): Promise<void> {
+  const outer = opts.signal;
+  const inner = new AbortController();
+  let sentAll = false;
+  const onAbort = () => {
+    if (!sentAll) inner.abort();
+  };
+  outer?.addEventListener('abort', onAbort, { once: true });
+  if (outer?.aborted) inner.abort();
+  try {
+    await caller.call(op, {
+      what: 'upload the file',
+      body,
+      signal: inner.signal,
+      onUploadProgress: (loaded) => {
+        sentAll = loaded >= body.size;
+        // A retry that starts after the cancel is not left to finish.
+        if (outer?.aborted && !sentAll) inner.abort();
+        opts.onProgress?.(loaded);
+      },
+    });
+  } finally {
+    outer?.removeEventListener('abort', onAbort);
+  }
+  if (outer?.aborted) {
+    await caller.call({ op: 'delete', key: op.key }, { what: 'remove the canceled file', accept: (f) => f.status === 404 }).catch(() => undefined);
+    throw abortError();
+  }
 }
 
 class MultipartUpload {
@@ -113,6 +147,8 @@ class MultipartUpload {
   }
 
   private async create(): Promise<void> {
+    // An earlier run may have started a multipart upload and stopped before its id was stored.
+    await abortUnfinishedUploads(this.caller, this.req.key, this.opts.signal);
     const { res } = await this.caller.call(
       { op: 'create', key: this.req.key, ...this.stored },
       { what: 'start the upload', signal: this.opts.signal },
@@ -270,6 +306,36 @@ class MultipartUpload {
       throw new AppError('upload/integrity', `The stored file has ${stored} bytes instead of ${this.size}.`, { details: { stored, expected: this.size } });
     }
   }
+}
+
+/**
+ * Aborts every unfinished multipart upload of exactly this key, except `keep`. Object keys belong to one
+ * item (albums/<album>/<item>/<file>), so any such upload is one of ours that lost its id: a run stopped
+ * between CreateMultipartUpload and storing the checkpoint, or a cancel that came before it. Best effort:
+ * a provider that does not list uploads to this user leaves them to the lifecycle rule or to `purge`.
+ */
+export async function abortUnfinishedUploads(caller: S3Caller, key: string, signal: AbortSignal | undefined, keep?: string): Promise<void> {
+  let uploads: { key: string; uploadId: string }[];
+  try {
+    const { res, failure } = await caller.call(
+      { op: 'list-uploads', key },
+      { what: 'look for unfinished uploads', signal, accept: (f) => f.status === 403 || f.status === 404 || f.status === 501 },
+    );
+    if (failure) return;
+    uploads = (parseListUploads(res.text) ?? []).filter((u) => u.key === key && u.uploadId !== keep);
+  } catch (e) {
+    if (isAbort(e)) throw e;
+    return;
+  }
+  await Promise.all(
+    uploads.map((u) =>
+      caller
+        .call({ op: 'abort', key, uploadId: u.uploadId }, { what: 'cancel an unfinished upload', signal, accept: (f) => f.status === 404 })
+        .catch((e: unknown) => {
+          if (isAbort(e)) throw e;
+        }),
+    ),
+  );
 }
 
 function normEtag(etag: string): string {

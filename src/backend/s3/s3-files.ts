@@ -5,7 +5,7 @@
 import { limits } from '../../config';
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import type { CallOptions, FilesPort, UploadCheckpoint, UploadOptions, UploadRequest, UrlOptions } from '../ports';
-import { uploadObject, type UploaderLimits } from './object-uploader';
+import { abortUnfinishedUploads, uploadObject, type UploaderLimits } from './object-uploader';
 import { S3Caller, type S3CallerDeps } from './s3-caller';
 import { isSigned, type S3Signer } from './s3-signer';
 
@@ -33,7 +33,7 @@ export class S3Files implements FilesPort {
     this.caller = new S3Caller(config);
   }
 
-  upload(req: UploadRequest, opts: UploadOptions = {}): Promise<{ bytes: number }> {
+  async upload(req: UploadRequest, opts: UploadOptions = {}): Promise<{ bytes: number }> {
     throwIfAborted(opts.signal);
     const l = this.config.limits?.() ?? limits();
     return uploadObject(this.caller, req, opts, l, { contentMd5: this.config.contentMd5 ?? true });
@@ -72,10 +72,13 @@ export class S3Files implements FilesPort {
   }
 
   async abortUpload(key: string, checkpoint: UploadCheckpoint | undefined, opts: CallOptions = {}): Promise<void> {
-    if (!checkpoint?.uploadId) return;
-    await this.caller.call(
-      { op: 'abort', key, uploadId: checkpoint.uploadId },
-      { what: 'cancel the upload', signal: opts.signal, accept: (f) => f.status === 404 },
-    );
+    if (checkpoint?.uploadId) {
+      await this.caller.call(
+        { op: 'abort', key, uploadId: checkpoint.uploadId },
+        { what: 'cancel the upload', signal: opts.signal, accept: (f) => f.status === 404 },
+      );
+    }
+    // Uploads of this key whose id was never stored (the run stopped before its first checkpoint).
+    await abortUnfinishedUploads(this.caller, key, opts.signal, checkpoint?.uploadId);
   }
 }

@@ -17,6 +17,8 @@ export type SignOp =
   | { op: 'complete'; key: string; uploadId: string }
   | { op: 'abort'; key: string; uploadId: string }
   | { op: 'list-parts'; key: string; uploadId: string; partNumberMarker?: number }
+  /** The unfinished multipart uploads whose key starts with `key` (the caller keeps the exact matches). */
+  | { op: 'list-uploads'; key: string }
   | { op: 'head'; key: string }
   | { op: 'get'; key: string; downloadAs?: string }
   | { op: 'delete'; key: string };

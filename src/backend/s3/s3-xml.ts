@@ -11,7 +11,7 @@ const parser = new XMLParser({
   parseTagValue: false,
   trimValues: true,
   removeNSPrefix: true,
-  isArray: (name) => name === 'Part',
+  isArray: (name) => name === 'Part' || name === 'Upload',
 });
 
 type Node = Record<string, unknown>;
@@ -73,6 +73,17 @@ export function parseListParts(xml: string): PartsPage | undefined {
   const truncated = str(r.IsTruncated) === 'true';
   const next = Number(str(r.NextPartNumberMarker));
   return { parts: parts.filter((p) => Number.isInteger(p.partNumber) && p.partNumber > 0), nextMarker: truncated && next > 0 ? next : undefined };
+}
+
+/** The unfinished multipart uploads a ListMultipartUploads page names: key and upload id. */
+export function parseListUploads(xml: string): { key: string; uploadId: string }[] | undefined {
+  const r = root(xml, 'ListMultipartUploadsResult');
+  if (!r) return undefined;
+  return ((r.Upload as Node[] | undefined) ?? []).flatMap((u) => {
+    const key = str(u.Key);
+    const uploadId = str(u.UploadId);
+    return key !== undefined && uploadId ? [{ key, uploadId }] : [];
+  });
 }
 
 /** CompleteMultipartUpload can answer 200 with an `<Error>` inside; this says whether it really completed. */

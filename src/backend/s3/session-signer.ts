@@ -14,6 +14,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
@@ -110,6 +111,8 @@ export class SessionSigner implements S3Signer {
           url: await getSignedUrl(c, new ListPartsCommand({ Bucket, Key, UploadId: op.uploadId, ...(op.partNumberMarker ? { PartNumberMarker: String(op.partNumberMarker) } : {}) }), o),
           headers: {},
         };
+      case 'list-uploads':
+        return { method: 'GET', url: await getSignedUrl(c, new ListMultipartUploadsCommand({ Bucket, Prefix: Key }), o), headers: {} };
       case 'head':
         return { method: 'HEAD', url: await getSignedUrl(c, new HeadObjectCommand({ Bucket, Key }), o), headers: {} };
       case 'get':

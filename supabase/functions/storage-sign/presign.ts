@@ -55,7 +55,7 @@ export function createPresigner(settings: S3Settings): Presign {
 
   return async (req, overrides, expiresIn, signingDate) => {
     const { method, query, headers } = shape(req, overrides);
-    const path = `${bucketPath}/${req.key.split('/').map(escape).join('/')}`;
+    const path = req.op === 'list-uploads' ? `${bucketPath}/` : `${bucketPath}/${req.key.split('/').map(escape).join('/')}`;
     const signed = await presigner.presign(
       { method, protocol: endpoint.protocol, hostname, ...(port ? { port } : {}), path, query, headers: { ...headers, host } },
       // The S3 presigner leaves Content-Type and Content-MD5 out of the signature by default; the stored type
@@ -96,6 +96,9 @@ function shape(req: SignRequest, overrides: Overrides): { method: SignedRequest[
         query: { uploadId: req.uploadId, ...(req.partNumberMarker === undefined ? {} : { 'part-number-marker': String(req.partNumberMarker) }) },
         headers: {},
       };
+    case 'list-uploads':
+      // At the bucket, not the object: the key is the prefix.
+      return { method: 'GET', query: { uploads: '', prefix: req.key }, headers: {} };
     case 'head':
       return { method: 'HEAD', query: {}, headers: {} };
     case 'get':

@@ -10,6 +10,7 @@ export type SignRequest =
   | { op: 'part'; key: string; uploadId: string; partNumber: number; contentMd5?: string }
   | { op: 'complete' | 'abort'; key: string; uploadId: string }
   | { op: 'list-parts'; key: string; uploadId: string; partNumberMarker?: number }
+  | { op: 'list-uploads'; key: string }
   | { op: 'head'; key: string }
   | { op: 'get'; key: string; downloadAs?: string }
   | { op: 'delete'; key: string };
@@ -24,6 +25,8 @@ export const ACTION_OF: Record<Op, 'read' | 'write' | 'delete'> = {
   complete: 'write',
   abort: 'write',
   'list-parts': 'write',
+  // Listed by the object's full key as prefix: only that key's own unfinished uploads, to abort them.
+  'list-uploads': 'write',
   head: 'read',
   get: 'read',
   delete: 'delete',
@@ -98,6 +101,7 @@ export function parseSignRequest(raw: unknown): ParsedRequest | null {
     }
     case 'head':
     case 'delete':
+    case 'list-uploads':
       return { key, request: { op: raw.op, key: k } };
     case 'get': {
       const name = raw.downloadAs;
