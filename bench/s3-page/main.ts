@@ -22,6 +22,7 @@ declare global {
     benchBig(target: Target, key: string): Promise<Timed>;
     benchMany(target: Target, prefix: string, filesInFlight: number): Promise<Timed>;
     benchBarePut(url: string): Promise<Timed>;
+    benchBareMany(urls: string[], filesInFlight: number): Promise<Timed>;
   }
 }
 
@@ -101,6 +102,26 @@ window.benchBarePut = async (url) => {
     xhr.send(file);
   });
   return { ms: performance.now() - t0, bytes: file.size, files: 1 };
+};
+
+/** The browser's floor for many small files: each chosen file in one bare XMLHttpRequest PUT, URLs signed elsewhere. */
+window.benchBareMany = async (urls, filesInFlight) => {
+  const list = chosen('many');
+  const queue = list.map((file, i) => ({ file, url: urls[i]! }));
+  const put = (url: string, file: File) =>
+    new Promise<void>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('PUT', url);
+      xhr.onload = () => (xhr.status === 200 ? resolve() : reject(new Error(`PUT answered ${xhr.status}`)));
+      xhr.onerror = () => reject(new Error('PUT got no answer'));
+      xhr.send(file);
+    });
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await put(next.url, next.file);
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: filesInFlight }, worker));
+  return { ms: performance.now() - t0, bytes: list.reduce((sum, f) => sum + f.size, 0), files: list.length };
 };
 
 document.body.dataset.ready = 'true';
