@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // A real S3 server on loopback for the tests and benchmarks: Ceph's RADOS Gateway (radosgw) over one monitor
 // and one in-memory (memstore) OSD, all in a throwaway folder.
-//   node scripts/s3-test-server.mjs          start it, or reuse it when it is already running and healthy
+//   node scripts/s3-test-server.mjs          start it, or reuse it when it is already running and healthy: it answers
+//                                           and takes writes (a running one that does not is stopped and replaced)
 //                                           (installs Debian's radosgw, ceph-mon and ceph-osd when missing, as root)
+//   node scripts/s3-test-server.mjs check    exit 0 when a gateway runs there and takes writes, else 1 and why
 //   node scripts/s3-test-server.mjs stop     stop the daemons and delete the folder
 // Prints only `S3_TEST_*=value` lines on stdout (logs go to stderr), so callers can parse them:
 // the endpoint, region, buckets (with CORS, without CORS, CORS without exposed ETag, and a 1 MiB quota user's
-// bucket) and both users' keys. Authentication is on, the keys are fixed and public: for tests, never for data.
+// bucket) and both users' keys; then S3_TEST_REUSED=true when the gateway was already running (whoever started
+// it stops it, not this caller) or false when it was started now. A failed start stops the daemons it started.
+// Authentication is on, the keys are fixed and public: for tests, never for data.
 // Settings: S3_TEST_DIR (default /tmp/shoebox-s3-test), S3_TEST_PORT (gateway, 7480),
 // S3_TEST_MON_PORT (monitor, 6789), S3_TEST_STORE_BYTES (memstore capacity, 6 GiB; RAM is used as data is written).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -17,7 +21,9 @@ import { join } from 'node:path';
 import {
   CreateBucketCommand,
   DeleteBucketCorsCommand,
+  HeadObjectCommand,
   PutBucketCorsCommand,
+  PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 
@@ -27,6 +33,11 @@ const BUCKET_NO_CORS = 'shoebox-nocors';
 const BUCKET_NO_ETAG = 'shoebox-noetag';
 const QUOTA_BUCKET = 'shoebox-quota';
 const QUOTA_BYTES = 1024 * 1024;
+/**
+ * A bucket no test lists or empties. It holds the filler object (see keepStoreOccupied) and the object the health
+ * check overwrites to see that the cluster takes writes.
+ */
+export const KEEP = { bucket: 'shoebox-keep', fillerKey: 'filler', fillerBytes: 1024 * 1024, probeKey: 'write-probe' };
 // Fixed, deliberately non-secret-looking test keys: the server only listens on loopback.
 const USER = { uid: 'shoebox-test', accessKeyId: 'shoebox-test-access', secretAccessKey: 'shoebox-test-secret-loopback-only' };
 const QUOTA_USER = { uid: 'shoebox-quota', accessKeyId: 'shoebox-quota-access', secretAccessKey: 'shoebox-quota-secret-loopback-only' };
@@ -217,16 +228,76 @@ async function waitFor(what, check, timeoutMs) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function isRunningAndHealthy(s) {
-  if (!existsSync(s.conf)) return false;
-  if (!DAEMONS.every((name) => { const pid = daemonPid(s, name); return pid !== null && alive(pid); })) return false;
+/**
+ * Null when the OSD map lets writes through, otherwise what stops them: the cluster's full/pausewr flags, OSDs
+ * marked full (an OSD reports itself full once its store's free space falls under the full ratio), pools marked
+ * full; or a monitor that does not answer.
+ */
+function writeBlockers(s) {
+  let map;
+  try {
+    map = JSON.parse(execFileSync('ceph', ['-c', s.conf, '--connect-timeout', '10', 'osd', 'dump', '-f', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 }));
+  } catch (err) {
+    return `the monitor does not answer (ceph osd dump: ${String(err?.stderr ?? '').trim() || err.message})`;
+  }
+  const found = [];
+  const flags = String(map.flags ?? '').split(',').filter((flag) => ['full', 'pausewr'].includes(flag));
+  if (flags.length) found.push(`cluster flags ${flags.join(',')}`);
+  const osds = (map.osds ?? []).filter((osd) => osd.state?.includes('full')).map((osd) => `osd.${osd.osd}`);
+  if (osds.length) found.push(`${osds.join(', ')} full`);
+  const pools = (map.pools ?? []).filter((pool) => String(pool.flags_names ?? '').split(',').includes('full'));
+  if (pools.length) found.push(`${pools.length} of ${map.pools.length} pools full`);
+  return found.length ? `the cluster refuses writes (${found.join('; ')})` : null;
+}
+
+const timedOut = (err) => err?.name === 'AbortError' || err?.name === 'TimeoutError';
+
+/**
+ * Null when the running gateway stores a small object, otherwise why not. A full store leaves the gateway answering
+ * GET / with 200 while every write waits for ever, so only a write shows it. The fast path is one PUT of a few
+ * bytes; the OSD map is read (a second or more) only when that PUT fails or is slow, to tell a full cluster from a
+ * busy machine: a slow PUT on a cluster that is not full gets a second, longer chance.
+ */
+async function writeFault(s) {
+  const s3 = client(s, USER, { maxAttempts: 1 });
+  try {
+    let lastError = null;
+    for (const timeoutMs of [5_000, 30_000]) {
+      try {
+        await s3.send(new PutObjectCommand({ Bucket: KEEP.bucket, Key: KEEP.probeKey, Body: new Date().toISOString() }), { abortSignal: AbortSignal.timeout(timeoutMs) });
+        return null;
+      } catch (err) {
+        // Set up by an older version of this script, or only half: no bucket or user to write with. The OSD map
+        // alone decides then; setUp adds what is missing.
+        if (err?.name === 'NoSuchBucket' || err?.name === 'InvalidAccessKeyId') return writeBlockers(s);
+        lastError = timedOut(err) ? `a ${timeoutMs / 1000} s timeout` : `${err?.name}: ${err?.message}`;
+      }
+      const blockers = writeBlockers(s);
+      if (blockers) return blockers;
+    }
+    return `a PUT of a few bytes failed twice (last: ${lastError})`;
+  } finally {
+    s3.destroy();
+  }
+}
+
+/**
+ * Whether the gateway in the folder can be reused: `{ ok: true }`, or `{ ok: false, why }` with `why` null when
+ * nothing runs there and the reason when something does but cannot serve the tests.
+ */
+async function runningGateway(s) {
+  if (!existsSync(s.conf)) return { ok: false, why: null };
+  const running = DAEMONS.filter((name) => { const pid = daemonPid(s, name); return pid !== null && alive(pid); });
+  if (running.length === 0) return { ok: false, why: null };
+  if (running.length < DAEMONS.length) return { ok: false, why: `only ${running.join(', ')} of ${DAEMONS.join(', ')} are running` };
   // A busy machine can be slow to answer: give running daemons time before starting over (and wiping their data).
   try {
     await waitFor('the running gateway', () => gatewayAnswers(s), 30_000);
-    return true;
   } catch {
-    return false;
+    return { ok: false, why: 'the gateway does not answer GET / within 30 s' };
   }
+  const fault = await writeFault(s);
+  return fault ? { ok: false, why: fault } : { ok: true };
 }
 
 /** Runs `fn` while holding a lock folder next to the data folder, so concurrent starts and stops take turns. */
@@ -331,13 +402,14 @@ async function ensureUser(s, user, displayName) {
   await ceph(s, ['radosgw-admin', 'user', 'create', `--uid=${user.uid}`, `--display-name=${displayName}`, `--access-key=${user.accessKeyId}`, `--secret=${user.secretAccessKey}`], (stderr) => /exists/.test(stderr));
 }
 
-function client(s, user) {
+function client(s, user, options = {}) {
   return new S3Client({
     endpoint: s.endpoint,
     region: REGION,
     forcePathStyle: true,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     credentials: { accessKeyId: user.accessKeyId, secretAccessKey: user.secretAccessKey },
+    ...options,
   });
 }
 
@@ -347,6 +419,24 @@ async function ensureBucket(s3, bucket) {
   } catch (err) {
     if (err?.name !== 'BucketAlreadyOwnedByYou' && err?.name !== 'BucketAlreadyExists') throw err;
   }
+}
+
+/**
+ * Writes the filler object unless it is there. Memstore counts the bytes it holds in one counter, and after a bulk
+ * delete that empties the store (a benchmark deleting all it wrote, then `radosgw-admin gc process --include-all`)
+ * that counter has been seen to wrap below zero: the OSD then reports itself full, every write waits for ever,
+ * and the gateway still answers GET / with 200. The filler is never deleted and sits in a bucket of its own that no
+ * test lists or cleans up, so test and benchmark cleanups never bring the store down to zero. (Should the fault
+ * happen all the same, the health check sees it and the next start replaces the cluster.)
+ */
+async function keepStoreOccupied(s3) {
+  try {
+    await s3.send(new HeadObjectCommand({ Bucket: KEEP.bucket, Key: KEEP.fillerKey }));
+    return;
+  } catch (err) {
+    if (err?.name !== 'NotFound' && err?.$metadata?.httpStatusCode !== 404) throw err;
+  }
+  await s3.send(new PutObjectCommand({ Bucket: KEEP.bucket, Key: KEEP.fillerKey, Body: Buffer.alloc(KEEP.fillerBytes, 0x5a) }));
 }
 
 function corsRule(exposeEtag) {
@@ -368,7 +458,8 @@ async function setUp(s) {
   const s3 = client(s, USER);
   const quotaS3 = client(s, QUOTA_USER);
   try {
-    for (const bucket of [BUCKET, BUCKET_NO_CORS, BUCKET_NO_ETAG]) await ensureBucket(s3, bucket);
+    for (const bucket of [BUCKET, BUCKET_NO_CORS, BUCKET_NO_ETAG, KEEP.bucket]) await ensureBucket(s3, bucket);
+    await keepStoreOccupied(s3);
     await ensureBucket(quotaS3, QUOTA_BUCKET);
     await s3.send(new PutBucketCorsCommand({ Bucket: BUCKET, CORSConfiguration: { CORSRules: [corsRule(true)] } }));
     await s3.send(new PutBucketCorsCommand({ Bucket: BUCKET_NO_ETAG, CORSConfiguration: { CORSRules: [corsRule(false)] } }));
@@ -413,25 +504,44 @@ export function s3TestEnv(server) {
 
 /**
  * Starts the gateway (or reuses a healthy one) and makes sure its users and buckets exist.
- * Resolves to the endpoint, buckets and keys, the same as S3_TEST_* in `env`, and `stop()`.
+ * Resolves to the endpoint, buckets and keys, the same as S3_TEST_* in `env`, `reused` (true when the gateway was
+ * already running: its owner stops it, so a caller should call `stop()` only when `reused` is false) and `stop()`.
+ * When the start fails, the daemons it started are stopped (their logs stay in the folder); a reused gateway is left.
  */
 export async function startS3TestServer() {
   const s = settings();
   ensureInstalled();
   const server = await withLock(s, async () => {
     const started = Date.now();
-    if (await isRunningAndHealthy(s)) {
+    const running = await runningGateway(s);
+    if (running.ok) {
       log(`reusing the gateway at ${s.endpoint} (${s.dir})`);
-    } else {
-      log(`starting monitor, memstore OSD and gateway in ${s.dir}…`);
-      await startCluster(s);
-      log(`gateway answering at ${s.endpoint} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    } else if (running.why) {
+      log(`not reusing the gateway at ${s.endpoint} (${s.dir}): ${running.why}. Stopping it and starting a fresh one.`);
     }
-    await setUp(s);
+    try {
+      if (!running.ok) {
+        log(`starting monitor, memstore OSD and gateway in ${s.dir}…`);
+        await startCluster(s);
+        log(`gateway answering at ${s.endpoint} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      }
+      await setUp(s);
+    } catch (err) {
+      if (!running.ok) await stopDaemons(s);
+      throw err;
+    }
     log(`ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return describe(s);
+    return { ...describe(s), reused: running.ok };
   });
-  return { ...server, env: s3TestEnv(server), stop: stopS3TestServer };
+  const { reused, ...coordinates } = server;
+  return { ...coordinates, env: s3TestEnv(coordinates), reused, stop: stopS3TestServer };
+}
+
+/** Null when a gateway runs in the folder and takes writes, otherwise why not. */
+export async function s3TestServerFault() {
+  const s = settings();
+  const running = await runningGateway(s);
+  return running.ok ? null : running.why ?? `no gateway is running in ${s.dir}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -439,9 +549,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (process.argv[2] === 'stop') {
       await stopS3TestServer();
       log('stopped');
+    } else if (process.argv[2] === 'check') {
+      const fault = await s3TestServerFault();
+      log(fault ? `unhealthy: ${fault}` : `healthy: ${settings().endpoint} answers and takes writes`);
+      process.exitCode = fault ? 1 : 0;
     } else {
       const server = await startS3TestServer();
       for (const [key, value] of Object.entries(server.env)) console.log(`${key}=${value}`);
+      console.log(`S3_TEST_REUSED=${server.reused}`);
     }
   } catch (err) {
     log(err instanceof Error ? err.message : err);

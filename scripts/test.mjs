@@ -8,7 +8,8 @@
 //   4. browser tests (Vitest browser mode in Debian's Chromium) and end-to-end tests (Playwright driving Debian's
 //      Chromium against the production build), with the gateway's S3_TEST_* in their environment
 // `node scripts/test.mjs <step>…` runs only those steps (static, unit, live, db, s3, functions, browser, e2e) and
-// starts only the services they need; every service started here is stopped at the end, also on failure.
+// starts only the services they need; every service started here is stopped at the end, also on failure (a service
+// that was already running, such as a developer's own S3 gateway, is used and left running).
 // Missing system packages (Chromium, PostgreSQL, Ceph) are installed with apt-get when running as root.
 // Ends with one line: "Tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
@@ -99,17 +100,21 @@ function stopPostgres() {
 }
 
 // The S3 gateway for the s3, functions, browser and e2e steps: the one described by S3_TEST_* when set,
-// otherwise one started here (scripts/s3-test-server.mjs) and stopped at the very end.
+// otherwise scripts/s3-test-server.mjs's. That script reuses a healthy gateway already running at its settings
+// (a developer's own, say) and tells so (S3_TEST_REUSED=true): such a gateway is left running. One it started
+// here is stopped at the very end. (A failed start stops its own daemons, and leaves a reused gateway alone.)
 let ownS3 = false;
 function startS3() {
   if (process.env.S3_TEST_ENDPOINT) return true;
   console.log('\n▶ S3 test server: node scripts/s3-test-server.mjs');
   const startedAt = Date.now();
-  ownS3 = true;
   const started = spawnSync(process.execPath, [join(root, 'scripts', 's3-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const vars = Object.fromEntries([...(started.stdout ?? '').matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+  const { S3_TEST_REUSED: reused, ...vars } = Object.fromEntries([...(started.stdout ?? '').matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
   const ok = started.status === 0 && Boolean(vars.S3_TEST_ENDPOINT);
-  console.log(`◀ S3 test server: ${ok ? `ok at ${vars.S3_TEST_ENDPOINT}` : `failed (exit ${started.status ?? started.signal})`} in ${((Date.now() - startedAt) / 1000).toFixed(1)}s`);
+  // Stopped at the end unless the script says it was running before: on a fresh machine (CI) it never is.
+  ownS3 = ok && reused !== 'true';
+  const how = ownS3 ? 'started' : 'already running: not stopped at the end';
+  console.log(`◀ S3 test server: ${ok ? `ok at ${vars.S3_TEST_ENDPOINT} (${how})` : `failed (exit ${started.status ?? started.signal})`} in ${((Date.now() - startedAt) / 1000).toFixed(1)}s`);
   if (!ok) {
     failures.push('S3 test server did not start');
     return false;

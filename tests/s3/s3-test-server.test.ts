@@ -1,11 +1,16 @@
 // The S3 test server and the fault proxy do what the upload tests rely on: real signatures, real quotas,
-// real CORS, and faults that really happen on the wire.
+// real CORS, and faults that really happen on the wire; the server script reuses only a gateway that takes writes.
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { KEEP } from '../../scripts/s3-test-server.mjs';
 import { cutAfterBytes, failFraction, startFaultProxy, times, type FaultProxy } from './fault-proxy';
 import { s3TestEnv, testS3Client } from './s3-test-env';
 
@@ -302,5 +307,97 @@ describe('fault proxy', () => {
     } finally {
       await corsProxy.close();
     }
+  });
+});
+
+describe('scripts/s3-test-server.mjs', () => {
+  // An instance of its own (folder, ports, a small store): the gateway the other tests use is never touched.
+  const script = new URL('../../scripts/s3-test-server.mjs', import.meta.url).pathname;
+  const dir = join(tmpdir(), `shoebox-s3-script-test-${process.pid}`);
+  const conf = join(dir, 'ceph.conf');
+  let settings: NodeJS.ProcessEnv;
+
+  /** A free loopback port outside 6800–7300, where the OSDs listen. */
+  async function freePort(): Promise<number> {
+    for (;;) {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      await new Promise((resolve) => server.close(resolve));
+      if (port < 6800 || port > 7300) return port;
+    }
+  }
+
+  function run(...args: string[]): Promise<{ status: number | null; vars: Record<string, string>; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [script, ...args], { env: settings, timeout: 240_000 }, (err, stdout, stderr) => {
+        const vars = Object.fromEntries([...stdout.matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+        resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, vars, stderr });
+      });
+    });
+  }
+
+  const ceph = (...args: string[]) => execFileSync('ceph', ['-c', conf, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  const osdState = () => (JSON.parse(ceph('osd', 'dump', '-f', 'json')) as { osds: { state: string[] }[] }).osds[0]?.state ?? [];
+
+  beforeAll(async () => {
+    settings = {
+      ...process.env,
+      S3_TEST_DIR: dir,
+      S3_TEST_PORT: String(await freePort()),
+      S3_TEST_MON_PORT: String(await freePort()),
+      S3_TEST_STORE_BYTES: String(256 * MiB),
+    };
+  });
+  afterAll(async () => {
+    await run('stop');
+  });
+
+  it('starts a gateway, says it started it, and keeps a filler object in a bucket of its own', async () => {
+    const started = await run();
+    expect(started.status, started.stderr).toBe(0);
+    expect(started.vars).toMatchObject({ S3_TEST_ENDPOINT: `http://127.0.0.1:${settings.S3_TEST_PORT}`, S3_TEST_REUSED: 'false' });
+
+    const own = testS3Client({ endpoint: started.vars.S3_TEST_ENDPOINT, maxAttempts: 1 });
+    try {
+      const filler = await own.send(new HeadObjectCommand({ Bucket: KEEP.bucket, Key: KEEP.fillerKey }));
+      expect(filler.ContentLength).toBe(KEEP.fillerBytes);
+    } finally {
+      own.destroy();
+    }
+    expect(Object.values(started.vars)).not.toContain(KEEP.bucket);
+  });
+
+  it('reuses a running gateway that takes writes, and says so', async () => {
+    const again = await run();
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.vars.S3_TEST_REUSED).toBe('true');
+    expect(again.stderr).toContain('reusing the gateway');
+    const check = await run('check');
+    expect(check.status, check.stderr).toBe(0);
+  });
+
+  it('finds unhealthy a cluster that refuses writes although GET / answers 200 (a full OSD): a start does not reuse it', async () => {
+    // The OSD reports itself full once its used share passes the full ratio, as when the store's counter is off.
+    ceph('osd', 'set-nearfull-ratio', '0.000002');
+    ceph('osd', 'set-backfillfull-ratio', '0.000005');
+    ceph('osd', 'set-full-ratio', '0.00001');
+    const deadline = Date.now() + 60_000;
+    while (!osdState().includes('full')) {
+      if (Date.now() > deadline) throw new Error('the OSD was not marked full within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    expect((await fetch(`http://127.0.0.1:${settings.S3_TEST_PORT}/`)).status).toBe(200);
+
+    const check = await run('check');
+    expect(check.status).toBe(1);
+    expect(check.stderr).toMatch(/refuses writes \(osd\.0 full/);
+  });
+
+  it('stop ends it and deletes its folder', async () => {
+    const stopped = await run('stop');
+    expect(stopped.status, stopped.stderr).toBe(0);
+    expect(existsSync(dir)).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${settings.S3_TEST_PORT}/`)).rejects.toThrow();
   });
 });
