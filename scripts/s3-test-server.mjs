@@ -148,8 +148,10 @@ rgw frontends = beast endpoint=127.0.0.1:${s.port}
 rgw thread pool size = 64
 # Quotas are checked against fresh usage, so a test sees QuotaExceeded right away.
 rgw bucket quota ttl = 0
-rgw user quota bucket sync interval = 0
-rgw user quota sync interval = 0
+# Not 0: the threads that sync usage into user stats then loop without sleeping, and an idle gateway burns
+# most of a core. A refusal does not wait for them: an upload larger than what is left is refused anyway.
+rgw user quota bucket sync interval = 30
+rgw user quota sync interval = 3600
 # Deleted and aborted data leaves memory soon, so repeated large benchmark uploads do not pile up in RAM.
 rgw gc obj min wait = 10
 rgw gc processor period = 30
