@@ -4,6 +4,13 @@ import { throwIfAborted } from './app-error';
 /** Big enough to keep a WASM hasher busy, small enough that a 20 GiB file never sits in memory. */
 const SLICE_BYTES = 4 * 1024 * 1024;
 
+export interface DigestOptions {
+  signal?: AbortSignal | undefined;
+  onProgress?: (bytes: number) => void;
+  /** Bytes read at a time (default 4 MiB). */
+  sliceBytes?: number;
+}
+
 /**
  * Feeds a blob to a hash-wasm hasher slice by slice (WebCrypto can only hash a whole buffer) and returns
  * the digest. `onProgress` gets the bytes hashed so far after each slice.
@@ -11,13 +18,13 @@ const SLICE_BYTES = 4 * 1024 * 1024;
 export async function digestBlob(
   blob: Blob,
   hasher: IHasher,
-  opts: { signal?: AbortSignal | undefined; onProgress?: (bytes: number) => void } = {},
+  opts: DigestOptions = {},
 ): Promise<Uint8Array> {
-  const { signal, onProgress } = opts;
+  const { signal, onProgress, sliceBytes = SLICE_BYTES } = opts;
   throwIfAborted(signal);
   hasher.init();
-  for (let offset = 0; offset < blob.size; offset += SLICE_BYTES) {
-    const end = Math.min(offset + SLICE_BYTES, blob.size);
+  for (let offset = 0; offset < blob.size; offset += sliceBytes) {
+    const end = Math.min(offset + sliceBytes, blob.size);
     const slice = new Uint8Array(await blob.slice(offset, end).arrayBuffer());
     throwIfAborted(signal);
     hasher.update(slice);

@@ -1,15 +1,28 @@
 /**
  * The `Content-MD5` of a request body: the base64 MD5 of its bytes (RFC 1864). S3 providers that check it
- * (AWS, R2, B2, MinIO, Ceph, GCS) refuse a PUT or part whose bytes arrived different (`BadDigest`), so a
- * body damaged on the way is sent again (`upload/integrity`) instead of being stored. The body is read
- * slice by slice just before it is sent; the browser reads it again from disk to send it.
+ * (AWS, R2, B2, MinIO, Ceph) refuse a PUT whose bytes arrived different (`BadDigest`), so a body damaged on
+ * the way is sent again (`upload/integrity`) instead of being stored. The body is read slice by slice just
+ * before it is sent; the browser reads it again from disk to send it. Single PUTs only: see
+ * [Note: No MD5 per part] in object-uploader.ts.
  */
-import { createMD5 } from 'hash-wasm';
+import { createMD5, type IHasher } from 'hash-wasm';
 import { digestBlob } from '../../lib/blob-digest';
 
+// Several files are hashed at once while others are sent: small reads keep that memory small.
+const SLICE_BYTES = 1024 * 1024;
+
+// Hashers are reused: each one owns a WebAssembly memory, which only a garbage collection would give back,
+// so one per part made a 1 GiB upload's tab grow by tens of MiB.
+const idle: IHasher[] = [];
+
 export async function contentMd5(body: Blob, signal?: AbortSignal): Promise<string> {
-  const digest = await digestBlob(body, await createMD5(), { signal });
-  let binary = '';
-  for (const b of digest) binary += String.fromCharCode(b);
-  return btoa(binary);
+  const hasher = idle.pop() ?? (await createMD5());
+  try {
+    const digest = await digestBlob(body, hasher, { signal, sliceBytes: SLICE_BYTES });
+    let binary = '';
+    for (const b of digest) binary += String.fromCharCode(b);
+    return btoa(binary);
+  } finally {
+    idle.push(hasher);
+  }
 }

@@ -18,7 +18,7 @@ export interface S3FilesConfig extends Omit<S3CallerDeps, 'signer'> {
   urls?: UrlSource;
   limits?: () => UploaderLimits;
   /**
-   * Whether the provider checks Content-MD5 (default: yes, as S3 itself, R2, B2, MinIO and Ceph do).
+   * Whether single PUTs carry Content-MD5 (default: yes; S3 itself, R2, B2, MinIO and Ceph check it).
    * Supabase Storage documents it as unsupported, so hashing each body there would be wasted work.
    */
   contentMd5?: boolean;
