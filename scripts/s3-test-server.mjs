@@ -146,12 +146,10 @@ debug heartbeatmap = 0/0
 [client.rgw]
 rgw frontends = beast endpoint=127.0.0.1:${s.port}
 rgw thread pool size = 64
-# Quotas are checked against fresh usage, so a test sees QuotaExceeded right away.
+# Bucket quotas are checked against fresh usage, so a test sees QuotaExceeded right away. (The user-quota
+# sync intervals keep their defaults: at 0 their threads loop without sleeping and an idle gateway burns most
+# of a core; the quota user's limit is a bucket quota, which does not wait for them.)
 rgw bucket quota ttl = 0
-# Not 0: the threads that sync usage into user stats then loop without sleeping, and an idle gateway burns
-# most of a core. A refusal does not wait for them: an upload larger than what is left is refused anyway.
-rgw user quota bucket sync interval = 30
-rgw user quota sync interval = 3600
 # Deleted and aborted data leaves memory soon, so repeated large benchmark uploads do not pile up in RAM.
 rgw gc obj min wait = 10
 rgw gc processor period = 30
@@ -454,8 +452,10 @@ function corsRule(exposeEtag) {
 async function setUp(s) {
   await ensureUser(s, USER, 'Shoebox tests');
   await ensureUser(s, QUOTA_USER, 'Shoebox quota tests');
-  await ceph(s, ['radosgw-admin', 'quota', 'set', '--quota-scope=user', `--uid=${QUOTA_USER.uid}`, `--max-size=${QUOTA_BYTES}`]);
-  await ceph(s, ['radosgw-admin', 'quota', 'enable', '--quota-scope=user', `--uid=${QUOTA_USER.uid}`]);
+  // A bucket quota (on each of the user's buckets): it is checked against the bucket's own stats, read fresh
+  // at every write (quota ttl 0). A user quota would wait for the stats sync threads (see cephConf).
+  await ceph(s, ['radosgw-admin', 'quota', 'set', '--quota-scope=bucket', `--uid=${QUOTA_USER.uid}`, `--max-size=${QUOTA_BYTES}`]);
+  await ceph(s, ['radosgw-admin', 'quota', 'enable', '--quota-scope=bucket', `--uid=${QUOTA_USER.uid}`]);
 
   const s3 = client(s, USER);
   const quotaS3 = client(s, QUOTA_USER);
