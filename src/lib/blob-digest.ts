@@ -12,14 +12,11 @@ export interface DigestOptions {
 }
 
 /**
- * Feeds a blob to a hash-wasm hasher slice by slice (WebCrypto can only hash a whole buffer) and returns
- * the digest. `onProgress` gets the bytes hashed so far after each slice.
+ * Feeds a blob to a hash-wasm hasher (after `init`) slice by slice, since WebCrypto can only hash a whole
+ * buffer; the caller then takes the digest in the form it needs. `onProgress` gets the bytes hashed so far
+ * after each slice.
  */
-export async function digestBlob(
-  blob: Blob,
-  hasher: IHasher,
-  opts: DigestOptions = {},
-): Promise<Uint8Array> {
+export async function hashBlob(blob: Blob, hasher: IHasher, opts: DigestOptions = {}): Promise<void> {
   const { signal, onProgress, sliceBytes = SLICE_BYTES } = opts;
   throwIfAborted(signal);
   hasher.init();
@@ -30,5 +27,4 @@ export async function digestBlob(
     hasher.update(slice);
     onProgress?.(end);
   }
-  return hasher.digest('binary');
 }

@@ -1,4 +1,5 @@
 import { rgbaToThumbHash } from 'thumbhash';
+import { toBase64 } from '../lib/base64';
 import { createSurface, drawScaled } from './canvas-surface';
 import { fitWithin } from './fit-within';
 
@@ -12,10 +13,4 @@ export function makeThumbhash(source: CanvasImageSource, width: number, height: 
   drawScaled(surface, source);
   const { data } = surface.ctx.getImageData(0, 0, size.width, size.height);
   return toBase64(rgbaToThumbHash(size.width, size.height, data));
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s);
 }

@@ -6,7 +6,8 @@
  * [Note: No MD5 per part] in object-uploader.ts.
  */
 import { createMD5, type IHasher } from 'hash-wasm';
-import { digestBlob } from '../../lib/blob-digest';
+import { toBase64 } from '../../lib/base64';
+import { hashBlob } from '../../lib/blob-digest';
 
 // Several files are hashed at once while others are sent: small reads keep that memory small.
 const SLICE_BYTES = 1024 * 1024;
@@ -18,10 +19,8 @@ const idle: IHasher[] = [];
 export async function contentMd5(body: Blob, signal?: AbortSignal): Promise<string> {
   const hasher = idle.pop() ?? (await createMD5());
   try {
-    const digest = await digestBlob(body, hasher, { signal, sliceBytes: SLICE_BYTES });
-    let binary = '';
-    for (const b of digest) binary += String.fromCharCode(b);
-    return btoa(binary);
+    await hashBlob(body, hasher, { signal, sliceBytes: SLICE_BYTES });
+    return toBase64(hasher.digest('binary'));
   } finally {
     idle.push(hasher);
   }

@@ -3,11 +3,11 @@
  * checkpoint the upload engine persisted. See [Note: Resuming multipart uploads] in src/upload/task-runner.ts.
  */
 import { AppError } from '../../lib/app-error';
+import { abortError } from '../../upload/abort-error';
 import type { UploadCheckpoint, UploadOptions, UploadRequest } from '../ports';
 import { contentDisposition, storedOriginal } from './content-disposition';
 import { contentMd5 } from './content-md5';
 import { partCount, partRange, partSizeFor, usesMultipart, type PartPlanLimits } from './part-plan';
-import { abortError } from '../../upload/abort-error';
 import type { S3Caller } from './s3-caller';
 import type { SignOp } from './s3-signer';
 import { corsError, s3AppError } from './s3-errors';

@@ -97,8 +97,7 @@ export class SessionSigner implements S3Signer {
       }
       case 'part': {
         const command = new UploadPartCommand({ Bucket, Key, UploadId: op.uploadId, PartNumber: op.partNumber, ...(op.contentMd5 ? { ContentMD5: op.contentMd5 } : {}) });
-        if (!op.contentMd5) return { method: 'PUT', url: await getSignedUrl(c, command, o), headers: {} };
-        const headers = { 'content-md5': op.contentMd5 };
+        const headers: Record<string, string> = op.contentMd5 ? { 'content-md5': op.contentMd5 } : {};
         return { method: 'PUT', url: await getSignedUrl(c, command, { ...o, signableHeaders: new Set(Object.keys(headers)) }), headers };
       }
       case 'complete':
