@@ -18,7 +18,19 @@ test('closing the viewer puts focus back on the tile of the item last shown', as
   await expect(tile(page, first)).toBeFocused();
 
   // Stepped to another item: focus lands on that item's tile, and the arrow keys carry on from there.
+  // Where focus is the moment the viewer enters the page, before anything else can run: a key pressed as soon
+  // as it shows must reach the viewer, not the tile behind it (which would take an arrow key as its own).
+  await page.evaluate(() => {
+    const w = window as unknown as { focusOnShow?: string };
+    new MutationObserver((changes, observer) => {
+      const dialog = document.querySelector('[role="dialog"]');
+      if (!dialog) return;
+      w.focusOnShow = dialog.contains(document.activeElement) ? 'viewer' : (document.activeElement?.getAttribute('aria-label') ?? 'page');
+      observer.disconnect();
+    }).observe(document.body, { childList: true, subtree: true });
+  });
   await page.keyboard.press('Enter');
+  expect(await page.waitForFunction(() => (window as unknown as { focusOnShow?: string }).focusOnShow).then((h) => h.jsonValue())).toBe('viewer');
   await expect(viewer).toHaveAccessibleName(first);
   await page.keyboard.press('ArrowRight');
   await expect(viewer).not.toHaveAccessibleName(first);

@@ -81,8 +81,11 @@ export function Viewer({ album, getItems, view, itemId, close }: {
   useLayoutEffect(() => {
     shownId.current = itemId;
   }, [itemId]);
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  // A layout effect, so focus is in the dialog by the time it shows: a key pressed as soon as it appears must
+  // reach the viewer, not the grid tile that opened it (the grid would take an arrow key as its own).
+  const opener = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const restoreInert = dialogRef.current ? inertOutside(dialogRef.current) : () => undefined;
     dialogRef.current?.focus();
     const previous = document.body.style.overflow;
@@ -90,11 +93,19 @@ export function Viewer({ album, getItems, view, itemId, close }: {
     return () => {
       document.body.style.overflow = previous;
       restoreInert();
-      const tile = document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(shownId.current)}"]`);
-      const target = tile ?? (opener?.isConnected ? opener : null);
-      target?.focus();
     };
   }, []);
+  // Focus goes back after the commit that removes the viewer: done in the layout cleanup above, the tile had
+  // lost it again by the time the grid showed.
+  useEffect(
+    () => () => {
+      const tile = document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(shownId.current)}"]`);
+      const back = opener.current;
+      const target = tile ?? (back?.isConnected ? back : null);
+      target?.focus();
+    },
+    [],
+  );
 
   const canDelete = album.role === 'owner' || album.role === 'editor' || (album.role === 'contributor' && !!item && item.uploaderId === session?.userId);
   const act = async (fn: () => Promise<unknown>) => {
