@@ -300,32 +300,51 @@ async function runningGateway(s) {
   return fault ? { ok: false, why: fault } : { ok: true };
 }
 
-/** Runs `fn` while holding a lock folder next to the data folder, so concurrent starts and stops take turns. */
+/**
+ * Runs `fn` while holding a lock folder next to the data folder, so concurrent starts and stops take turns.
+ * The folder names its holder's pid: a lock whose holder is gone (a Ctrl-C, a killed run) is broken at once.
+ */
 async function withLock(s, fn) {
   const lock = `${s.dir}.lock`;
+  const owner = join(lock, 'pid');
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(owner, String(process.pid));
       break;
     } catch (err) {
       if (err?.code !== 'EEXIST') throw err;
-      // A lock left by a killed process is broken after ten minutes.
       let stale = false;
       try {
-        stale = Date.now() - statSync(lock).mtimeMs > 10 * 60_000;
+        const pid = Number(readFileSync(owner, 'utf8'));
+        stale = !(pid > 0 && alive(pid));
       } catch {
-        continue;
+        // No pid yet: its holder is between making the folder and naming itself, or died right there.
+        try {
+          stale = Date.now() - statSync(lock).mtimeMs > 10_000;
+        } catch {
+          continue;
+        }
       }
       if (stale) rmSync(lock, { recursive: true, force: true });
       else if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
       else await sleep(500);
     }
   }
+  const release = () => rmSync(lock, { recursive: true, force: true });
+  const onSignal = (signal) => {
+    release();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     return await fn();
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    release();
   }
 }
 
