@@ -34,7 +34,9 @@ export function Viewer({ album, getItems, view, itemId, close }: {
   const dialogRef = useRef<HTMLDivElement>(null);
   const trash = useTrashItems(album.id);
   const restore = useRestoreItems(album.id);
-  const [actionError, setActionError] = useState<unknown>(null);
+  // An action's error belongs to the item it was tried on: stepping to another item leaves it behind.
+  const [failed, setFailed] = useState<{ itemId: string; error: unknown } | null>(null);
+  const actionError = failed?.itemId === itemId ? failed.error : null;
 
   const items = getItems();
   const index = items.findIndex((i) => i.id === itemId);
@@ -48,39 +50,52 @@ export function Viewer({ album, getItems, view, itemId, close }: {
   const prev = index > 0 ? items[index - 1] : undefined;
   const next = index >= 0 ? items[index + 1] : undefined;
 
+  // The item shown, or the one a step has asked for and the router has not rendered yet: navigations render in
+  // a transition, so a quick second key press can come before the first one's item shows. Steps count from here.
+  const shownId = useRef(itemId);
+  const pendingId = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    shownId.current = itemId;
+    if (pendingId.current === itemId) pendingId.current = null;
+  }, [itemId]);
+
   const search = location.search;
   const go = useCallback(
     (target: Item | undefined) => {
-      if (target) void navigate(`/albums/${album.id}/items/${target.id}${search}`, { replace: true, state: location.state });
+      if (!target) return;
+      pendingId.current = target.id;
+      setFailed(null);
+      void navigate(`/albums/${album.id}/items/${target.id}${search}`, { replace: true, state: location.state });
     },
     [navigate, album.id, search, location.state],
+  );
+  const step = useCallback(
+    (dir: -1 | 1) => {
+      const list = getItems();
+      const at = list.findIndex((i) => i.id === (pendingId.current ?? shownId.current));
+      go(at >= 0 ? list[at + dir] : undefined);
+    },
+    [getItems, go],
   );
   const exit = useCallback(() => {
     if ((location.state as { fromGrid?: boolean } | null)?.fromGrid) void navigate(-1);
     else close();
   }, [location.state, navigate, close]);
 
-  // A layout effect: the handler must see the new neighbours before the new item is painted, or a quick
-  // second key press would act on the old ones.
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented) return;
       if (e.key === 'Escape') exit();
-      else if (e.key === 'ArrowLeft' && !zoomed) go(prev);
-      else if (e.key === 'ArrowRight' && !zoomed) go(next);
+      else if (e.key === 'ArrowLeft' && !zoomed) step(-1);
+      else if (e.key === 'ArrowRight' && !zoomed) step(1);
       else if (e.key === 'i') setShowDetails((s) => !s);
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [exit, go, prev, next, zoomed]);
+  }, [exit, step, zoomed]);
 
-  // On close, focus goes back to the grid: to the tile of the item last shown, else to whatever opened the viewer.
-  const shownId = useRef(itemId);
-  useLayoutEffect(() => {
-    shownId.current = itemId;
-  }, [itemId]);
   // A layout effect, so focus is in the dialog by the time it shows: a key pressed as soon as it appears must
   // reach the viewer, not the grid tile that opened it (the grid would take an arrow key as its own).
   const opener = useRef<HTMLElement | null>(null);
@@ -95,8 +110,9 @@ export function Viewer({ album, getItems, view, itemId, close }: {
       restoreInert();
     };
   }, []);
-  // Focus goes back after the commit that removes the viewer: done in the layout cleanup above, the tile had
-  // lost it again by the time the grid showed.
+  // On close, focus goes back to the grid: to the tile of the item last shown, else to whatever opened the
+  // viewer. After the commit that removes the viewer: done in the layout cleanup above, the tile had lost it
+  // again by the time the grid showed.
   useEffect(
     () => () => {
       const tile = document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(shownId.current)}"]`);
@@ -109,11 +125,11 @@ export function Viewer({ album, getItems, view, itemId, close }: {
 
   const canDelete = album.role === 'owner' || album.role === 'editor' || (album.role === 'contributor' && !!item && item.uploaderId === session?.userId);
   const act = async (fn: () => Promise<unknown>) => {
-    setActionError(null);
+    setFailed(null);
     try {
       await fn();
-    } catch (e) {
-      setActionError(e);
+    } catch (error) {
+      setFailed({ itemId, error });
     }
   };
   const removeFromView = async (action: 'trash' | 'restore') => {
@@ -167,17 +183,17 @@ export function Viewer({ album, getItems, view, itemId, close }: {
           </div>
         )}
         {prev && (
-          <button type="button" className="btn btn--icon viewer__nav viewer__nav--prev" aria-label="Previous" onClick={() => go(prev)}>
+          <button type="button" className="btn btn--icon viewer__nav viewer__nav--prev" aria-label="Previous" onClick={() => step(-1)}>
             <Icon name="left" />
           </button>
         )}
         {next && (
-          <button type="button" className="btn btn--icon viewer__nav viewer__nav--next" aria-label="Next" onClick={() => go(next)}>
+          <button type="button" className="btn btn--icon viewer__nav viewer__nav--next" aria-label="Next" onClick={() => step(1)}>
             <Icon name="right" />
           </button>
         )}
         {item ? (
-          <Media key={item.id} item={item} onSwipe={(d) => go(d > 0 ? next : prev)} onZoom={setZoomed} />
+          <Media key={item.id} item={item} onSwipe={(d) => step(d > 0 ? 1 : -1)} onZoom={setZoomed} />
         ) : fetched.isError ? (
           <ErrorPanel error={fetched.error} />
         ) : (
