@@ -301,9 +301,19 @@ describe('share links', () => {
     const [link] = await db.as(editor, (q) => q.query<{ link_id: string; token: string }>(
       `select * from public.create_share_link($1, $2)`, [id, JSON.stringify({ label: 'Family', allow_guest_upload: true, expires_at: null })]), { commit: true });
     expect(link!.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    const rows = await db.as(owner, (q) => q.query<{ label: string; expires_at: string | null; allow_download: boolean; allow_guest_upload: boolean; token_hash: string }>(
-      `select label, expires_at, allow_download, allow_guest_upload, token_hash from public.share_links where id = $1`, [link!.link_id]));
-    expect(rows).toEqual([{ label: 'Family', expires_at: null, allow_download: true, allow_guest_upload: true, token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    const rows = await db.as(owner, (q) => q.query<{ label: string; expires_at: string | null; allow_download: boolean; allow_guest_upload: boolean; has_password: boolean }>(
+      `select label, expires_at, allow_download, allow_guest_upload, has_password from public.share_links where id = $1`, [link!.link_id]));
+    expect(rows).toEqual([{ label: 'Family', expires_at: null, allow_download: true, allow_guest_upload: true, has_password: false }]);
+    // Stored as its hash only, which the owner cannot read.
+    const stored = await db.query<{ token_hash: string }>(`select token_hash from public.share_links where id = $1`, [link!.link_id]);
+    expect(stored).toEqual([{ token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(stored[0]!.token_hash).not.toContain(link!.token);
+    await expect(db.as(owner, (q) => q.query(`select * from public.share_links where id = $1`, [link!.link_id]))).rejects.toThrow(/permission denied/);
+    const [locked] = await db.as(owner, (q) => q.query<{ link_id: string }>(
+      `select * from public.create_share_link($1, $2)`, [id, JSON.stringify({ password_hash: 'pbkdf2-sha256$600000$c2FsdHNhbHQ$aGFzaGhhc2g' })]), { commit: true });
+    const [lockedRow] = await db.as(editor, (q) => q.query<{ has_password: boolean }>(`select has_password from public.share_links where id = $1`, [locked!.link_id]));
+    expect(lockedRow).toEqual({ has_password: true });
+    await expect(db.as(editor, (q) => q.query(`select password_hash from public.share_links where id = $1`, [locked!.link_id]))).rejects.toThrow(/permission denied/);
     const [withDefault] = await db.as(owner, (q) => q.query<{ link_id: string }>(`select * from public.create_share_link($1, '{}')`, [id]), { commit: true });
     const [{ days }] = (await db.query<{ days: number }>(`select round(extract(epoch from expires_at - created_at) / 86400)::int days from public.share_links where id = $1`, [withDefault!.link_id])) as [{ days: number }];
     expect(days).toBe(30);

@@ -48,6 +48,7 @@ const MATRIX: Case[] = [
   { target: 'invites', op: 'insert', allowed: '', sql: (w) => [`insert into public.invites (album_id, role, token_hash) values ($1, 'editor', repeat('a', 64))`, [w.albumId]] },
   { target: 'invites', op: 'update', allowed: 'O', sql: (w) => [`update public.invites set revoked_at = now() where id = $1 returning 1`, [w.inviteId]] },
   { target: 'invites', op: 'delete', allowed: 'O', sql: (w) => [`delete from public.invites where id = $1 returning 1`, [w.inviteId]] },
+  { target: 'invites.token_hash', op: 'select', allowed: '', sql: (w) => [`select token_hash from public.invites where id = $1`, [w.inviteId]] },
 
   // items: "view" all members; "add" through reserve_items; "edit metadata" and "delete": owner, editor all, contributor own.
   { target: 'items (editor\'s)', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.items where id = $1`, [w.items.editor]] },
@@ -77,6 +78,10 @@ const MATRIX: Case[] = [
   { target: 'share_links', op: 'insert', allowed: '', sql: (w) => [`insert into public.share_links (album_id, token_hash) values ($1, repeat('b', 64))`, [w.albumId]] },
   { target: 'share_links', op: 'update', allowed: 'OE', sql: (w) => [`update public.share_links set revoked_at = now() where id = $1 returning 1`, [w.shareLinkId]] },
   { target: 'share_links', op: 'delete', allowed: 'OE', sql: (w) => [`delete from public.share_links where id = $1 returning 1`, [w.shareLinkId]] },
+  // The hashes are for the SQL functions that check them: nobody reads them, so no password is tried offline.
+  { target: 'share_links.password_hash', op: 'select', allowed: '', sql: (w) => [`select password_hash from public.share_links where id = $1`, [w.shareLinkId]] },
+  { target: 'share_links.token_hash', op: 'select', allowed: '', sql: (w) => [`select token_hash from public.share_links where id = $1`, [w.shareLinkId]] },
+  { target: 'share_links.has_password', op: 'select', allowed: 'OE', sql: (w) => [`select has_password from public.share_links where id = $1`, [w.shareLinkId]] },
 
   // devices: each signed-in user's own (target: the viewer's).
   { target: 'devices (viewer\'s)', op: 'select', allowed: 'V', sql: (w) => [`select 1 from public.devices where id = $1`, [w.viewerDeviceId]] },
