@@ -131,8 +131,11 @@ export class TaskRunner {
     }
   }
 
-  /** Best effort: frees what the bucket holds for an upload that will not finish, and fails its item. */
-  async cleanUp(task: UploadTask): Promise<void> {
+  /**
+   * Best effort: frees what the bucket holds for an upload that will not finish, and fails its item. Resolves
+   * `'arrived'` instead when the item is already ready in its album: it keeps its bytes.
+   */
+  async cleanUp(task: UploadTask): Promise<'cleaned' | 'arrived'> {
     const { files, data } = this.backend;
     const signal = AbortSignal.timeout(CLEANUP_TIMEOUT_MS);
     const objects = task.objects ?? [];
@@ -140,7 +143,7 @@ export class TaskRunner {
       // Everything is up, so finalizeItem may have gone through with its answer lost to the abort: an item
       // that made it into the album keeps its bytes.
       const item = await data.getItem(task.albumId, task.id, { signal }).catch(() => null);
-      if (item?.status === 'ready') return;
+      if (item?.status === 'ready') return 'arrived';
     }
     const finished = objects.filter((o) => o.done).map((o) => o.key);
     const results = await Promise.allSettled([
@@ -150,6 +153,7 @@ export class TaskRunner {
       task.reserved ? data.failItem(task.albumId, task.id, { signal }).catch(unlessNotFound) : Promise.resolve(),
     ]);
     for (const r of results) if (r.status === 'rejected') console.warn('Upload clean-up did not finish', r.reason);
+    return 'cleaned';
   }
 
   private async mediaFns(): Promise<{ process: typeof processMedia; sniff: typeof sniffType; hash: typeof hashFile }> {

@@ -1,167 +1,29 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../backend/local/create-local-backend';
-import type { Backend, DataPort, Item } from '../backend/ports';
 import { overrideLimits, resetLimits } from '../config';
 import { AppError } from '../lib/app-error';
-import { hashFile, processMedia } from '../media/media-client';
-import { UploadEngine, type QueueSnapshot, type UploadEngineDeps, type UploadTaskView } from './upload-engine';
-import type { TaskState } from './upload-task';
-
-const engines: UploadEngine[] = [];
+import { hashFile } from '../media/media-client';
+import {
+  ACTIVE,
+  allSettled,
+  binaryFile,
+  disposeEngines,
+  gatedProcess,
+  jpeg,
+  newEngine,
+  readyItems,
+  sameBytes,
+  setup,
+  stateOf,
+  textFile,
+  until,
+} from './engine-test-kit';
+import type { UploadTaskView } from './upload-engine';
 
 afterEach(() => {
-  for (const e of engines.splice(0)) e.dispose();
+  disposeEngines();
   resetLimits();
 });
-
-let seq = 0;
-function names() {
-  const tag = `${Date.now().toString(36)}-${seq++}`;
-  return {
-    queueDb: `test-uploads-${tag}`,
-    backend: { dbName: `test-local-${tag}`, opfsDir: `test-local-${tag}`, channelName: `test-local-${tag}` },
-  };
-}
-
-function newEngine(deps: UploadEngineDeps): UploadEngine {
-  const e = new UploadEngine(deps);
-  engines.push(e);
-  return e;
-}
-
-function describeQueue(s: QueueSnapshot): string {
-  return JSON.stringify(s.tasks.map((t) => [t.filename, t.state, t.error?.code ?? null]));
-}
-
-/** Resolves with the first snapshot that satisfies the predicate. */
-function until(engine: UploadEngine, predicate: (s: QueueSnapshot) => boolean, timeoutMs = 40_000): Promise<QueueSnapshot> {
-  return new Promise((resolve, reject) => {
-    let unsubscribe = () => {};
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`Timed out; queue: ${describeQueue(engine.getSnapshot())}`));
-    }, timeoutMs);
-    const check = () => {
-      const s = engine.getSnapshot();
-      if (!predicate(s)) return;
-      clearTimeout(timer);
-      unsubscribe();
-      resolve(s);
-    };
-    unsubscribe = engine.subscribe(check);
-    check();
-  });
-}
-
-const SETTLED: ReadonlySet<TaskState> = new Set(['done', 'failed', 'canceled']);
-const ACTIVE: ReadonlySet<TaskState> = new Set(['reading', 'processing', 'uploading', 'finalizing']);
-const allSettled = (s: QueueSnapshot) => s.tasks.length > 0 && s.tasks.every((t) => SETTLED.has(t.state));
-const stateOf = (s: QueueSnapshot, id: string) => s.tasks.find((t) => t.id === id)?.state;
-
-async function jpeg(name: string, width: number, height: number, hue: number): Promise<File> {
-  const canvas = new OffscreenCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('no 2d context');
-  const g = ctx.createLinearGradient(0, 0, width, height);
-  g.addColorStop(0, `hsl(${hue} 80% 50%)`);
-  g.addColorStop(1, `hsl(${(hue + 120) % 360} 80% 30%)`);
-  ctx.fillStyle = g;
-  ctx.fillRect(0, 0, width, height);
-  const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.9 });
-  return new File([blob], name, { type: 'image/jpeg' });
-}
-
-function textFile(name: string, text: string): File {
-  return new File([text], name, { type: 'text/plain' });
-}
-
-/** Incompressible-looking bytes of a given size (an xorshift sequence), so uploads take real work. */
-function binaryFile(name: string, bytes: number, seed: number): File {
-  const words = new Uint32Array(Math.ceil(bytes / 4));
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < words.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    words[i] = x >>> 0;
-  }
-  return new File([new Uint8Array(words.buffer, 0, bytes)], name, { type: 'application/octet-stream' });
-}
-
-async function sameBytes(a: Blob, b: Blob): Promise<boolean> {
-  if (a.size !== b.size) return false;
-  const [x, y] = await Promise.all([a.arrayBuffer(), b.arrayBuffer()]);
-  const u = new Uint8Array(x);
-  const v = new Uint8Array(y);
-  for (let i = 0; i < u.length; i++) if (u[i] !== v[i]) return false;
-  return true;
-}
-
-/** The real media pipeline, held at a gate until the test opens it: the way to catch a task mid-flight. */
-function gatedProcess() {
-  let open: () => void = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  let calls = 0;
-  const process: typeof processMedia = async (file, sniffed, opts) => {
-    calls += 1;
-    await new Promise<void>((resolve, reject) => {
-      const signal = opts?.signal;
-      const onAbort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      void opened.then(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      });
-    });
-    return processMedia(file, sniffed, opts);
-  };
-  return { process, open, calls: () => calls };
-}
-
-/** The backend with some data calls replaced; every other call goes to the real one. */
-function withData(backend: Backend, overrides: Partial<DataPort>): Backend {
-  const data = new Proxy(backend.data, {
-    get(target, prop) {
-      const own = (overrides as Record<PropertyKey, unknown>)[prop];
-      if (own !== undefined) return own;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { ...backend, data };
-}
-
-/** An answer still on its way: it never arrives, and the call rejects once its signal aborts. */
-function answerLostOnAbort(signal: AbortSignal | undefined): Promise<never> {
-  return new Promise((_, reject) => {
-    const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
-    if (signal?.aborted) abort();
-    else signal?.addEventListener('abort', abort, { once: true });
-  });
-}
-
-function signalled() {
-  let fire: () => void = () => {};
-  const fired = new Promise<void>((resolve) => {
-    fire = resolve;
-  });
-  return { fire, fired };
-}
-
-async function readyItems(backend: Backend, albumId: string): Promise<Item[]> {
-  const page = await backend.data.listItems(albumId, { sort: 'added', limit: 1000 });
-  return page.rows;
-}
-
-async function setup() {
-  const n = names();
-  const backend = createLocalBackend(n.backend);
-  const album = await backend.data.createAlbum({ title: 'Summer' });
-  return { n, backend, album };
-}
 
 describe('UploadEngine with the local backend and the real media pipeline', () => {
   it('uploads photos and a text file; every file becomes exactly one ready item with its bytes', async () => {
@@ -277,85 +139,6 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
 
     const items = await readyItems(backend, album.id);
     expect(items.map((i) => i.id).sort()).toEqual([0, 2, 3, 4].map(id).sort());
-  });
-
-  it('canceling a file on its way up stores nothing: no item in the album, no bytes kept', async () => {
-    const { n, backend, album } = await setup();
-    const engine = newEngine({ backend, dbName: n.queueDb });
-    await engine.start();
-    const [big] = await engine.enqueue(album.id, [binaryFile('video-export.bin', 64 * 1024 * 1024, 9)]);
-    const id = big?.id ?? '';
-    // Some bytes are sent: the item is reserved and the original is half written.
-    const midway = await until(engine, (q) => q.tasks[0]?.state === 'uploading' && q.tasks[0].bytesDone > 0);
-    expect(midway.tasks[0]?.bytesDone).toBeLessThan(64 * 1024 * 1024);
-    await engine.cancel(id);
-    const s = await until(engine, (q) => stateOf(q, id) === 'canceled');
-    expect(s.tasks[0]?.error).toBeNull();
-    expect(s.totals).toMatchObject({ filesTotal: 0, running: false });
-    // Nothing can bring it back but adding the file again.
-    await expect(engine.resume(id)).rejects.toMatchObject({ code: 'validation/invalid' });
-    await expect(engine.retry(id)).rejects.toMatchObject({ code: 'validation/invalid' });
-
-    await expect
-      .poll(async () => backend.files.read(`albums/${album.id}/${id}/original`).then(() => 'stored', () => 'gone'))
-      .toBe('gone');
-    await expect
-      .poll(async () => backend.data.getItem(album.id, id).then((item) => item.status))
-      .toBe('failed');
-    expect(await readyItems(backend, album.id)).toHaveLength(0);
-    expect((await backend.data.getAlbum(album.id)).itemCount).toBe(0);
-    const snapshot = engine.getSnapshot();
-    expect(engine.getSnapshot()).toBe(snapshot);
-  });
-
-  it('canceling while the item is being reserved frees the reservation even though its answer never came', async () => {
-    const { n, backend, album } = await setup();
-    const reserved = signalled();
-    const slow = withData(backend, {
-      reserveItems: async (albumId, inputs, opts) => {
-        await backend.data.reserveItems(albumId, inputs);
-        reserved.fire();
-        return answerLostOnAbort(opts?.signal);
-      },
-    });
-    const engine = newEngine({ backend: slow, dbName: n.queueDb });
-    await engine.start();
-    const [note] = await engine.enqueue(album.id, [textFile('note.txt', 'a note')]);
-    const id = note?.id ?? '';
-    await reserved.fired;
-    expect((await backend.data.getItem(album.id, id)).status).toBe('uploading');
-
-    await engine.cancel(id);
-    expect(stateOf(engine.getSnapshot(), id)).toBe('canceled');
-    // The row no longer holds a place in the album.
-    await expect.poll(() => backend.data.getItem(album.id, id).then((item) => item.status)).toBe('failed');
-  });
-
-  it('a cancel that arrives after the item was finalized leaves the item and all its bytes in the album', async () => {
-    const { n, backend, album } = await setup();
-    const finalized = signalled();
-    const slow = withData(backend, {
-      finalizeItem: async (albumId, itemId, input, opts) => {
-        await backend.data.finalizeItem(albumId, itemId, input);
-        finalized.fire();
-        return answerLostOnAbort(opts?.signal);
-      },
-    });
-    const engine = newEngine({ backend: slow, dbName: n.queueDb });
-    await engine.start();
-    const file = await jpeg('late.jpg', 320, 240, 50);
-    const [photo] = await engine.enqueue(album.id, [file]);
-    const id = photo?.id ?? '';
-    await finalized.fired;
-
-    await engine.cancel(id);
-    expect(stateOf(engine.getSnapshot(), id)).toBe('canceled');
-    const [item] = await readyItems(backend, album.id);
-    expect(item?.id).toBe(id);
-    expect(await sameBytes(await backend.files.read(item?.originalKey ?? ''), file)).toBe(true);
-    expect((await backend.files.read(item?.thumbKey ?? '')).size).toBeGreaterThan(0);
-    expect((await backend.files.read(item?.previewKey ?? '')).size).toBeGreaterThan(0);
-    expect((await backend.data.getAlbum(album.id)).itemCount).toBe(1);
   });
 
   it('pauses and resumes the whole queue', async () => {

@@ -358,7 +358,11 @@ export class UploadEngine {
       if (!task || task.state !== 'canceled') return;
       await this.tasks.saveAndDropBlobs(task);
       this.channel.announce([id]);
-      await this.runner.cleanUp(task);
+      // Too late to cancel: the item made it into the album, so the queue says so instead of "canceled".
+      if ((await this.runner.cleanUp(task)) === 'arrived' && this.tasks.get(id)?.state === 'canceled') {
+        await this.tasks.change(id, { type: 'arrived' });
+        this.channel.announce([id]);
+      }
     });
     await this.stopRun(id);
     await Promise.race([finish, delay(STOP_WAIT_MS)]);

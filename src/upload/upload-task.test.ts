@@ -113,6 +113,14 @@ describe('upload task state machine', () => {
     expect(cancellable).toEqual(['failed', 'finalizing', 'paused', 'processing', 'queued', 'reading', 'uploading']);
   });
 
+  it('a canceled task whose item is found in its album ends done; nothing else leaves canceled', () => {
+    const canceled = run(fresh(), { type: 'start' }, { type: 'cancel' });
+    expect(transition(canceled, { type: 'arrived' }, T0).state).toBe('done');
+    expect(Object.keys(TRANSITIONS.canceled)).toEqual(['arrived']);
+    const states = Object.keys(TRANSITIONS) as TaskState[];
+    expect(states.filter((s) => TRANSITIONS[s].arrived !== undefined)).toEqual(['canceled']);
+  });
+
   it('an interrupted run goes back to the queue, not to failed', () => {
     const t = run(fresh(), { type: 'start' }, { type: 'advance' }, { type: 'interrupt' });
     expect(t.state).toBe('queued');

@@ -117,7 +117,9 @@ export type TaskEvent =
   | { type: 'interrupt' }
   | { type: 'fail'; error: SerializedAppError }
   | { type: 'retry' }
-  | { type: 'cancel' };
+  | { type: 'cancel' }
+  /** A canceled task's item turned out to be in its album: the finalize went through before the cancel. */
+  | { type: 'arrived' };
 
 export type TaskEventType = TaskEvent['type'];
 
@@ -143,7 +145,7 @@ export const TRANSITIONS: Readonly<Record<TaskState, Partial<Record<TaskEventTyp
   done: {},
   paused: { resume: 'queued', cancel: 'canceled' },
   failed: { retry: (task) => (task.error?.retryable === false ? 'failed' : 'queued'), cancel: 'canceled' },
-  canceled: {},
+  canceled: { arrived: 'done' },
 };
 
 export function canTransition(task: UploadTask, type: TaskEventType): boolean {

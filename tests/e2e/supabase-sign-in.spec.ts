@@ -16,6 +16,7 @@ const user = { id: USER_ID, aud: 'authenticated', role: 'authenticated', email: 
 
 test('with a Supabase project configured, a visitor signs in first; a wrong password says so', async ({ page }) => {
   const seen: string[] = [];
+  let globalFailed = false;
   await page.route('**/config.json', (route) => route.fulfill({ json: { supabaseUrl: PROJECT, supabaseAnonKey: ANON_KEY } }));
   await page.route(`${PROJECT}/**`, async (route: Route) => {
     const req = route.request();
@@ -30,7 +31,14 @@ test('with a Supabase project configured, a visitor signs in first; a wrong pass
       }
       return route.fulfill({ headers: cors, json: { access_token: accessToken(), token_type: 'bearer', expires_in: 3600, expires_at: Math.floor(Date.now() / 1000) + 3600, refresh_token: 'r1', user } });
     }
-    if (url.pathname === '/auth/v1/logout') return route.fulfill({ status: 204, headers: cors });
+    if (url.pathname === '/auth/v1/logout') {
+      // The first "everywhere" finds the auth server down.
+      if (url.searchParams.get('scope') === 'global' && !globalFailed) {
+        globalFailed = true;
+        return route.fulfill({ status: 503, headers: cors, json: { code: 503, msg: 'Service Unavailable' } });
+      }
+      return route.fulfill({ status: 204, headers: cors });
+    }
     if (url.pathname === '/rest/v1/profiles') {
       return route.fulfill({ headers: cors, json: [{ id: USER_ID, display_name: 'Ada', avatar_key: null, created_at: '2026-01-01T00:00:00Z' }] });
     }
@@ -59,11 +67,18 @@ test('with a Supabase project configured, a visitor signs in first; a wrong pass
   expect(seen).toContain('POST /auth/v1/token');
   expect(seen).toContain('GET /rest/v1/album_summaries');
 
-  // Signing out on other devices keeps this one signed in; signing out here goes back to the sign-in screen.
+  // A failed sign-out says so beside the sign-out buttons, not under the profile form, and keeps the session.
   await page.goto('/account');
+  const devices = page.getByRole('region', { name: 'This device' });
+  await devices.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(devices.getByRole('alert')).toHaveAttribute('data-error-code', 'backend/unreachable');
+  await expect(page.locator('form').getByRole('alert')).toHaveCount(0);
+  await expect(page).toHaveURL(/\/account$/);
+
+  // Signing out on other devices keeps this one signed in; signing out here goes back to the sign-in screen.
   await page.getByRole('button', { name: 'Sign out on other devices' }).click();
   await expect(page.getByRole('status')).toContainText('other devices have been signed out');
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/sign-in/);
-  expect(seen.filter((r) => r === 'POST /auth/v1/logout')).toHaveLength(2);
+  expect(seen.filter((r) => r === 'POST /auth/v1/logout')).toHaveLength(3);
 });
