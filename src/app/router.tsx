@@ -1,4 +1,4 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './routes/app-layout';
 import { AlbumsRoute } from './routes/albums-route';
 import { NotFoundRoute } from './routes/not-found-route';
@@ -6,34 +6,38 @@ import { RequireSession } from './routes/require-session';
 import { RouteError } from './routes/route-error';
 
 /** Routes of PRODUCT.md §2. The album grid, viewer, uploads and account screens load when first visited. */
+export const appRoutes: RouteObject[] = [
+  {
+    path: '/',
+    element: (
+      <RequireSession>
+        <AppLayout />
+      </RequireSession>
+    ),
+    errorElement: <RouteError />,
+    // Shown while the first screen's code loads, as the boot screen was.
+    hydrateFallbackElement: <div className="boot" aria-busy="true" />,
+    children: [
+      { index: true, element: <AlbumsRoute /> },
+      {
+        path: 'albums/:albumId',
+        lazy: async () => ({ Component: (await import('./routes/album-route')).AlbumRoute }),
+        children: [
+          {
+            path: 'items/:itemId',
+            lazy: async () => ({ Component: (await import('./routes/viewer-route')).ViewerRoute }),
+          },
+        ],
+      },
+      { path: 'uploads', lazy: async () => ({ Component: (await import('./routes/uploads-route')).UploadsRoute }) },
+      { path: 'account', lazy: async () => ({ Component: (await import('./routes/account-route')).AccountRoute }) },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+  { path: '/sign-in', lazy: async () => ({ Component: (await import('./routes/sign-in-route')).SignInRoute }) },
+  { path: '/auth/callback', lazy: async () => ({ Component: (await import('./routes/auth-callback-route')).AuthCallbackRoute }) },
+];
+
 export function createAppRouter() {
-  return createBrowserRouter([
-    {
-      path: '/',
-      element: (
-        <RequireSession>
-          <AppLayout />
-        </RequireSession>
-      ),
-      errorElement: <RouteError />,
-      children: [
-        { index: true, element: <AlbumsRoute /> },
-        {
-          path: 'albums/:albumId',
-          lazy: async () => ({ Component: (await import('./routes/album-route')).AlbumRoute }),
-          children: [
-            {
-              path: 'items/:itemId',
-              lazy: async () => ({ Component: (await import('./routes/viewer-route')).ViewerRoute }),
-            },
-          ],
-        },
-        { path: 'uploads', lazy: async () => ({ Component: (await import('./routes/uploads-route')).UploadsRoute }) },
-        { path: 'account', lazy: async () => ({ Component: (await import('./routes/account-route')).AccountRoute }) },
-        { path: '*', element: <NotFoundRoute /> },
-      ],
-    },
-    { path: '/sign-in', lazy: async () => ({ Component: (await import('./routes/sign-in-route')).SignInRoute }) },
-    { path: '/auth/callback', lazy: async () => ({ Component: (await import('./routes/auth-callback-route')).AuthCallbackRoute }) },
-  ]);
+  return createBrowserRouter(appRoutes);
 }

@@ -23,14 +23,22 @@ export function AccountRoute() {
     void navigator.storage?.persisted?.().then(setPersisted);
   }, []);
 
+  // Signing out has its own error and busy state, shown by its buttons, not under the profile form.
   const [signedOutOthers, setSignedOutOthers] = useState(false);
+  const [signOutError, setSignOutError] = useState<unknown>(null);
+  const [signingOut, setSigningOut] = useState(false);
   const signOut = async (scope: 'local' | 'others' | 'global') => {
-    setError(null);
+    if (signingOut) return;
+    setSignOutError(null);
+    setSignedOutOthers(false);
+    setSigningOut(true);
     try {
       await backend.auth.signOut(scope);
       if (scope === 'others') setSignedOutOthers(true);
     } catch (err) {
-      setError(err);
+      setSignOutError(err);
+    } finally {
+      setSigningOut(false);
     }
   };
 
@@ -99,17 +107,18 @@ export function AccountRoute() {
         </p>
         {backend.auth.capabilities().requiresSignIn && (
           <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
-            <button type="button" className="btn" onClick={() => void signOut('local')}>
+            <button type="button" className="btn" onClick={() => void signOut('local')} disabled={signingOut}>
               Sign out
             </button>
-            <button type="button" className="btn" onClick={() => void signOut('others')}>
+            <button type="button" className="btn" onClick={() => void signOut('others')} disabled={signingOut}>
               Sign out on other devices
             </button>
-            <button type="button" className="btn btn--danger" onClick={() => void signOut('global')}>
+            <button type="button" className="btn btn--danger" onClick={() => void signOut('global')} disabled={signingOut}>
               Sign out everywhere
             </button>
           </div>
         )}
+        {signOutError !== null && <ErrorLine error={signOutError} />}
         {signedOutOthers && <p role="status">Your other devices have been signed out.</p>}
       </section>
     </div>

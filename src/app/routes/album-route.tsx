@@ -101,16 +101,23 @@ function AlbumScreen({ album }: { album: Album }) {
   );
 
   const selectedIds = [...selection.ids];
+  // One move to or from the trash at a time: a second Delete press while the first is under way does nothing,
+  // as the disabled buttons already ensure for clicks.
+  const moving = useRef(false);
   const runOnSelection = async (action: 'trash' | 'restore' | 'download') => {
+    if (action !== 'download' && moving.current) return;
     setActionError(null);
     try {
       if (action === 'download') await downloadItems(files, getItems().filter((i) => selection.ids.has(i.id)));
       else {
+        moving.current = true;
         await (action === 'trash' ? trash : restore).mutateAsync(selectedIds);
         setSelection(emptySelection);
       }
     } catch (e) {
       setActionError(e);
+    } finally {
+      if (action !== 'download') moving.current = false;
     }
   };
 
@@ -155,12 +162,12 @@ function AlbumScreen({ album }: { album: Album }) {
             <Icon name="download" /> Download
           </button>
           {trashed ? (
-            <button type="button" className="btn" onClick={() => void runOnSelection('restore')} disabled={restore.isPending}>
+            <button type="button" className="btn" onClick={() => void runOnSelection('restore')} disabled={restore.isPending || trash.isPending}>
               <Icon name="restore" /> Restore
             </button>
           ) : (
             album.role !== 'viewer' && (
-              <button type="button" className="btn" onClick={() => void runOnSelection('trash')} disabled={trash.isPending}>
+              <button type="button" className="btn" onClick={() => void runOnSelection('trash')} disabled={trash.isPending || restore.isPending}>
                 <Icon name="trash" /> Move to trash
               </button>
             )

@@ -22,7 +22,15 @@ export function AlbumActions({ album }: { album: Album }) {
         <Icon name="pencil" /> Edit
       </button>
       {album.role === 'owner' && (
-        <button type="button" className="btn btn--danger" onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="btn btn--danger"
+          onClick={() => {
+            // A new confirmation starts clean: an earlier attempt's error is not this one's.
+            if (!remove.isPending) remove.reset();
+            setConfirming(true);
+          }}
+        >
           <Icon name="trash" /> Delete album
         </button>
       )}
