@@ -235,10 +235,14 @@ async function waitFor(what, check, timeoutMs) {
  */
 function writeBlockers(s) {
   let map;
-  try {
-    map = JSON.parse(execFileSync('ceph', ['-c', s.conf, '--connect-timeout', '10', 'osd', 'dump', '-f', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 }));
-  } catch (err) {
-    return `the monitor does not answer (ceph osd dump: ${String(err?.stderr ?? '').trim() || err.message})`;
+  // A busy monitor now and then refuses one command ("problem getting command descriptions"): ask three times.
+  for (let attempt = 1; !map; attempt++) {
+    try {
+      map = JSON.parse(execFileSync('ceph', ['-c', s.conf, '--connect-timeout', '10', 'osd', 'dump', '-f', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 }));
+    } catch (err) {
+      if (attempt === 3) return `the monitor does not answer (ceph osd dump: ${String(err?.stderr ?? '').trim() || err.message})`;
+      spawnSync('sleep', ['1']);
+    }
   }
   const found = [];
   const flags = String(map.flags ?? '').split(',').filter((flag) => ['full', 'pausewr'].includes(flag));
