@@ -238,6 +238,12 @@ export interface BroadcastMessage {
 }
 
 export interface RealtimeHandlers {
+  /**
+   * The subscription is live: changes made from now on are delivered. Called once it is, and again after each
+   * reconnection. `mayHaveMissed`: changes made before this moment (while connecting, or while the connection
+   * was down) were not delivered, so whoever shows the album's data should read it again.
+   */
+  onJoined?: (info: { mayHaveMissed: boolean }) => void;
   onChange?: (ev: ChangeEvent) => void;
   onPresence?: (viewers: PresenceViewer[]) => void;
   onBroadcast?: (msg: BroadcastMessage) => void;

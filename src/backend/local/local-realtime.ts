@@ -75,6 +75,9 @@ export class LocalRealtime implements RealtimePort {
         queueMicrotask(() => this.subs.has(sub) && call(() => handlers.onPresence?.(viewers)));
       }
     }
+    // Live at once: a BroadcastChannel delivers everything posted after it was made, and this tab's own
+    // changes go straight to its subscribers, so nothing is ever missed.
+    if (handlers.onJoined) queueMicrotask(() => this.subs.has(sub) && call(() => handlers.onJoined?.({ mayHaveMissed: false })));
     let done = false;
     return () => {
       if (done) return;

@@ -114,6 +114,8 @@ interface ChannelEntry {
   subs: Set<RealtimeHandlers>;
   viewers: PresenceViewer[];
   since: string;
+  /** Whether the channel is joined now: a subscriber added meanwhile is live at once. */
+  joined: boolean;
 }
 
 function report(e: unknown): void {
@@ -144,12 +146,14 @@ export class SupabaseRealtime implements RealtimePort {
     const own: RealtimeHandlers = { ...handlers };
     let entry = this.entries.get(albumId);
     if (!entry) {
-      entry = { topic: '', albumId, channel: null, subs: new Set(), viewers: [], since: new Date().toISOString() };
+      entry = { topic: '', albumId, channel: null, subs: new Set(), viewers: [], since: new Date().toISOString(), joined: false };
       this.entries.set(albumId, entry);
       void this.open(entry);
-    } else if (own.onPresence && entry.viewers.length > 0) {
+    } else {
       const known = entry;
-      queueMicrotask(() => known.subs.has(own) && call(() => own.onPresence?.(known.viewers)));
+      if (own.onPresence && known.viewers.length > 0) queueMicrotask(() => known.subs.has(own) && call(() => own.onPresence?.(known.viewers)));
+      // Joining a channel that is already live: this subscriber hears everything from now on.
+      if (own.onJoined && known.joined) queueMicrotask(() => known.subs.has(own) && known.joined && call(() => own.onJoined?.({ mayHaveMissed: false })));
     }
     entry.subs.add(own);
     let done = false;
@@ -212,9 +216,17 @@ export class SupabaseRealtime implements RealtimePort {
         for (const sub of entry.subs) if (sub.onBroadcast) call(() => sub.onBroadcast!(msg));
       });
     }
+    // SUBSCRIBED comes after each join, the first and every one after a reconnection; the changes of the time
+    // before it were not sent to this client.
     channel.subscribe((status, err) => {
       if (err) report(err);
-      if (status !== 'SUBSCRIBED' || albumId === null) return;
+      if (status !== 'SUBSCRIBED') {
+        entry.joined = false;
+        return;
+      }
+      entry.joined = true;
+      for (const sub of entry.subs) if (sub.onJoined) call(() => sub.onJoined!({ mayHaveMissed: true }));
+      if (albumId === null) return;
       channel
         .track({ userId: session.userId, displayName: session.profile.displayName, since: entry.since })
         .catch(report);

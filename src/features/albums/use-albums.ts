@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useBackend } from '../../backend/backend-context';
 import type { Album, AlbumInput, AlbumPatch } from '../../backend/ports';
@@ -57,6 +57,11 @@ export function useDeleteAlbum() {
   });
 }
 
+function refreshAlbums(qc: QueryClient): void {
+  void qc.invalidateQueries({ queryKey: albumKeys.list() });
+  void qc.invalidateQueries({ queryKey: albumKeys.activity() });
+}
+
 /** Keeps the albums screen live: any album or item change anywhere refreshes the list and activity. */
 export function useAlbumsLive() {
   const { realtime } = useBackend();
@@ -64,10 +69,9 @@ export function useAlbumsLive() {
   useEffect(
     () =>
       realtime.subscribe(null, {
-        onChange: () => {
-          void qc.invalidateQueries({ queryKey: albumKeys.list() });
-          void qc.invalidateQueries({ queryKey: albumKeys.activity() });
-        },
+        onChange: () => refreshAlbums(qc),
+        // Back from a dropped connection (or joined after the list was read): what changed meanwhile was not heard.
+        onJoined: ({ mayHaveMissed }) => mayHaveMissed && refreshAlbums(qc),
       }),
     [realtime, qc],
   );

@@ -6,7 +6,7 @@ import { invalidateAlbum } from './use-item-actions';
 
 /**
  * Keeps an open album live: others' changes refresh the grid (coalesced, so a burst of uploads is one refetch),
- * and presence says who else is looking.
+ * as does a reconnection, and presence says who else is looking.
  */
 export function useAlbumLive(albumId: string): PresenceViewer[] {
   const { realtime } = useBackend();
@@ -15,13 +15,16 @@ export function useAlbumLive(albumId: string): PresenceViewer[] {
   const [viewers, setViewers] = useState<PresenceViewer[]>([]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
+    const refresh = () => {
+      timer ??= setTimeout(() => {
+        timer = null;
+        invalidateAlbum(qc, albumId);
+      }, 150);
+    };
     const unsubscribe = realtime.subscribe(albumId, {
-      onChange: () => {
-        timer ??= setTimeout(() => {
-          timer = null;
-          invalidateAlbum(qc, albumId);
-        }, 150);
-      },
+      onChange: refresh,
+      // Back from a dropped connection (or joined after the grid was read): what changed meanwhile was not heard.
+      onJoined: ({ mayHaveMissed }) => mayHaveMissed && refresh(),
       // Others who are looking: yourself (in this or another tab) is not news.
       onPresence: (all) => setViewers(all.filter((v) => v.userId !== selfId)),
     });

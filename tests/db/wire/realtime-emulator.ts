@@ -133,6 +133,11 @@ export class RealtimeEmulator {
     return this.connections.size;
   }
 
+  /** Cuts every client's connection, as a network drop or a server restart would; clients reconnect and rejoin. */
+  dropConnections(): void {
+    for (const conn of this.connections) conn.ws.terminate();
+  }
+
   /** A request the wire emulator served may have committed changes: read them now (PGlite has no LISTEN). */
   changesMayHaveCommitted(): void {
     if (this.opts.db.kind === 'pglite') this.feed.kick();
