@@ -8,10 +8,11 @@ import { batchTasks } from './batch-tasks';
 import { QueueChannel, type CommandOp } from './queue-channel';
 import { QueueSnapshots, type QueueSnapshot, type UploadTaskView } from './queue-snapshot';
 import { QueueTasks } from './queue-tasks';
+import { delay, RunScheduler, STOP_WAIT_MS } from './run-scheduler';
 import { claimRunnerLock, type RunnerRole } from './runner-lock';
 import { TaskRunner } from './task-runner';
 import { DEFAULT_UPLOAD_DB, UploadStore } from './upload-store';
-import { canTransition, isActive, isNetworkStage, resumeStage, type UploadTask } from './upload-task';
+import { canTransition, isActive, isNetworkStage, type UploadTask } from './upload-task';
 
 export type { QueueSnapshot, UploadTaskView } from './queue-snapshot';
 
@@ -25,11 +26,6 @@ export interface UploadEngineDeps {
   hash?: typeof hashFile;
 }
 
-interface Run {
-  controller: AbortController;
-  settled: Promise<void>;
-}
-
 /** One span from `start()` to `dispose()`; a start after a dispose begins a new one (React StrictMode does that). */
 interface Life {
   controller: AbortController;
@@ -38,13 +34,6 @@ interface Life {
   released: Promise<void>;
   started: Promise<void>;
   store: UploadStore | null;
-}
-
-/** How long pause and cancel wait for a run to notice its abort before they return. */
-const STOP_WAIT_MS = 1500;
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -57,7 +46,6 @@ export class UploadEngine {
   private readonly backend: Backend;
   private readonly dbName: string;
   private readonly lockName: string;
-  private readonly concurrency: number;
 
   private readonly tasks = new QueueTasks({
     changed: () => this.snapshots.notify(true),
@@ -72,7 +60,7 @@ export class UploadEngine {
     command: (op, id) => (this.role === 'runner' ? this.exec(op, id) : null),
   });
   private readonly runner: TaskRunner;
-  private readonly runs = new Map<string, Run>();
+  private readonly scheduler: RunScheduler;
   private role: RunnerRole | null = null;
   private life: Life | null = null;
   /** Reloads and role changes happen one at a time, in order. */
@@ -83,7 +71,6 @@ export class UploadEngine {
     this.backend = deps.backend;
     this.dbName = deps.dbName ?? DEFAULT_UPLOAD_DB;
     this.lockName = deps.lockName ?? `${this.dbName}:runner`;
-    this.concurrency = Math.max(1, deps.concurrency ?? limits().filesInFlight);
     this.runner = new TaskRunner({
       backend: deps.backend,
       tasks: this.tasks,
@@ -94,6 +81,17 @@ export class UploadEngine {
         this.snapshots.trackProgress(id, before, after);
         this.snapshots.notify(false);
         this.channel.progress(id, after);
+      },
+    });
+    this.scheduler = new RunScheduler({
+      concurrency: Math.max(1, deps.concurrency ?? limits().filesInFlight),
+      tasks: () => this.tasks.values(),
+      canRun: () => this.role === 'runner' && !this.disposed,
+      isOffline: () => this.isOffline(),
+      run: (id, signal) => this.runner.run(id, signal),
+      onSettled: (id) => {
+        this.snapshots.resetSpeed(id);
+        this.snapshots.notify(true);
       },
     });
   }
@@ -122,7 +120,7 @@ export class UploadEngine {
     await this.tasks.add(entries);
     this.channel.announce(entries.map(({ task }) => task.id));
     this.snapshots.notify(true);
-    this.pump();
+    this.scheduler.pump();
     return this.snapshots.views(entries.map(({ task }) => task));
   }
 
@@ -172,9 +170,7 @@ export class UploadEngine {
     this.life = null;
     this.role = null;
     life.controller.abort();
-    for (const run of this.runs.values()) run.controller.abort();
-    const settled = Promise.allSettled([...this.runs.values()].map((r) => r.settled));
-    void settled.then(() => {
+    void this.scheduler.abortAll().then(() => {
       life.release();
       this.tasks.closeStore(life.store);
     });
@@ -243,7 +239,7 @@ export class UploadEngine {
     await Promise.all(
       [...this.tasks.values()].filter((t) => isActive(t.state)).map((t) => this.tasks.change(t.id, { type: 'interrupt' })),
     );
-    this.pump();
+    this.scheduler.pump();
     // Commands this tab sent to the runner that went away are ours to carry out now.
     for (const p of this.channel.takePending()) this.exec(p.op, p.id).then(p.resolve, p.reject);
   }
@@ -256,7 +252,7 @@ export class UploadEngine {
       // The running tab owns every task it knows; only tasks another tab added are news to it.
       if (this.tasks.addUnknown(rows.values())) {
         this.snapshots.notify(true);
-        this.pump();
+        this.scheduler.pump();
       }
       return;
     }
@@ -284,7 +280,7 @@ export class UploadEngine {
   private readonly onOnline = () => {
     this.online = true;
     this.snapshots.notify(true);
-    this.pump();
+    this.scheduler.pump();
   };
 
   private readonly onOffline = () => {
@@ -292,13 +288,12 @@ export class UploadEngine {
     this.snapshots.notify(true);
     if (this.role !== 'runner' || this.backend.kind === 'local') return;
     // Offline pauses network work instead of failing it: those tasks wait in line for `online`.
-    for (const [id, run] of this.runs) {
+    this.scheduler.abortWhere((id) => {
       const task = this.tasks.get(id);
-      if (task && isNetworkStage(task.state)) {
-        void this.tasks.change(id, { type: 'interrupt' }).catch(() => undefined);
-        run.controller.abort();
-      }
-    }
+      if (!task || !isNetworkStage(task.state)) return false;
+      void this.tasks.change(id, { type: 'interrupt' }).catch(() => undefined);
+      return true;
+    });
   };
 
   /** The local backend needs no network; any other waits for it. */
@@ -315,11 +310,11 @@ export class UploadEngine {
         return this.pauseTask(this.tasks.require(id).id);
       case 'resume':
         await this.tasks.change(this.tasks.require(id).id, { type: 'resume' });
-        this.pump();
+        this.scheduler.pump();
         return;
       case 'retry':
         await this.tasks.change(this.tasks.require(id).id, { type: 'retry' });
-        this.pump();
+        this.scheduler.pump();
         return;
       case 'cancel':
         return this.cancelTask(this.tasks.require(id).id);
@@ -330,7 +325,7 @@ export class UploadEngine {
         return;
       case 'resumeAll':
         await Promise.all([...this.tasks.values()].filter((t) => t.state === 'paused').map((t) => this.tasks.change(t.id, { type: 'resume' })));
-        this.pump();
+        this.scheduler.pump();
         return;
       case 'clearFinished': {
         const ids = [...this.tasks.values()].filter((t) => t.state === 'done' || t.state === 'canceled').map((t) => t.id);
@@ -346,14 +341,13 @@ export class UploadEngine {
 
   private async pauseTask(id: string): Promise<void> {
     await this.tasks.change(id, { type: 'pause' });
-    await this.stopRun(id);
+    await this.scheduler.stop(id);
   }
 
   private async cancelTask(id: string): Promise<void> {
     await this.tasks.change(id, { type: 'cancel' });
-    const run = this.runs.get(id);
     // The bytes and the bucket's copies are let go only once the run has really stopped writing.
-    const finish = (run ? run.settled : Promise.resolve()).then(async () => {
+    const finish = this.scheduler.settled(id).then(async () => {
       const task = this.tasks.get(id);
       if (!task || task.state !== 'canceled') return;
       await this.tasks.saveAndDropBlobs(task);
@@ -364,7 +358,7 @@ export class UploadEngine {
         this.channel.announce([id]);
       }
     });
-    await this.stopRun(id);
+    await this.scheduler.stop(id);
     await Promise.race([finish, delay(STOP_WAIT_MS)]);
     finish.catch((e: unknown) => console.warn('Canceled upload not cleaned up', e));
   }
@@ -375,7 +369,7 @@ export class UploadEngine {
         details: { from: task.state, event: 'remove' },
       });
     }
-    await this.stopRun(task.id);
+    await this.scheduler.stop(task.id);
     if (task.state === 'failed') await this.runner.cleanUp(task);
     await this.tasks.requireStore().delete([task.id]);
     this.forget(task.id);
@@ -387,44 +381,5 @@ export class UploadEngine {
     this.tasks.forget(id);
     this.snapshots.forget(id);
     this.channel.forget(id);
-  }
-
-  // ------------------------------------------------------------------------------------------------------
-  // Scheduling
-
-  private pump(): void {
-    if (this.role !== 'runner' || this.disposed) return;
-    for (const task of this.tasks.values()) {
-      if (this.runs.size >= this.concurrency) return;
-      if (task.state !== 'queued' || this.runs.has(task.id)) continue;
-      if (this.isOffline() && isNetworkStage(resumeStage(task))) continue;
-      this.launch(task.id);
-    }
-  }
-
-  private launch(id: string): void {
-    const controller = new AbortController();
-    const run: Run = { controller, settled: Promise.resolve() };
-    run.settled = this.runner
-      .run(id, controller.signal)
-      .catch((e: unknown) => console.warn('Upload run ended unexpectedly', e))
-      .finally(() => {
-        if (this.runs.get(id) === run) this.runs.delete(id);
-        this.snapshots.resetSpeed(id);
-        this.snapshots.notify(true);
-        this.pump();
-      });
-    this.runs.set(id, run);
-  }
-
-  /**
-   * Aborts the task's run and waits until it stopped, or STOP_WAIT_MS at most: a stage slow to notice its
-   * abort must not hold the caller. The task is not run again before its previous run has settled.
-   */
-  private async stopRun(id: string): Promise<void> {
-    const run = this.runs.get(id);
-    if (!run) return;
-    run.controller.abort();
-    await Promise.race([run.settled, delay(STOP_WAIT_MS)]);
   }
 }
