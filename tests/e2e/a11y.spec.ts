@@ -29,3 +29,30 @@ test('the albums page, the album grid and the viewer have no serious accessibili
   await expect(page.getByRole('dialog')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
+
+test('the dialogs, the uploads and account screens, and the phone layout have no serious accessibility violations', async ({ page }) => {
+  await createAlbum(page, 'Checked');
+  await addFiles(page, [fixture('orientation-1.jpg')]);
+  await expectItemCount(page, 1);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByRole('dialog', { name: 'Edit album' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Delete album' }).click();
+  await expect(page.getByRole('dialog', { name: 'Delete this album?' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Uploads' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Uploads' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // On a phone the navigation shows icons only; its links still say where they go.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Albums' }).click({ timeout: 10_000 });
+  await expect(page.getByRole('list', { name: 'Your albums' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
