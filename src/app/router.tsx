@@ -5,6 +5,9 @@ import { NotFoundRoute } from './routes/not-found-route';
 import { RequireSession } from './routes/require-session';
 import { RouteError } from './routes/route-error';
 
+/** Shown while the first screen's code loads, as the boot screen was. */
+const loading = <div className="boot" aria-busy="true" />;
+
 /** Routes of PRODUCT.md §2. The album grid, viewer, uploads and account screens load when first visited. */
 export const appRoutes: RouteObject[] = [
   {
@@ -15,8 +18,7 @@ export const appRoutes: RouteObject[] = [
       </RequireSession>
     ),
     errorElement: <RouteError />,
-    // Shown while the first screen's code loads, as the boot screen was.
-    hydrateFallbackElement: <div className="boot" aria-busy="true" />,
+    hydrateFallbackElement: loading,
     children: [
       { index: true, element: <AlbumsRoute /> },
       {
@@ -34,8 +36,8 @@ export const appRoutes: RouteObject[] = [
       { path: '*', element: <NotFoundRoute /> },
     ],
   },
-  { path: '/sign-in', lazy: async () => ({ Component: (await import('./routes/sign-in-route')).SignInRoute }) },
-  { path: '/auth/callback', lazy: async () => ({ Component: (await import('./routes/auth-callback-route')).AuthCallbackRoute }) },
+  { path: '/sign-in', hydrateFallbackElement: loading, lazy: async () => ({ Component: (await import('./routes/sign-in-route')).SignInRoute }) },
+  { path: '/auth/callback', hydrateFallbackElement: loading, lazy: async () => ({ Component: (await import('./routes/auth-callback-route')).AuthCallbackRoute }) },
 ];
 
 export function createAppRouter() {
