@@ -141,6 +141,23 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     expect(items.map((i) => i.id).sort()).toEqual([0, 2, 3, 4].map(id).sort());
   });
 
+  it('asks before the page is left while added files are still being stored, and not after', async () => {
+    const { n, backend, album } = await setup();
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    await engine.pauseAll();
+    const leaving = () => {
+      const ev = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(ev);
+      return ev.defaultPrevented;
+    };
+    expect(leaving()).toBe(false);
+    const adding = engine.enqueue(album.id, [binaryFile('film.bin', 32 * 1024 * 1024, 3)]);
+    expect(leaving()).toBe(true);
+    await adding;
+    expect(leaving()).toBe(false);
+  });
+
   it('pauses and resumes the whole queue', async () => {
     const { n, backend, album } = await setup();
     const gate = gatedProcess();

@@ -114,10 +114,18 @@ export class UploadEngine {
   }
 
   async enqueue(albumId: string, files: File[]): Promise<UploadTaskView[]> {
-    await this.start();
-    const entries = batchTasks(albumId, files);
-    if (entries.length === 0) return [];
-    await this.tasks.add(entries);
+    // Until their copies are stored the files are not in the queue yet, and a reload or a closed tab would lose
+    // them: the browser asks before leaving (a big file takes a moment to store).
+    this.holdPage(+1);
+    let entries: ReturnType<typeof batchTasks>;
+    try {
+      await this.start();
+      entries = batchTasks(albumId, files);
+      if (entries.length === 0) return [];
+      await this.tasks.add(entries);
+    } finally {
+      this.holdPage(-1);
+    }
     this.channel.announce(entries.map(({ task }) => task.id));
     this.snapshots.notify(true);
     this.scheduler.pump();
@@ -180,6 +188,21 @@ export class UploadEngine {
       window.removeEventListener('online', this.onOnline);
       window.removeEventListener('offline', this.onOffline);
     }
+  }
+
+  private storing = 0;
+  private readonly askBeforeLeaving = (e: BeforeUnloadEvent) => {
+    e.preventDefault();
+    // Older browsers ask only when a return value is set.
+    e.returnValue = '';
+  };
+
+  private holdPage(delta: 1 | -1): void {
+    const before = this.storing;
+    this.storing += delta;
+    if (typeof window === 'undefined') return;
+    if (before === 0 && this.storing > 0) window.addEventListener('beforeunload', this.askBeforeLeaving);
+    else if (before > 0 && this.storing === 0) window.removeEventListener('beforeunload', this.askBeforeLeaving);
   }
 
   private get disposed(): boolean {
