@@ -5,6 +5,7 @@ import type { hashFile, processMedia } from '../media/media-client';
 import type { sniffType } from '../media/sniff-type';
 import { abortError } from './abort-error';
 import { batchTasks } from './batch-tasks';
+import { LeaveGuard } from './leave-guard';
 import { QueueChannel, type CommandOp } from './queue-channel';
 import { QueueSnapshots, type QueueSnapshot, type UploadTaskView } from './queue-snapshot';
 import { QueueTasks } from './queue-tasks';
@@ -61,6 +62,7 @@ export class UploadEngine {
   });
   private readonly runner: TaskRunner;
   private readonly scheduler: RunScheduler;
+  private readonly leaveGuard = new LeaveGuard();
   private role: RunnerRole | null = null;
   private life: Life | null = null;
   /** Reloads and role changes happen one at a time, in order. */
@@ -114,9 +116,8 @@ export class UploadEngine {
   }
 
   async enqueue(albumId: string, files: File[]): Promise<UploadTaskView[]> {
-    // Until their copies are stored the files are not in the queue yet, and a reload or a closed tab would lose
-    // them: the browser asks before leaving (a big file takes a moment to store).
-    this.holdPage(+1);
+    // Until their copies are stored the files are not in the queue yet (a big file takes a moment).
+    const release = this.leaveGuard.hold();
     let entries: ReturnType<typeof batchTasks>;
     try {
       await this.start();
@@ -124,7 +125,7 @@ export class UploadEngine {
       if (entries.length === 0) return [];
       await this.tasks.add(entries);
     } finally {
-      this.holdPage(-1);
+      release();
     }
     this.channel.announce(entries.map(({ task }) => task.id));
     this.snapshots.notify(true);
@@ -188,21 +189,6 @@ export class UploadEngine {
       window.removeEventListener('online', this.onOnline);
       window.removeEventListener('offline', this.onOffline);
     }
-  }
-
-  private storing = 0;
-  private readonly askBeforeLeaving = (e: BeforeUnloadEvent) => {
-    e.preventDefault();
-    // Older browsers ask only when a return value is set.
-    e.returnValue = '';
-  };
-
-  private holdPage(delta: 1 | -1): void {
-    const before = this.storing;
-    this.storing += delta;
-    if (typeof window === 'undefined') return;
-    if (before === 0 && this.storing > 0) window.addEventListener('beforeunload', this.askBeforeLeaving);
-    else if (before > 0 && this.storing === 0) window.removeEventListener('beforeunload', this.askBeforeLeaving);
   }
 
   private get disposed(): boolean {
