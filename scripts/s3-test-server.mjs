@@ -356,7 +356,7 @@ async function stopDaemons(s) {
   const pids = DAEMONS.map((name) => daemonPid(s, name)).filter((pid) => pid !== null && alive(pid));
   for (const pid of pids) process.kill(pid, 'SIGTERM');
   // The store is in memory and its folder is deleted next: nothing is lost by not waiting long for a clean exit
-  // (radosgw took 16–19 s of the 10 s allowed plus its own shutdown).
+  // (stop took 16–19 s, most of it waiting for radosgw to exit on its own).
   const deadline = Date.now() + 2_000;
   while (pids.some(alive) && Date.now() < deadline) await sleep(100);
   for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');

@@ -9,12 +9,12 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, expect, test } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { BackendContext } from '../backend/backend-context';
+import { withOverrides } from '../backend/contract/contract-fixtures';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { seedLocalAlbum } from '../backend/local/local-seed';
 import type { AuthPort, Backend, DataPort } from '../backend/ports';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { AppError } from '../lib/app-error';
-import { withOverrides } from '../upload/engine-test-kit';
 import { createQueryClient } from './query-client';
 import { appRoutes } from './router';
 

@@ -1,5 +1,6 @@
 /** What the upload engine's browser tests share: engines that are disposed after each test, files, gates. */
 import { createLocalBackend } from '../backend/local/create-local-backend';
+import { withOverrides } from '../backend/contract/contract-fixtures';
 import type { Backend, DataPort, Item } from '../backend/ports';
 import { processMedia } from '../media/media-client';
 import { UploadEngine, type QueueSnapshot, type UploadEngineDeps } from './upload-engine';
@@ -117,18 +118,6 @@ export function gatedProcess() {
     return processMedia(file, sniffed, opts);
   };
   return { process, open, calls: () => calls };
-}
-
-/** `port` with some methods replaced; every other call goes to the real one (fault injection at a port). */
-export function withOverrides<T extends object>(port: T, overrides: Partial<T>): T {
-  return new Proxy(port, {
-    get(target, prop) {
-      const own = (overrides as Record<PropertyKey, unknown>)[prop];
-      if (own !== undefined) return own;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 /** The backend with some data calls replaced. */

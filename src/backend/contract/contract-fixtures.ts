@@ -1,4 +1,7 @@
-/** Shared helpers of the port contract suites: sample inputs, error checks and waiting for live events. */
+/**
+ * Shared helpers of the port contract suites and of tests over the ports: sample inputs, error checks, waiting
+ * for live events, and faults injected at a port.
+ */
 import { expect } from 'vitest';
 import { AppError, type ErrorCode } from '../../lib/app-error';
 import type { Backend, FinalizeItemInput, Item, ItemKind, ReserveItemInput } from '../ports';
@@ -118,4 +121,16 @@ export async function listAll(
     if (pages > 10_000) throw new Error('the list never ends');
   } while (cursor);
   return { rows, pages };
+}
+
+/** `port` with some methods replaced; every other call goes to the real one (fault injection at a port). */
+export function withOverrides<T extends object>(port: T, overrides: Partial<T>): T {
+  return new Proxy(port, {
+    get(target, prop) {
+      const own = (overrides as Record<PropertyKey, unknown>)[prop];
+      if (own !== undefined) return own;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
