@@ -1,6 +1,6 @@
 // Loaded into the app's origin by grid-bench.mjs: makes an album of N synthetic photos in the local backend.
 import { createLocalBackend } from '../src/backend/local/create-local-backend';
-import { seedLocalAlbum } from '../src/backend/local/local-seed';
+import { seedLocalAlbum } from '../src/testing/local-seed';
 
 declare global {
   interface Window {

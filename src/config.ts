@@ -67,10 +67,6 @@ export function overrideLimits(patch: Partial<Limits>): void {
   current = { ...current, ...patch };
 }
 
-export function resetLimits(): void {
-  current = { ...DEFAULT_LIMITS };
-}
-
 /**
  * Where a Supabase deployment keeps its files (PRODUCT.md §7):
  * - `supabase`: Supabase Storage's S3 endpoint, signed in the browser with the user's session (RLS decides);

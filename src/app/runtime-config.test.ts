@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { limits, resetLimits } from '../config';
+import { limits } from '../config';
+import { resetLimits } from '../testing/limits';
 import { ConfigError, loadRuntimeConfig, parseRuntimeConfig } from './runtime-config';
 
 const jwt = (payload: object) => `e30.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.sig`;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { overrideLimits, resetLimits } from '../config';
+import { overrideLimits } from '../config';
+import { resetLimits } from '../testing/limits';
 import { AppError } from './app-error';
 import { albumDescription, albumTitle, displayName, firstIssue, parseField, validateAlbumInput } from './validation';
 

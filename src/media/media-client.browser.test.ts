@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import exifr from 'exifr';
 import { thumbHashToRGBA } from 'thumbhash';
-import { DEFAULT_LIMITS, overrideLimits, resetLimits } from '../config';
+import { DEFAULT_LIMITS, overrideLimits } from '../config';
+import { resetLimits } from '../testing/limits';
 import { isAbortError } from '../lib/app-error';
 import { createMediaClient, hashFile, processMedia } from './media-client';
 import type { ProcessedMedia } from './media-types';

@@ -1,5 +1,5 @@
 import { AppError, toAppError, type SerializedAppError } from '../lib/app-error';
-import { abortError } from './abort-error';
+import { abortError } from '../lib/abort-error';
 
 /** What a tab can ask of the queue; the running tab carries it out. */
 export type CommandOp = 'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'pauseAll' | 'resumeAll' | 'clearFinished';

@@ -1,5 +1,5 @@
 import { AppError, throwIfAborted, toAppError } from '../lib/app-error';
-import { abortError } from './abort-error';
+import { abortError } from '../lib/abort-error';
 import type { StoredBlobRole, UploadStore } from './upload-store';
 import { isActive, transition, type TaskEvent, type UploadTask } from './upload-task';
 

@@ -13,7 +13,7 @@ import {
   textFile,
   until,
   withData,
-} from './engine-test-kit';
+} from '../testing/engine-test-kit';
 
 afterEach(disposeEngines);
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../backend/local/create-local-backend';
-import { overrideLimits, resetLimits } from '../config';
+import { overrideLimits } from '../config';
+import { resetLimits } from '../testing/limits';
 import { AppError } from '../lib/app-error';
 import { hashFile } from '../media/media-client';
 import {
@@ -17,7 +18,7 @@ import {
   stateOf,
   textFile,
   until,
-} from './engine-test-kit';
+} from '../testing/engine-test-kit';
 import type { UploadTaskView } from './upload-engine';
 
 afterEach(() => {

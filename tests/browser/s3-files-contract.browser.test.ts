@@ -4,8 +4,8 @@
 // so a run never meets objects left by an earlier one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
-import { reserveInput } from '../../src/backend/contract/contract-fixtures';
-import { describeFilesPortContract } from '../../src/backend/contract/files-port-contract';
+import { reserveInput } from '../../src/testing/contract/contract-fixtures';
+import { describeFilesPortContract } from '../../src/testing/contract/files-port-contract';
 import { createLocalBackend, type LocalBackendOptions } from '../../src/backend/local/create-local-backend';
 import type { Backend } from '../../src/backend/ports';
 import { s3BrowserEnv } from './s3-browser-env';

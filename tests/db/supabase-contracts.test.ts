@@ -6,12 +6,12 @@
  * here; the Functions port has no contract suite and the Files port has no Supabase implementation yet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeAuthPortContract } from '../../src/backend/contract/auth-port-contract';
-import { expectAppError, sleep } from '../../src/backend/contract/contract-fixtures';
-import { describeDataPortContract } from '../../src/backend/contract/data-port-contract';
+import { describeAuthPortContract } from '../../src/testing/contract/auth-port-contract';
+import { expectAppError, sleep } from '../../src/testing/contract/contract-fixtures';
+import { describeDataPortContract } from '../../src/testing/contract/data-port-contract';
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
-import { SilentWebSocket } from '../../src/backend/supabase/supabase-wire-stub';
+import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
 import { startDb, type Harness } from './db-harness';
 import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
 

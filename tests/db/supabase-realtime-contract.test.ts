@@ -8,8 +8,8 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addReadyItem, sleep, waitFor } from '../../src/backend/contract/contract-fixtures';
-import { describeRealtimePortContract, REALTIME_DEADLINE_MS, subscribeLive, type RealtimePair } from '../../src/backend/contract/realtime-port-contract';
+import { addReadyItem, sleep, waitFor } from '../../src/testing/contract/contract-fixtures';
+import { describeRealtimePortContract, REALTIME_DEADLINE_MS, subscribeLive, type RealtimePair } from '../../src/testing/contract/realtime-port-contract';
 import type { Backend, ChangeEvent } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
 import { startDb, type Harness } from './db-harness';

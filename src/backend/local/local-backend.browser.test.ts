@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { overrideLimits, resetLimits } from '../../config';
-import { describeAuthPortContract } from '../contract/auth-port-contract';
-import { addReadyItem, expectAbortError, expectAppError, expectNewestFirst, listAll, reserveInput, sleep, waitFor } from '../contract/contract-fixtures';
-import { describeDataPortContract } from '../contract/data-port-contract';
-import { describeFilesPortContract } from '../contract/files-port-contract';
-import { describeRealtimePortContract } from '../contract/realtime-port-contract';
+import { overrideLimits } from '../../config';
+import { resetLimits } from '../../testing/limits';
+import { describeAuthPortContract } from '../../testing/contract/auth-port-contract';
+import { addReadyItem, expectAbortError, expectAppError, expectNewestFirst, listAll, reserveInput, sleep, waitFor } from '../../testing/contract/contract-fixtures';
+import { describeDataPortContract } from '../../testing/contract/data-port-contract';
+import { describeFilesPortContract } from '../../testing/contract/files-port-contract';
+import { describeRealtimePortContract } from '../../testing/contract/realtime-port-contract';
 import { objectKeys, type ChangeEvent, type Item, type PresenceViewer } from '../ports';
 import { createLocalBackend, type LocalBackendOptions } from './create-local-backend';
-import { seedLocalAlbum } from './local-seed';
+import { seedLocalAlbum } from '../../testing/local-seed';
 
 /** Fresh names per test: a database, a file directory and a channel nobody else uses. */
 function isolated(): Required<LocalBackendOptions> {

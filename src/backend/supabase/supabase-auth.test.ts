@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../ports';
-import { expectAppError, waitFor } from '../contract/contract-fixtures';
+import { expectAppError, waitFor } from '../../testing/contract/contract-fixtures';
 import { initialDisplayName } from './supabase-auth';
-import { PROFILE_ROW, signedIn, stubBackend, USER } from './supabase-test-session';
-import { ANON_KEY, json, tokenResponse, WireStub } from './supabase-wire-stub';
+import { PROFILE_ROW, signedIn, stubBackend, USER } from '../../testing/supabase-test-session';
+import { ANON_KEY, json, tokenResponse, WireStub } from '../../testing/supabase-wire-stub';
 
 describe('Supabase auth: requests on the wire', () => {
   it('signs in with a password at /auth/v1/token and reads the profile with the new token', async () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../lib/app-error';
-import { expectAbortError, expectAppError, finalizeInput, reserveInput } from '../contract/contract-fixtures';
-import { signedIn } from './supabase-test-session';
-import { ANON_KEY, json } from './supabase-wire-stub';
+import { expectAbortError, expectAppError, finalizeInput, reserveInput } from '../../testing/contract/contract-fixtures';
+import { signedIn } from '../../testing/supabase-test-session';
+import { ANON_KEY, json } from '../../testing/supabase-wire-stub';
 
 const ALBUM_ID = '0b7c2f8e-5d1a-4e6b-8c3d-9f0a1b2c3d4e';
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSupabaseBackend } from './create-supabase-backend';
 import { projectRefOf } from './supabase-files';
-import { ANON_KEY, PROJECT_URL, SilentWebSocket, json, tokenResponse, WireStub } from './supabase-wire-stub';
-import { PROFILE_ROW, USER } from './supabase-test-session';
+import { ANON_KEY, PROJECT_URL, SilentWebSocket, json, tokenResponse, WireStub } from '../../testing/supabase-wire-stub';
+import { PROFILE_ROW, USER } from '../../testing/supabase-test-session';
 import type { StorageConfig } from '../../config';
 
 async function signedInWith(storage: StorageConfig | undefined) {

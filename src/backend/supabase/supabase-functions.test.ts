@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectAbortError, expectAppError } from '../contract/contract-fixtures';
-import { signedIn } from './supabase-test-session';
-import { ANON_KEY, json } from './supabase-wire-stub';
+import { expectAbortError, expectAppError } from '../../testing/contract/contract-fixtures';
+import { signedIn } from '../../testing/supabase-test-session';
+import { ANON_KEY, json } from '../../testing/supabase-wire-stub';
 
 describe('Supabase functions', () => {
   it('invokes an Edge Function with a JSON body and the user’s token, and returns its JSON', async () => {

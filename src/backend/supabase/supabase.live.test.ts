@@ -7,12 +7,12 @@
  */
 import { createClient } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import { describeAuthPortContract } from '../contract/auth-port-contract';
-import { describeDataPortContract } from '../contract/data-port-contract';
-import { describeRealtimePortContract } from '../contract/realtime-port-contract';
+import { describeAuthPortContract } from '../../testing/contract/auth-port-contract';
+import { describeDataPortContract } from '../../testing/contract/data-port-contract';
+import { describeRealtimePortContract } from '../../testing/contract/realtime-port-contract';
 import type { Backend } from '../ports';
 import { createSupabaseBackend, type WebSocketClass } from './create-supabase-backend';
-import { SilentWebSocket } from './supabase-wire-stub';
+import { SilentWebSocket } from '../../testing/supabase-wire-stub';
 
 const env = process.env;
 const url = env.SUPABASE_TEST_URL ?? '';

@@ -1,10 +1,10 @@
 /** What the upload engine's browser tests share: engines that are disposed after each test, files, gates. */
 import { createLocalBackend } from '../backend/local/create-local-backend';
-import { withOverrides } from '../backend/contract/contract-fixtures';
+import { withOverrides } from './contract/contract-fixtures';
 import type { Backend, DataPort, Item } from '../backend/ports';
 import { processMedia } from '../media/media-client';
-import { UploadEngine, type QueueSnapshot, type UploadEngineDeps } from './upload-engine';
-import type { TaskState } from './upload-task';
+import { UploadEngine, type QueueSnapshot, type UploadEngineDeps } from '../upload/upload-engine';
+import type { TaskState } from '../upload/upload-task';
 
 const engines: UploadEngine[] = [];
 

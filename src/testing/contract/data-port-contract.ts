@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { limits } from '../../config';
-import { objectKeys, type Backend, type Item } from '../ports';
+import { objectKeys, type Backend, type Item } from '../../backend/ports';
 import {
   addReadyItem,
   expectAbortError,

@@ -1,6 +1,6 @@
 /** A Supabase backend signed in over the stubbed wire, for the adapter's tests. */
-import type { Backend } from '../ports';
-import { createSupabaseBackend } from './create-supabase-backend';
+import type { Backend } from '../backend/ports';
+import { createSupabaseBackend } from '../backend/supabase/create-supabase-backend';
 import { ANON_KEY, PROJECT_URL, SilentWebSocket, tokenResponse, WireStub, type StubUser } from './supabase-wire-stub';
 
 export const USER: StubUser = { id: '6f1d3a52-1111-4c3b-9a8e-2b8f0c1d2e3f', email: 'ada@example.com' };

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { AppError, type ErrorCode } from '../../lib/app-error';
-import type { Backend, FinalizeItemInput, Item, ItemKind, ReserveItemInput } from '../ports';
+import type { Backend, FinalizeItemInput, Item, ItemKind, ReserveItemInput } from '../../backend/ports';
 
 export function reserveInput(overrides: Partial<ReserveItemInput> = {}): ReserveItemInput {
   const kind = overrides.kind ?? 'image';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { limits } from '../../config';
-import type { Backend, Session } from '../ports';
+import type { Backend, Session } from '../../backend/ports';
 import { expectAppError, waitFor } from './contract-fixtures';
 
 export function describeAuthPortContract(name: string, makeBackend: () => Promise<Backend> | Backend): void {

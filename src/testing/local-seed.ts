@@ -3,14 +3,14 @@
  * and for trying the grid at scale. Thumbnails point at a few shared small WebP objects written once.
  */
 import { unwrap } from 'idb';
-import { albumTitle, parseField } from '../../lib/validation';
-import { objectKeys, type Item } from '../ports';
-import { LOCAL_DEFAULTS } from './create-local-backend';
-import { loadLocalProfile } from './local-auth';
-import { LocalDb, WRITE_STORES, newAlbumRecord } from './local-db';
-import { LocalFiles } from './local-files';
-import { ItemLedger } from './local-item-ledger';
-import { withListFields } from './local-item-record';
+import { albumTitle, parseField } from '../lib/validation';
+import { objectKeys, type Item } from '../backend/ports';
+import { LOCAL_DEFAULTS } from '../backend/local/create-local-backend';
+import { loadLocalProfile } from '../backend/local/local-auth';
+import { LocalDb, WRITE_STORES, newAlbumRecord } from '../backend/local/local-db';
+import { LocalFiles } from '../backend/local/local-files';
+import { ItemLedger } from '../backend/local/local-item-ledger';
+import { withListFields } from '../backend/local/local-item-record';
 
 export interface SeedTarget {
   dbName?: string;

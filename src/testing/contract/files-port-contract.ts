@@ -3,7 +3,7 @@
  * go away when removed or canceled. Keys come from reserved items, as in the app.
  */
 import { describe, expect, it } from 'vitest';
-import type { Backend } from '../ports';
+import type { Backend } from '../../backend/ports';
 import { expectAbortError, expectAppError, reserveInput } from './contract-fixtures';
 
 /** Deterministic bytes, so a mix-up of chunks or objects shows. */

@@ -3,7 +3,7 @@
  * other hears about quickly, only for the albums it listens to; who is looking shows up; broadcasts pass.
  */
 import { describe, expect, it } from 'vitest';
-import type { Backend, BroadcastMessage, ChangeEvent, PresenceViewer, RealtimeHandlers, Unsubscribe } from '../ports';
+import type { Backend, BroadcastMessage, ChangeEvent, PresenceViewer, RealtimeHandlers, Unsubscribe } from '../../backend/ports';
 import { addReadyItem, sleep, waitFor } from './contract-fixtures';
 
 export interface RealtimePair {
