@@ -1,7 +1,35 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
+
+// [Note: Layers checked by lint]
+// ARCHITECTURE.md's picture, as rules: screens (src/app) compose features, features call the ports, and only
+// src/backend/create-backend.ts picks an adapter. The backend never reaches up into the upload engine, the
+// features or the screens; small helpers (lib, ui, media, config) reach up into nothing. Test support
+// (src/testing) is for tests only. A zone's `target` is the importing file, its `from` what it may not import.
+const outsideBackend = ['./src/app', './src/features', './src/lib', './src/ui', './src/media', './src/upload', './src/main.tsx', './src/config.ts'];
+const backendCore = ['./src/backend/ports.ts', './src/backend/backend-context.tsx'];
+const layerZones = [
+  { target: './src/backend', from: ['./src/upload', './src/features', './src/app', './src/media', './src/ui'], message: 'The backend imports neither the upload engine, the features, the media pipeline nor the screens.' },
+  { target: './src/features', from: './src/app', message: 'Features do not import screens.' },
+  { target: ['./src/lib', './src/ui', './src/media', './src/upload', './src/config.ts'], from: ['./src/app', './src/features'], message: 'Lower layers do not import features or screens.' },
+  { target: ['./src/lib', './src/config.ts'], from: ['./src/ui', './src/media', './src/upload', './src/backend/backend-context.tsx'], message: 'src/lib holds small pure helpers.' },
+  // Only create-backend.ts chooses an adapter. The Supabase backend composes the S3 files adapter (its files
+  // live in a bucket reached through S3), so that one adapter may import the other.
+  ...[
+    ['./src/backend/local', ['./src/backend/supabase', './src/backend/s3']],
+    ['./src/backend/supabase', ['./src/backend/local']],
+    ['./src/backend/s3', ['./src/backend/local']],
+  ].map(([adapter, others]) => ({
+    target: [...outsideBackend, ...backendCore, ...others],
+    from: adapter,
+    message: 'Only src/backend/create-backend.ts imports an adapter; everything else goes through the ports.',
+  })),
+  { target: './src', from: './src/testing', message: 'Test support (src/testing) is for tests only.' },
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'bench/results', 'test-results', 'playwright-report', 'supabase/functions'] },
@@ -21,8 +49,25 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/backend/supabase/**', 'src/backend/s3/**', 'tests/**', 'bench/**', 'scripts/**'],
+    files: ['src/backend/supabase/**', 'src/backend/s3/**', 'src/testing/**', 'tests/**', 'bench/**', 'scripts/**'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  // The layers, for production code: tests and test support may reach anything they exercise.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/testing/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', {
+        zones: layerZones,
+      }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
   },
   {
     files: ['**/*.{js,mjs}'],

@@ -61,6 +61,11 @@ function step(name, ok) {
 if (want('static')) {
   step('typecheck', run('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']));
   step('lint', run('lint', 'npx', ['eslint', '--max-warnings', '0', '.']));
+  // The edge functions are Deno code, outside tsc's and ESLint's reach: Deno's own linter and type checker.
+  const denoEnv = { DENO_DIR: process.env.DENO_DIR || join(root, 'node_modules', '.cache', 'deno'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+  const denoConfig = join(root, 'supabase', 'functions', 'deno.json');
+  step('deno lint', run('edge functions lint', 'npx', ['deno', 'lint', '--config', denoConfig, 'supabase/functions'], denoEnv));
+  step('deno check', run('edge functions typecheck', 'npx', ['deno', 'check', '--quiet', '--config', denoConfig, 'supabase/functions'], denoEnv));
 }
 
 if (want('unit')) {
