@@ -1,5 +1,5 @@
 // The S3 files adapter against a real S3 server (Ceph RGW): what a user's upload, download and cancel do.
-import { CreateMultipartUploadCommand, HeadObjectCommand, ListMultipartUploadsCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, HeadObjectCommand, ListMultipartUploadsCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/lib/app-error';
 import type { UploadCheckpoint } from '../../src/backend/ports';
@@ -68,6 +68,41 @@ describe('S3 files adapter on a real gateway', () => {
     const res = await fetch(urls.get(photo)!);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Ete a Lisboa.jpg"; filename*=UTF-8''%C3%89t%C3%A9%20%C3%A0%20Lisboa.jpg`);
+  });
+
+  it('stores HTML, SVG and PDF originals as bytes to download, refuses a preview of another type, and serves every object with a safe type', async () => {
+    const files = testFiles();
+    const bucket = s3TestEnv().bucket;
+    const page = '<html><script>alert(document.domain)</script></html>';
+    const originals = [['text/html', 'page.html'], ['image/svg+xml', 'logo.svg'], ['application/pdf', 'report.pdf']] as const;
+    const keys: string[] = [];
+    for (const [type, name] of originals) {
+      const key = freshKey();
+      keys.push(key);
+      await files.upload({ key, blob: new Blob([page]), contentType: type, filename: name });
+      const head = await testS3Client().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      expect([head.ContentType, head.ContentDisposition?.split(';')[0]], type).toEqual(['application/octet-stream', 'attachment']);
+    }
+
+    // A thumbnail may only be WebP or JPEG: a smuggled type is refused before a byte is sent.
+    const thumb = freshKey('thumb.webp');
+    const err = await errorOf(files.upload({ key: thumb, blob: new Blob([page]), contentType: 'image/png; x=1, text/html' }));
+    expect([err.code, err.retryable]).toEqual(['upload/unsupported', false]);
+    await expect(testS3Client().send(new HeadObjectCommand({ Bucket: bucket, Key: thumb }))).rejects.toMatchObject({ name: 'NotFound' });
+
+    // One stored with that type by other means (as before this check) is still served as an image.
+    await testS3Client().send(new PutObjectCommand({ Bucket: bucket, Key: thumb, Body: page, ContentType: 'image/png; x=1, text/html' }));
+    const urls = await files.urls([keys[0]!, thumb]);
+    const seen = [];
+    for (const key of [keys[0]!, thumb]) {
+      const res = await fetch(urls.get(key)!);
+      expect(await res.text()).toBe(page);
+      seen.push([res.headers.get('content-type'), res.headers.get('content-disposition')]);
+    }
+    expect(seen).toEqual([
+      ['application/octet-stream', 'attachment'],
+      ['image/webp', 'inline'],
+    ]);
   });
 
   it('reads an object back and removes objects, including ones already gone', async () => {

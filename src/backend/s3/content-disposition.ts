@@ -1,13 +1,9 @@
 /**
- * `Content-Disposition` values that carry a file's original name (RFC 6266 with RFC 5987's `filename*`), and
- * the rule that active content (SVG, HTML, XML: they can run script) is always served as an attachment.
+ * How objects are stored and served: their `Content-Type` from the closed lists of content-types.ts, and
+ * `Content-Disposition` values that carry a file's original name (RFC 6266 with RFC 5987's `filename*`).
  */
-const ACTIVE_TYPES = /^(image\/svg\+xml|text\/html|application\/xhtml\+xml|text\/xml|application\/xml|application\/javascript|text\/javascript)\b/i;
-
-/** Types a browser could run as a page if an object were opened directly. */
-export function isActiveContent(contentType: string): boolean {
-  return ACTIVE_TYPES.test(contentType.trim());
-}
+import { AppError } from '../../lib/app-error';
+import { isDerivedKey, isDerivedType, isInlineOriginalType, OCTET_STREAM } from './content-types';
 
 /** RFC 5987 percent-encoding (attr-char kept, everything else as UTF-8 bytes). */
 function encodeRfc5987(value: string): string {
@@ -25,8 +21,33 @@ export function contentDisposition(kind: 'attachment' | 'inline', filename: stri
   return `${kind}; filename="${asciiFallback(filename)}"; filename*=UTF-8''${encodeRfc5987(filename)}`;
 }
 
-/** How an original is stored: active content as opaque bytes, always downloaded, never shown inline. */
-export function storedOriginal(contentType: string, filename: string | undefined): { contentType: string; contentDisposition: string } {
-  if (isActiveContent(contentType)) return { contentType: 'application/octet-stream', contentDisposition: contentDisposition('attachment', filename) };
-  return { contentType: contentType || 'application/octet-stream', contentDisposition: contentDisposition('inline', filename) };
+export interface StoredAs {
+  contentType: string;
+  contentDisposition: string;
+}
+
+/** How an original is stored: a listed image, video or audio type as itself, anything else as opaque bytes to download. */
+export function storedOriginal(contentType: string, filename: string | undefined): StoredAs {
+  if (isInlineOriginalType(contentType)) return { contentType, contentDisposition: contentDisposition('inline', filename) };
+  return { contentType: OCTET_STREAM, contentDisposition: contentDisposition('attachment', filename) };
+}
+
+/** How an object is stored, by its key: previews, thumbnails and posters only as WebP or JPEG. */
+export function storedObject(key: string, contentType: string, filename: string | undefined): StoredAs {
+  if (!isDerivedKey(key)) return storedOriginal(contentType, filename);
+  if (!isDerivedType(contentType)) {
+    throw new AppError('upload/unsupported', `A preview can only be stored as WebP or JPEG, not as ${JSON.stringify(contentType)}.`, { retryable: false });
+  }
+  return { contentType, contentDisposition: 'inline' };
+}
+
+/**
+ * What a GET signed in the browser asks the bucket to answer with (`response-content-type` and
+ * `response-content-disposition`), whatever type the object was stored with. The signer knows only the
+ * key: previews, thumbnails and posters are images; an original may be anything, so it comes as bytes to
+ * download (the app reads originals this way only to show plain text; display URLs are signed elsewhere).
+ */
+export function servedAs(key: string, downloadAs: string | undefined): { responseType: string; responseDisposition: string } {
+  if (isDerivedKey(key)) return { responseType: 'image/webp', responseDisposition: downloadAs ? contentDisposition('attachment', downloadAs) : 'inline' };
+  return { responseType: OCTET_STREAM, responseDisposition: contentDisposition('attachment', downloadAs) };
 }

@@ -5,7 +5,7 @@
 import { AppError } from '../../lib/app-error';
 import { abortError } from '../../lib/abort-error';
 import type { UploadCheckpoint, UploadOptions, UploadRequest } from '../ports';
-import { contentDisposition, storedOriginal } from './content-disposition';
+import { storedObject, type StoredAs } from './content-disposition';
 import { contentMd5 } from './content-md5';
 import { partCount, partRange, partSizeFor, usesMultipart, type PartPlanLimits } from './part-plan';
 import type { S3Caller } from './s3-caller';
@@ -41,9 +41,8 @@ export async function uploadObject(
   settings: UploaderSettings,
 ): Promise<{ bytes: number }> {
   const size = req.blob.size;
-  const stored = req.key.endsWith('/original')
-    ? storedOriginal(req.contentType, req.filename)
-    : { contentType: req.contentType || 'application/octet-stream', contentDisposition: contentDisposition('inline', req.filename) };
+  // The type and disposition the object is stored with: never a type a browser could render as a page.
+  const stored = storedObject(req.key, req.contentType, req.filename);
   if (!usesMultipart(size, limits) && !req.checkpoint?.uploadId) {
     const md5 = settings.contentMd5 ? await contentMd5(req.blob, opts.signal) : undefined;
     await putWhole(caller, { op: 'put', key: req.key, ...stored, ...(md5 ? { contentMd5: md5 } : {}) }, req.blob, opts);
@@ -100,7 +99,7 @@ class MultipartUpload {
     private readonly req: UploadRequest,
     private readonly opts: UploadOptions,
     private readonly limits: UploaderLimits,
-    private readonly stored: { contentType: string; contentDisposition: string },
+    private readonly stored: StoredAs,
   ) {
     this.size = req.blob.size;
     const cp = req.checkpoint;

@@ -21,7 +21,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { contentDisposition } from './content-disposition';
+import { servedAs } from './content-disposition';
 import type { S3Signer, SignedRequest, SignOp, SignResult } from './s3-signer';
 
 export interface SessionCredentials {
@@ -114,12 +114,12 @@ export class SessionSigner implements S3Signer {
         return { method: 'GET', url: await getSignedUrl(c, new ListMultipartUploadsCommand({ Bucket, Prefix: Key }), o), headers: {} };
       case 'head':
         return { method: 'HEAD', url: await getSignedUrl(c, new HeadObjectCommand({ Bucket, Key }), o), headers: {} };
-      case 'get':
-        return {
-          method: 'GET',
-          url: await getSignedUrl(c, new GetObjectCommand({ Bucket, Key, ...(op.downloadAs ? { ResponseContentDisposition: contentDisposition('attachment', op.downloadAs) } : {}) }), o),
-          headers: {},
-        };
+      case 'get': {
+        // Always names the type and disposition, so that no stored type (whatever put it there) is rendered.
+        const served = servedAs(Key, op.downloadAs);
+        const command = new GetObjectCommand({ Bucket, Key, ResponseContentType: served.responseType, ResponseContentDisposition: served.responseDisposition });
+        return { method: 'GET', url: await getSignedUrl(c, command, o), headers: {} };
+      }
       case 'delete':
         return { method: 'DELETE', url: await getSignedUrl(c, new DeleteObjectCommand({ Bucket, Key }), o), headers: {} };
     }

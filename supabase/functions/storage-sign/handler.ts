@@ -7,7 +7,8 @@
  *   POST { requests: SignRequest[] }  →  { expiresAt, results: (SignedRequest | { error })[] }  in order
  *
  * Per request: `storage/denied` when the caller may not (a non-member learns nothing more),
- * `validation/invalid` when malformed. Whole call: 401 `auth/session-expired`, 400 `validation/invalid`,
+ * `validation/invalid` when malformed, `upload/unsupported` when an upload asks for a type the object may not
+ * be stored with (content-safety.ts). Whole call: 401 `auth/session-expired`, 400 `validation/invalid`,
  * 405, 500 `backend/unreachable`.
  */
 import { ConfigError, type Env } from '../_shared/config-error.ts';
@@ -15,7 +16,7 @@ import { type Sql, sqlFromEnv } from '../_shared/database.ts';
 import { bearerToken, failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
 import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
-import { attachment, isAttachment, isInlineSafe } from './content-safety.ts';
+import { attachment, DERIVED_SERVED_TYPE, isAttachment, isInlineOriginalType, mayStore, OCTET_STREAM } from './content-safety.ts';
 import { createPresigner, type Overrides, type Presign, type SignedRequest } from './presign.ts';
 import { ACTION_OF, MAX_REQUESTS, type ParsedRequest, parseSignRequest } from './sign-request.ts';
 
@@ -43,7 +44,7 @@ export function signDepsFromEnv(env: Env): SignDeps {
   };
 }
 
-type Result = SignedRequest | { error: 'storage/denied' | 'validation/invalid' };
+type Result = SignedRequest | { error: 'storage/denied' | 'validation/invalid' | 'upload/unsupported' };
 
 interface ItemRow {
   id: string;
@@ -76,6 +77,7 @@ export async function handle(request: Request, deps: SignDeps): Promise<Response
     const results = await Promise.all(parsed.map((p, i): Promise<Result> | Result => {
       if (!p) return { error: 'validation/invalid' };
       if (!allowed[i]) return { error: 'storage/denied' };
+      if ((p.request.op === 'put' || p.request.op === 'create') && !mayStore(p.key.file, p.request.contentType)) return { error: 'upload/unsupported' };
       return deps.presign(p.request, overridesFor(p, items.get(p.key.itemId)), deps.expiresIn, now);
     }));
     return json(200, { expiresAt: new Date(now.getTime() + deps.expiresIn * 1000).toISOString(), results });
@@ -155,26 +157,31 @@ async function askDatabase(sql: Sql, claims: Claims, parsed: (ParsedRequest | nu
 }
 
 /**
- * Types a browser must not render from the bucket are stored as application/octet-stream and served as
- * attachments: decided by the requested type and the item's row, whichever is less safe. A row the caller
- * cannot see (someone else's unfinished upload) counts as unsafe.
+ * What the caller may not choose, decided before signing.
+ * Uploads: a derived object's type is already one of DERIVED_TYPES. An original keeps its type only when it is
+ * on the inline list and is the type its row was reserved with; anything else is stored as
+ * application/octet-stream, an attachment under the row's filename. A row the caller cannot see (someone
+ * else's unfinished upload) counts as unsafe.
+ * Downloads: every GET names `response-content-type` and `response-content-disposition`, so that no stored
+ * type, whatever put it there, reaches the browser: a listed original as its row's type, inline; any other
+ * original as bytes, an attachment; derived objects as images, inline. `downloadAs` makes any of them an
+ * attachment with that name.
  */
 function overridesFor(p: ParsedRequest, item: ItemRow | undefined): Overrides {
   const req = p.request;
   const original = p.key.file === 'original';
   if (req.op === 'put' || req.op === 'create') {
-    const unsafe = !isInlineSafe(req.contentType) || (original && item !== undefined && !isInlineSafe(item.mime));
-    if (!unsafe) return {};
+    if (!original || (item !== undefined && isInlineOriginalType(req.contentType) && item.mime === req.contentType)) return {};
     return {
-      contentType: 'application/octet-stream',
-      contentDisposition: isAttachment(req.contentDisposition) ? req.contentDisposition : attachment(original ? item?.filename : null),
+      contentType: OCTET_STREAM,
+      contentDisposition: isAttachment(req.contentDisposition) ? req.contentDisposition : attachment(item?.filename),
     };
   }
   if (req.op === 'get') {
-    if (original && !isInlineSafe(item?.mime)) {
-      return { responseDisposition: attachment(req.downloadAs ?? item?.filename), responseType: 'application/octet-stream' };
-    }
-    return req.downloadAs === undefined ? {} : { responseDisposition: attachment(req.downloadAs) };
+    const named = req.downloadAs === undefined ? 'inline' : attachment(req.downloadAs);
+    if (!original) return { responseType: DERIVED_SERVED_TYPE, responseDisposition: named };
+    if (item !== undefined && isInlineOriginalType(item.mime)) return { responseType: item.mime, responseDisposition: named };
+    return { responseType: OCTET_STREAM, responseDisposition: attachment(req.downloadAs ?? item?.filename) };
   }
   return {};
 }
