@@ -204,7 +204,7 @@ export class ChangeFeed {
 
   /** Whether the table exists at all (Realtime accepts postgres_changes on any table; only published ones send). */
   async exists(schema: string, table: string): Promise<boolean> {
-    const [row] = await this.db.query<{ found: boolean }>('select to_regclass(format($3, $1, $2)) is not null as found', [schema, table, '%I.%I']);
+    const [row] = await this.db.query<{ found: boolean }>(`select to_regclass(format('%I.%I', $1::text, $2::text)) is not null as found`, [schema, table]);
     return row?.found === true;
   }
 
