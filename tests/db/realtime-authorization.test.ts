@@ -228,6 +228,31 @@ describe('Members still hear everything', () => {
     }
   });
 
+  it('a trash of more than 100 items at once is one message to the album, not one per item', async () => {
+    const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Bulk' });
+    await invite(owner, member, album.id);
+    const rows = await db.query<{ id: string }>(
+      `insert into public.items (id, album_id, uploader_id, kind, status, filename, mime, bytes, original_key)
+       select s.id, $1::uuid, $2::uuid, 'image', 'ready', 'p' || s.g || '.jpg', 'image/jpeg', 1000, 'albums/' || $1::uuid || '/' || s.id || '/original'
+       from (select gen_random_uuid() id, g from generate_series(1, 101) g) s returning id::text as id`,
+      [album.id, owner.userId],
+    );
+    // The insert's own message is sent before the member listens.
+    wire.realtime!.changesMayHaveCommitted();
+    await sleep(300);
+    const heard: ChangeEvent[] = [];
+    const { stop } = await subscribeLive(member.backend, album.id, { onChange: (ev) => heard.push(ev) });
+    try {
+      await owner.backend.data.trashItems(album.id, rows.map((r) => r.id));
+      await waitFor(() => heard.find((ev) => ev.entity === 'album'), DEADLINE, 'the album changed');
+      await sleep(500);
+      expect(heard).toEqual([{ entity: 'album', op: 'update', albumId: album.id, row: { id: album.id } }]);
+    } finally {
+      stop();
+    }
+  });
+
   it('sends nothing the emulated project cannot serve', () => {
     expect(wire.unserved).toEqual([]);
     expect(wire.realtime!.unserved).toEqual([]);
