@@ -110,7 +110,7 @@ describe('schema lints', () => {
     expect(rows.map((r) => r.tablename)).toEqual([]);
     const triggers = await db.query<{ tbl: string }>(`
       select distinct c.relname as tbl from pg_trigger t join pg_class c on c.oid = t.tgrelid
-      where not t.tgisinternal and t.tgname like '%\_broadcast%' order by 1`);
+      where not t.tgisinternal and t.tgname like '%broadcast%' order by 1`);
     expect(triggers.map((r) => r.tbl)).toEqual(['album_members', 'albums', 'comments', 'favorites', 'items']);
   });
 
