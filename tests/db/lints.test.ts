@@ -103,11 +103,26 @@ describe('schema lints', () => {
     expect(rows.map((r) => r.fk)).toEqual([]);
   });
 
-  test('the album view\'s tables are published for live updates', async () => {
+  test('no table is published for postgres_changes (their deletes reach anyone); album tables broadcast to private topics', async () => {
     const rows = await db.query<{ tablename: string }>(
       `select tablename from pg_publication_tables where pubname = 'supabase_realtime' order by 1`,
     );
-    expect(rows.map((r) => r.tablename)).toEqual(['album_members', 'albums', 'comments', 'favorites', 'items']);
+    expect(rows.map((r) => r.tablename)).toEqual([]);
+    const triggers = await db.query<{ tbl: string }>(`
+      select distinct c.relname as tbl from pg_trigger t join pg_class c on c.oid = t.tgrelid
+      where not t.tgisinternal and t.tgname like '%broadcast%' order by 1`);
+    expect(triggers.map((r) => r.tbl)).toEqual(['album_members', 'albums', 'comments', 'favorites', 'items']);
+  });
+
+  test('realtime.messages: every channel policy is for signed-in users, none always true', async () => {
+    const rows = await db.query<{ name: string; roles: string[]; expr: string }>(`
+      select policyname as name, roles::text[] as roles, coalesce(qual, '') || ' ' || coalesce(with_check, '') as expr
+      from pg_policies where schemaname = 'realtime' and tablename = 'messages'`);
+    expect(rows.map((r) => r.name).sort()).toEqual(['album_topic_broadcast', 'album_topic_presence', 'album_topic_receive', 'user_topic_receive']);
+    expect(rows.filter((r) => r.roles.join() !== 'authenticated').map((r) => r.name)).toEqual([]);
+    expect(rows.filter((r) => !/realtime\.topic\(\)/.test(r.expr)).map((r) => r.name)).toEqual([]);
+    const bare = rows.filter((r) => /auth\.uid\(\)/.test(r.expr.replace(/SELECT auth\.uid\(\) AS uid/g, '')));
+    expect(bare.map((r) => r.name)).toEqual([]);
   });
 
   test('migrations are named as the Supabase CLI expects and apply in order', async () => {

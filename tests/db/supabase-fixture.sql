@@ -143,4 +143,55 @@ $$;
 grant execute on function storage.foldername(text), storage.filename(text) to anon, authenticated, service_role;
 
 -- realtime ------------------------------------------------------------------------------------------
+-- The publication postgres_changes read, and what Realtime Authorization and broadcast from the database
+-- use (supabase/realtime, lib/realtime/tenants/repo/migrations): realtime.messages, whose RLS policies
+-- decide who may join a private channel (SELECT) and send to it (INSERT), realtime.topic() (the topic
+-- being authorised, or sent to) and realtime.send(). The real table is partitioned by day; one table
+-- behaves the same for the policies.
 create publication supabase_realtime;
+
+create schema realtime;
+grant usage on schema realtime to anon, authenticated, service_role;
+
+create table realtime.messages (
+  topic text not null,
+  extension text not null,
+  payload jsonb,
+  event text,
+  private boolean default false,
+  updated_at timestamp not null default now(),
+  inserted_at timestamp not null default now(),
+  id uuid not null default gen_random_uuid(),
+  primary key (id, inserted_at)
+);
+alter table realtime.messages enable row level security;
+grant select, insert on realtime.messages to anon, authenticated, service_role;
+
+create function realtime.topic() returns text language sql stable as $$
+  select nullif(current_setting('realtime.topic', true), '')::text;
+$$;
+
+create function realtime.send(payload jsonb, event text, topic text, private boolean default true) returns void
+language plpgsql as $$
+declare
+  generated_id uuid;
+  final_payload jsonb;
+begin
+  begin
+    generated_id := gen_random_uuid();
+    if payload ? 'id' then
+      final_payload := payload;
+    else
+      final_payload := jsonb_set(payload, '{id}', to_jsonb(generated_id));
+    end if;
+    execute format('set local realtime.topic to %L', topic);
+    insert into realtime.messages (id, payload, event, topic, private, extension)
+    values (generated_id, final_payload, event, topic, private, 'broadcast');
+  exception
+    when others then
+      raise warning 'ErrorSendingBroadcastMessage: %', sqlerrm;
+  end;
+end;
+$$;
+
+grant execute on function realtime.topic(), realtime.send(jsonb, text, text, boolean) to anon, authenticated, service_role;

@@ -3,48 +3,52 @@ import { toBroadcastMessage, toChangeEvent, toViewers } from './supabase-realtim
 
 const ALBUM = '0b7c2f8e-5d1a-4e6b-8c3d-9f0a1b2c3d4e';
 
-describe('Supabase realtime: postgres_changes payloads as ChangeEvents', () => {
+describe('Supabase realtime: change messages from the database as ChangeEvents', () => {
   it('an item insert or update carries the new row, camelCased, timestamps as ISO', () => {
-    const ev = toChangeEvent(
-      {
-        eventType: 'UPDATE',
-        table: 'items',
-        new: { id: 'i1', album_id: ALBUM, status: 'ready', thumb_key: 'k', deleted_at: '2024-03-01 10:00:00.5+00', created_at: '2024-03-01T09:00:00+00:00' },
-        old: { id: 'i1' },
-      },
-      ALBUM,
-    );
+    const ev = toChangeEvent({
+      table: 'items',
+      op: 'update',
+      album_id: ALBUM,
+      row: { id: 'i1', album_id: ALBUM, status: 'ready', thumb_key: 'k', deleted_at: '2024-03-01 10:00:00.5+00', created_at: '2024-03-01T09:00:00+00:00' },
+      id: 'message id',
+    });
     expect(ev).toEqual({
       entity: 'item',
       op: 'update',
       albumId: ALBUM,
       row: { id: 'i1', albumId: ALBUM, status: 'ready', thumbKey: 'k', deletedAt: '2024-03-01T10:00:00.500Z', createdAt: '2024-03-01T09:00:00.000Z' },
     });
-    expect(toChangeEvent({ eventType: 'INSERT', table: 'comments', new: { id: 'c1', album_id: ALBUM, body: 'Nice' }, old: {} }, ALBUM)).toMatchObject({
+    expect(toChangeEvent({ table: 'comments', op: 'insert', album_id: ALBUM, row: { id: 'c1', album_id: ALBUM, body: 'Nice' } })).toMatchObject({
       entity: 'comment',
       op: 'insert',
       row: { id: 'c1', body: 'Nice' },
     });
   });
 
-  it('a delete carries the old row, whose album comes from the channel when only the key was sent', () => {
-    expect(toChangeEvent({ eventType: 'DELETE', table: 'items', new: {}, old: { id: 'i9' } }, ALBUM)).toEqual({
+  it('a delete carries only the key, and the album from the message', () => {
+    expect(toChangeEvent({ table: 'items', op: 'delete', album_id: ALBUM, row: { id: 'i9' } })).toEqual({
       entity: 'item',
       op: 'delete',
       albumId: ALBUM,
       row: { id: 'i9' },
     });
+    expect(toChangeEvent({ table: 'albums', op: 'delete', album_id: ALBUM, row: { id: ALBUM } })).toEqual({
+      entity: 'album',
+      op: 'delete',
+      albumId: ALBUM,
+      row: { id: ALBUM },
+    });
   });
 
   it('members and favorites get an id made of their key; albums are their own album', () => {
-    expect(toChangeEvent({ eventType: 'INSERT', table: 'album_members', new: { album_id: ALBUM, user_id: 'u2', role: 'viewer' }, old: {} }, null)).toEqual({
+    expect(toChangeEvent({ table: 'album_members', op: 'insert', album_id: ALBUM, row: { album_id: ALBUM, user_id: 'u2', role: 'viewer' } })).toEqual({
       entity: 'album_member',
       op: 'insert',
       albumId: ALBUM,
       row: { id: `${ALBUM}:u2`, albumId: ALBUM, userId: 'u2', role: 'viewer' },
     });
-    expect(toChangeEvent({ eventType: 'INSERT', table: 'favorites', new: { album_id: ALBUM, item_id: 'i1', user_id: 'u2' }, old: {} }, ALBUM)?.row.id).toBe('i1:u2');
-    expect(toChangeEvent({ eventType: 'UPDATE', table: 'albums', new: { id: 'a2', title: 'Renamed', item_count: 3 }, old: {} }, null)).toEqual({
+    expect(toChangeEvent({ table: 'favorites', op: 'delete', album_id: ALBUM, row: { item_id: 'i1', user_id: 'u2' } })?.row.id).toBe('i1:u2');
+    expect(toChangeEvent({ table: 'albums', op: 'update', album_id: 'a2', row: { id: 'a2', title: 'Renamed', item_count: 3 }, quiet_ms: 5000 })).toEqual({
       entity: 'album',
       op: 'update',
       albumId: 'a2',
@@ -52,9 +56,12 @@ describe('Supabase realtime: postgres_changes payloads as ChangeEvents', () => {
     });
   });
 
-  it('ignores tables the app does not follow and rows with no album', () => {
-    expect(toChangeEvent({ eventType: 'INSERT', table: 'devices', new: { id: 'd1' }, old: {} }, ALBUM)).toBeNull();
-    expect(toChangeEvent({ eventType: 'DELETE', table: 'items', new: {}, old: { id: 'i1' } }, null)).toBeNull();
+  it('ignores tables the app does not follow and malformed messages', () => {
+    expect(toChangeEvent({ table: 'devices', op: 'insert', album_id: ALBUM, row: { id: 'd1' } })).toBeNull();
+    expect(toChangeEvent({ table: 'items', op: 'delete', row: { id: 'i1' } })).toBeNull();
+    expect(toChangeEvent({ table: 'items', op: 'truncate', album_id: ALBUM, row: {} })).toBeNull();
+    expect(toChangeEvent({ table: 'items', op: 'insert', album_id: ALBUM, row: null })).toBeNull();
+    expect(toChangeEvent('change')).toBeNull();
   });
 });
 

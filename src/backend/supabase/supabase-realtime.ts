@@ -4,13 +4,15 @@
  * [Note: One channel per open album]
  * An album has one channel, `album:{albumId}`, however many parts of the app listen to it: supabase-js hands
  * back the same channel for the same topic, and a joined channel takes no new listeners, so subscriptions
- * share an entry here and the channel is removed when the last one ends. The channel carries
- * postgres_changes on items, comments, favorites and album_members of that album (RLS decides which rows
- * reach the caller), presence (`{userId, displayName, since}` per tab, reported as unique users) and the
- * `upload-progress` broadcast. The albums screen (`subscribe(null, …)`) has `albums:{userId}`, with
- * postgres_changes on albums and album_members and no filter: RLS sends only what the user may see.
+ * share an entry here and the channel is removed when the last one ends. Every channel is private: Realtime
+ * lets only the album's members join (RLS on realtime.messages; see the note "Private channels and broadcast
+ * from the database" in the migrations). The album's channel carries the `change` messages the database sends
+ * for its items, comments, favorites and members, presence (`{userId, displayName, since}` per tab, reported
+ * as unique users) and the `upload-progress` broadcast. The albums screen (`subscribe(null, …)`) has
+ * `user:{userId}`, where the database tells the user of albums gained, lost, deleted or edited, and of counts
+ * that changed. No postgres_changes: Realtime sends their deletes to anyone, member or not.
  */
-import type { RealtimeChannel, RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import type {
   AuthPort,
   BroadcastMessage,
@@ -24,6 +26,8 @@ import type {
 import { toPlainRow, type Row } from './supabase-rows';
 
 export const BROADCAST_EVENT = 'upload-progress';
+/** The event of the messages the database sends (realtime.send in the triggers). */
+export const CHANGE_EVENT = 'change';
 
 const ENTITY_OF_TABLE: Record<string, ChangeEntity> = {
   albums: 'album',
@@ -33,29 +37,14 @@ const ENTITY_OF_TABLE: Record<string, ChangeEntity> = {
   album_members: 'album_member',
 };
 
-type Binding = { table: string; event: '*' | 'INSERT' | 'UPDATE' };
-
-/** An open album: every change to its rows (filtered by album, and by RLS). */
-const ALBUM_BINDINGS: readonly Binding[] = ['items', 'comments', 'favorites', 'album_members'].map((table) => ({ table, event: '*' }));
-
-/**
- * The albums screen: changes in every album the user belongs to (RLS decides which rows reach them). Item
- * deletes are left out: Realtime sends deletes without an RLS check, so an unfiltered item delete would reach
- * every listener; the album's own row (its item count) tells the screen instead.
- */
-const ALBUMS_SCREEN_BINDINGS: readonly Binding[] = [
-  { table: 'albums', event: '*' },
-  { table: 'album_members', event: '*' },
-  { table: 'items', event: 'INSERT' },
-  { table: 'items', event: 'UPDATE' },
-];
-
-/** The postgres_changes payload fields we read (as Realtime sends them, decoded by supabase-js). */
-export interface ChangePayload {
-  eventType: 'INSERT' | 'UPDATE' | 'DELETE';
+/** A `change` message as the database sends it: a delete carries only the row's key. */
+export interface ChangeMessage {
   table: string;
-  new: Row;
-  old: Row;
+  op: string;
+  album_id: string;
+  row: Row;
+  /** Counts of this album may keep changing for this long without another message (the albums screen). */
+  quiet_ms?: number;
 }
 
 function text(value: unknown): string | undefined {
@@ -63,20 +52,21 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * A postgres_changes payload as a ChangeEvent, or null for a table the app does not follow. Rows without a
- * single id column (members, favorites) get one made of their key, so the app can tell rows apart.
- * `albumId` comes from the row, else from the album the channel listens to (a delete may carry only the key).
+ * A `change` message as a ChangeEvent, or null for a table the app does not follow or a malformed message.
+ * Rows without a single id column (members, favorites) get one made of their key, so the app can tell rows
+ * apart.
  */
-export function toChangeEvent(payload: ChangePayload, channelAlbumId: string | null): ChangeEvent | null {
-  const entity = ENTITY_OF_TABLE[payload.table];
-  if (!entity) return null;
-  const op = payload.eventType === 'INSERT' ? 'insert' : payload.eventType === 'UPDATE' ? 'update' : 'delete';
-  const source: Row = op === 'delete' ? { ...payload.old } : { ...payload.new };
-  const albumId = entity === 'album' ? text(source.id) : (text(source.album_id) ?? channelAlbumId ?? undefined);
-  if (!albumId) return null;
+export function toChangeEvent(message: unknown): ChangeEvent | null {
+  if (!message || typeof message !== 'object') return null;
+  const { table, op, album_id: albumId, row } = message as Partial<ChangeMessage>;
+  const entity = typeof table === 'string' ? ENTITY_OF_TABLE[table] : undefined;
+  const kind = op === 'insert' || op === 'update' || op === 'delete' ? op : null;
+  if (!entity || !kind || !text(albumId) || !row || typeof row !== 'object' || Array.isArray(row)) return null;
+  const source: Row = { ...row };
+  if (entity === 'album' && !text(source.id)) source.id = albumId;
   if (entity === 'album_member' && !text(source.id)) source.id = `${albumId}:${text(source.user_id) ?? ''}`;
   if (entity === 'favorite' && !text(source.id)) source.id = `${text(source.item_id) ?? ''}:${text(source.user_id) ?? ''}`;
-  return { entity, op, albumId, row: toPlainRow(source) };
+  return { entity, op: kind, albumId: albumId!, row: toPlainRow(source) };
 }
 
 /**
@@ -116,6 +106,8 @@ interface ChannelEntry {
   since: string;
   /** Whether the channel is joined now: a subscriber added meanwhile is live at once. */
   joined: boolean;
+  /** By album: a second look once its counts have been quiet (see ChangeMessage.quiet_ms). */
+  settles: Map<string, ReturnType<typeof setTimeout>>;
 }
 
 function report(e: unknown): void {
@@ -146,7 +138,7 @@ export class SupabaseRealtime implements RealtimePort {
     const own: RealtimeHandlers = { ...handlers };
     let entry = this.entries.get(albumId);
     if (!entry) {
-      entry = { topic: '', albumId, channel: null, subs: new Set(), viewers: [], since: new Date().toISOString(), joined: false };
+      entry = { topic: '', albumId, channel: null, subs: new Set(), viewers: [], since: new Date().toISOString(), joined: false, settles: new Map() };
       this.entries.set(albumId, entry);
       void this.open(entry);
     } else {
@@ -174,7 +166,7 @@ export class SupabaseRealtime implements RealtimePort {
       return;
     }
     // Not watching the album (uploads go on from the uploads screen): one message over HTTP.
-    const once = this.client.channel(`album:${albumId}`, { config: { broadcast: { self: false } } });
+    const once = this.client.channel(`album:${albumId}`, { config: { private: true, broadcast: { self: false } } });
     once
       .httpSend(BROADCAST_EVENT, msg)
       .catch(report)
@@ -193,18 +185,30 @@ export class SupabaseRealtime implements RealtimePort {
     }
     if (this.entries.get(entry.albumId) !== entry || !session) return;
     const albumId = entry.albumId;
-    entry.topic = albumId === null ? `albums:${session.userId}` : `album:${albumId}`;
-    const channel = this.client.channel(entry.topic, { config: { broadcast: { self: false }, presence: { key: session.userId } } });
+    entry.topic = albumId === null ? `user:${session.userId}` : `album:${albumId}`;
+    const channel = this.client.channel(entry.topic, {
+      config: { private: true, broadcast: { self: false }, presence: { key: session.userId } },
+    });
     entry.channel = channel;
-    const bindings = albumId === null ? ALBUMS_SCREEN_BINDINGS : ALBUM_BINDINGS;
-    for (const { table, event } of bindings) {
-      const filter = albumId === null ? {} : { filter: `album_id=eq.${albumId}` };
-      channel.on('postgres_changes', { event, schema: 'public', table, ...filter }, (payload: RealtimePostgresChangesPayload<Row>) => {
-        const ev = toChangeEvent(payload as unknown as ChangePayload, albumId);
-        if (!ev) return;
-        for (const sub of entry.subs) if (sub.onChange) call(() => sub.onChange!(ev));
-      });
-    }
+    const tell = (ev: ChangeEvent) => {
+      for (const sub of entry.subs) if (sub.onChange) call(() => sub.onChange!(ev));
+    };
+    channel.on('broadcast', { event: CHANGE_EVENT }, (message: { payload?: unknown }) => {
+      const ev = toChangeEvent(message.payload);
+      if (!ev) return;
+      tell(ev);
+      // Counts sent at most once per quiet time: once it has passed, the later ones are told as one change.
+      const quietMs = (message.payload as Partial<ChangeMessage>).quiet_ms;
+      if (typeof quietMs !== 'number' || !(quietMs > 0) || entry.settles.has(ev.albumId)) return;
+      const settled: ChangeEvent = { entity: 'album', op: 'update', albumId: ev.albumId, row: { id: ev.albumId } };
+      entry.settles.set(
+        ev.albumId,
+        setTimeout(() => {
+          entry.settles.delete(ev.albumId);
+          if (this.entries.get(albumId) === entry) tell(settled);
+        }, quietMs),
+      );
+    });
     if (albumId !== null) {
       channel.on('presence', { event: 'sync' }, () => {
         entry.viewers = toViewers(channel.presenceState() as Record<string, unknown[]>);
@@ -235,6 +239,8 @@ export class SupabaseRealtime implements RealtimePort {
 
   private close(entry: ChannelEntry): void {
     this.entries.delete(entry.albumId);
+    for (const timer of entry.settles.values()) clearTimeout(timer);
+    entry.settles.clear();
     if (entry.channel) void this.client.removeChannel(entry.channel);
   }
 }

@@ -88,7 +88,7 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
       expect(heard.length).toBe(countAfterStop);
     });
 
-    it('tells an albums screen (no album) about albums and items anywhere', async () => {
+    it('tells an albums screen (no album) about its albums: gained, renamed, new counts, lost', async () => {
       const pair = await makePair();
       const heard: ChangeEvent[] = [];
       const { stop } = await subscribeLive(pair.b, null, { onChange: (ev) => heard.push(ev) });
@@ -100,8 +100,14 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
           REALTIME_DEADLINE_MS * 2,
           'the renamed album',
         );
-        const item = await addReadyItem(pair.a, album.id);
-        await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id), REALTIME_DEADLINE_MS * 2, 'the item');
+        await addReadyItem(pair.a, album.id);
+        await waitFor(
+          () => heard.find((ev) => ev.entity === 'album' && ev.row.id === album.id && ev.row.itemCount === 1),
+          REALTIME_DEADLINE_MS * 2,
+          'the album with its new item counted',
+        );
+        await pair.a.data.deleteAlbum(album.id);
+        await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.albumId === album.id && ev.op === 'delete'), REALTIME_DEADLINE_MS * 2, 'the deleted album');
       } finally {
         stop();
       }

@@ -12,6 +12,8 @@
  *   - inserts and updates reach a subscriber only if `select exists(select 1 from <table> where <pk> = …)`
  *     finds the row run as that subscriber (role and JWT claims), i.e. RLS decides; deletes are sent without
  *     that check, with only the primary key of the old row when the table has RLS enabled.
+ * Broadcast from the database: every row inserted into realtime.messages (realtime.send, broadcast_changes) is
+ * captured the same way and handed on in the same order, for the emulator to deliver to the topic's channels.
  * Postgres server: LISTEN on a connection of its own. PGlite has one connection the harness keeps to itself,
  * so the emulator reads changes after each request it serves, plus a poll each second for commits made by
  * other means (each PGlite query holds the event loop, so a busier poll would slow the WebSocket down).
@@ -33,6 +35,15 @@ export interface TableInfo {
 }
 
 export type ChangeOp = 'INSERT' | 'UPDATE' | 'DELETE';
+
+/** A committed row of realtime.messages: a broadcast sent from the database. */
+export interface DatabaseMessage {
+  topic: string;
+  event: string;
+  extension: string;
+  private: boolean;
+  payload: unknown;
+}
 
 export interface CapturedChange {
   id: number;
@@ -85,6 +96,13 @@ begin
   returning id into change_id;
   perform pg_notify('${NOTIFY_CHANNEL}', change_id::text);
   return null;
+end $$;
+do $$
+begin
+  if to_regclass('realtime.messages') is not null then
+    create or replace trigger realtime_emulator_capture after insert on realtime.messages
+      for each row execute function realtime_emulator.capture();
+  end if;
 end $$;
 `;
 
@@ -140,11 +158,16 @@ export class ChangeFeed {
   private constructor(
     private readonly db: Harness,
     private readonly deliver: (change: CapturedChange) => Promise<void>,
+    private readonly deliverMessage: (message: DatabaseMessage) => void,
   ) {}
 
   /** Installs the capture (idempotent: several emulators may share a database) and starts following it. */
-  static async start(db: Harness, deliver: (change: CapturedChange) => Promise<void>): Promise<ChangeFeed> {
-    const feed = new ChangeFeed(db, deliver);
+  static async start(
+    db: Harness,
+    deliver: (change: CapturedChange) => Promise<void>,
+    deliverMessage: (message: DatabaseMessage) => void,
+  ): Promise<ChangeFeed> {
+    const feed = new ChangeFeed(db, deliver, deliverMessage);
     await db.exec(CAPTURE_SQL);
     for (const row of await db.query(TABLES_SQL)) {
       const info: TableInfo = {
@@ -179,6 +202,12 @@ export class ChangeFeed {
     return this.tables.get(`${schema}.${table}`);
   }
 
+  /** Whether the table exists at all (Realtime accepts postgres_changes on any table; only published ones send). */
+  async exists(schema: string, table: string): Promise<boolean> {
+    const [row] = await this.db.query<{ found: boolean }>(`select to_regclass(format('%I.%I', $1::text, $2::text)) is not null as found`, [schema, table]);
+    return row?.found === true;
+  }
+
   /** Reads whatever was committed since the last read (cheap when nothing was). */
   kick(): void {
     if (this.closed) return;
@@ -194,6 +223,11 @@ export class ChangeFeed {
       );
       for (const row of rows) {
         this.lastId = Number(row.id);
+        if (row.schema_name === 'realtime' && row.table_name === 'messages') {
+          const m = row.new_row as Row;
+          this.deliverMessage({ topic: String(m.topic), event: String(m.event ?? ''), extension: String(m.extension), private: m.private === true, payload: m.payload ?? {} });
+          continue;
+        }
         const info = this.tables.get(`${String(row.schema_name)}.${String(row.table_name)}`);
         if (!info) continue;
         const op = String(row.op) as ChangeOp;

@@ -5,10 +5,16 @@
  * `ws://127.0.0.1:<port>/realtime/v1/websocket?apikey=…&vsn=2.0.0`; the REST broadcast endpoints
  * (`/realtime/v1/api/broadcast…`) arrive through the wire emulator's `fetch`.
  *
- * Served: `phx_join` (public channels: broadcast, presence, postgres_changes), `phx_leave`, `heartbeat`,
- * `access_token`, broadcast (to the other members, or to all with `broadcast.self`; acknowledged with
- * `broadcast.ack`), presence track/untrack (`presence_state` to a joiner, `presence_diff` to all), and
- * postgres_changes from the real database (realtime-changes.ts): RLS decides who hears an insert or update.
+ * Served: `phx_join` (broadcast, presence, postgres_changes), `phx_leave`, `heartbeat`, `access_token`,
+ * broadcast (to the other members, or to all with `broadcast.self`; acknowledged with `broadcast.ack`),
+ * presence track/untrack (`presence_state` to a joiner, `presence_diff` to all), postgres_changes from the
+ * real database (realtime-changes.ts): RLS decides who hears an insert or update, never a delete; and
+ * broadcasts sent from the database (rows of realtime.messages) to the channels of their topic.
+ * Private channels (`config.private`) follow Realtime Authorization (realtime-authorization.ts): a join is
+ * refused unless the caller may read broadcast or presence on the topic, presence is shown and tracked and
+ * broadcasts are received and sent only as the policies allow, and a private and a public channel of the
+ * same name are apart. With `privateOnly` (the project's "Allow public access" turned off) public joins are
+ * refused.
  * A channel's JWT is verified with the project's secret; when it expires the channel is closed, as Realtime
  * does. Anything else is answered as Realtime would refuse it where possible and listed in `unserved`, so a
  * test can require that nothing the adapter sent went unserved.
@@ -19,7 +25,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Harness, Row } from '../db-harness';
 import { verifyJwt, type Claims } from './jwt-hs256';
-import { ChangeFeed, type CapturedChange, type ChangeData, type ChangeOp } from './realtime-changes';
+import { RealtimeAuthorization } from './realtime-authorization';
+import { ChangeFeed, type CapturedChange, type ChangeData, type ChangeOp, type DatabaseMessage } from './realtime-changes';
 import { decodeBinary, decodeText, encodeText, encodeUserBroadcast, FrameError, type Frame } from './realtime-frames';
 import { bearerToken, emptyResponse, jsonResponse, type WireRequest } from './wire-http';
 
@@ -42,9 +49,19 @@ interface PresenceMeta extends Row {
   phx_ref: string;
 }
 
+/** What a private channel's caller may do there (null: not asked yet); a public channel allows everything. */
+interface Policies {
+  broadcastRead: boolean;
+  presenceRead: boolean | null;
+  broadcastWrite: boolean | null;
+  presenceWrite: boolean | null;
+}
+
 interface Channel {
   conn: Connection;
   topic: string;
+  private: boolean;
+  policies: Policies | null;
   joinRef: string;
   claims: Claims;
   broadcastSelf: boolean;
@@ -59,12 +76,16 @@ interface Channel {
 interface Connection {
   ws: WebSocket;
   channels: Map<string, Channel>;
+  /** Frames are served one after another, as a Phoenix channel process does, even when one waits for the database. */
+  queue: Promise<void>;
 }
 
 export interface RealtimeEmulatorOptions {
   db: Harness;
   jwtSecret: string;
   anonKey: string;
+  /** The project's Realtime setting "Allow public access" turned off: only private channels may be joined. */
+  privateOnly?: boolean;
 }
 
 /** Realtime takes a token a little past its expiry, as the REST gateway does (clock skew). */
@@ -104,13 +125,19 @@ export class RealtimeEmulator {
   private server!: Server;
   private wss!: WebSocketServer;
   private feed!: ChangeFeed;
+  private auth!: RealtimeAuthorization;
   private port = 0;
 
   private constructor(private readonly opts: RealtimeEmulatorOptions) {}
 
   static async start(opts: RealtimeEmulatorOptions): Promise<RealtimeEmulator> {
     const emulator = new RealtimeEmulator(opts);
-    emulator.feed = await ChangeFeed.start(opts.db, (change) => emulator.deliverChange(change));
+    emulator.auth = new RealtimeAuthorization(opts.db);
+    emulator.feed = await ChangeFeed.start(
+      opts.db,
+      (change) => emulator.deliverChange(change),
+      (message) => emulator.deliverMessage(message),
+    );
     emulator.wss = new WebSocketServer({ noServer: true });
     emulator.server = createServer((req, res) => {
       emulator.unserved.push(`HTTP ${req.method ?? ''} ${req.url ?? ''}: plain HTTP to the WebSocket port`);
@@ -144,10 +171,12 @@ export class RealtimeEmulator {
   }
 
   /** `/realtime/v1/*` over HTTP: the broadcast endpoints realtime-js uses when a channel is not joined. */
-  handleHttp(req: WireRequest, path: string): Response | null {
+  async handleHttp(req: WireRequest, path: string): Promise<Response | null> {
     if (req.method !== 'POST' || !path.startsWith('/api/broadcast')) return null;
     const token = bearerToken(req.headers);
-    if (token && !verifyJwt(token, this.opts.jwtSecret, LEEWAY_SECONDS).ok) return jsonResponse({ message: 'Invalid JWT' }, 401);
+    const verified = verifyJwt(token ?? this.opts.anonKey, this.opts.jwtSecret, LEEWAY_SECONDS);
+    if (!verified.ok) return jsonResponse({ message: 'Invalid JWT' }, 401);
+    const claims = verified.claims;
     const single = /^\/api\/broadcast\/([^/]+)\/events\/([^/]+)$/.exec(path);
     const type = req.headers.get('Content-Type') ?? '';
     if (!type.startsWith('application/json')) {
@@ -155,26 +184,29 @@ export class RealtimeEmulator {
       return jsonResponse({ message: 'Unsupported Media Type' }, 415);
     }
     if (single) {
-      if (req.url.searchParams.get('private') === 'true') {
-        this.unserved.push(`POST /realtime/v1${path}: private channels are not served`);
-        return jsonResponse({ message: 'private channels are not served' }, 501);
-      }
       if (req.body === undefined) return jsonResponse({ errors: { payload: ["can't be blank"] } }, 422);
-      this.fanOutBroadcast(`realtime:${decodeURIComponent(single[1]!)}`, decodeURIComponent(single[2]!), req.body);
+      const topic = decodeURIComponent(single[1]!);
+      const isPrivate = req.url.searchParams.get('private') === 'true';
+      // Realtime's single broadcast: a private topic needs the broadcast write policy, else 403.
+      if (isPrivate && !(await this.auth.write(topic, claims, 'broadcast'))) return jsonResponse({ message: 'Unauthorized' }, 403);
+      this.fanOutBroadcast(`realtime:${topic}`, isPrivate, decodeURIComponent(single[2]!), req.body);
       return emptyResponse(202);
     }
     if (path !== '/api/broadcast') return null;
     const messages = (req.body as { messages?: unknown } | undefined)?.messages;
     if (!Array.isArray(messages)) return jsonResponse({ errors: { messages: ["can't be blank"] } }, 422);
     for (const m of messages as { topic?: unknown; event?: unknown; payload?: unknown; private?: unknown }[]) {
-      if (m.private === true) {
-        this.unserved.push(`POST /realtime/v1${path}: private channels are not served`);
-        return jsonResponse({ message: 'private channels are not served' }, 501);
-      }
       if (typeof m.topic !== 'string' || typeof m.event !== 'string') return jsonResponse({ errors: { messages: ['topic and event are required'] } }, 422);
     }
-    for (const m of messages as { topic: string; event: string; payload?: unknown }[]) {
-      this.fanOutBroadcast(`realtime:${m.topic}`, m.event, m.payload ?? {});
+    // Realtime's batch broadcast: private messages of a topic the caller may not write to are dropped quietly.
+    const allowed = new Map<string, boolean>();
+    for (const m of messages as { topic: string; event: string; payload?: unknown; private?: unknown }[]) {
+      const isPrivate = m.private === true;
+      if (isPrivate) {
+        if (!allowed.has(m.topic)) allowed.set(m.topic, await this.auth.write(m.topic, claims, 'broadcast'));
+        if (!allowed.get(m.topic)) continue;
+      }
+      this.fanOutBroadcast(`realtime:${m.topic}`, isPrivate, m.event, m.payload ?? {});
     }
     return emptyResponse(202);
   }
@@ -202,14 +234,16 @@ export class RealtimeEmulator {
   }
 
   private connected(ws: WebSocket): void {
-    const conn: Connection = { ws, channels: new Map() };
+    const conn: Connection = { ws, channels: new Map(), queue: Promise.resolve() };
     this.connections.add(conn);
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      try {
-        this.received(conn, data, isBinary);
-      } catch (e) {
-        this.unserved.push(`frame: ${e instanceof FrameError ? '' : 'emulator failure: '}${(e as Error).message}`);
-      }
+      conn.queue = conn.queue.then(async () => {
+        try {
+          await this.received(conn, data, isBinary);
+        } catch (e) {
+          this.unserved.push(`frame: ${e instanceof FrameError ? '' : 'emulator failure: '}${(e as Error).message}`);
+        }
+      });
     });
     ws.on('close', () => {
       this.connections.delete(conn);
@@ -226,13 +260,13 @@ export class RealtimeEmulator {
     this.send(conn, encodeText({ joinRef: frame.joinRef, ref: frame.ref, topic: frame.topic, event: 'phx_reply', payload: { status, response } }));
   }
 
-  private received(conn: Connection, data: RawData, isBinary: boolean): void {
+  private async received(conn: Connection, data: RawData, isBinary: boolean): Promise<void> {
     const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     if (isBinary) {
       const push = decodeBinary(buffer);
       const channel = conn.channels.get(push.topic);
       if (!channel || channel.joinRef !== push.joinRef) return this.notJoined(conn, { joinRef: push.joinRef, ref: push.ref, topic: push.topic, event: 'broadcast', payload: null });
-      this.broadcastFrom(channel, push.event, push.payload, push.encoding, push.ref);
+      await this.broadcastFrom(channel, push.event, push.payload, push.encoding, push.ref);
       return;
     }
     const frame = decodeText(buffer.toString('utf8'));
@@ -241,7 +275,7 @@ export class RealtimeEmulator {
       this.unserved.push(`phoenix ${frame.event}: not served`);
       return;
     }
-    if (frame.event === 'phx_join') return this.join(conn, frame);
+    if (frame.event === 'phx_join') return await this.join(conn, frame);
     const channel = conn.channels.get(frame.topic);
     if (frame.event === 'phx_leave') {
       this.reply(conn, frame, 'ok');
@@ -261,10 +295,10 @@ export class RealtimeEmulator {
           this.unserved.push(`${frame.topic} broadcast: payload without type 'broadcast' and an event`);
           return;
         }
-        return this.broadcastFrom(channel, p.event, frame.payload, 'text', frame.ref);
+        return await this.broadcastFrom(channel, p.event, frame.payload, 'text', frame.ref);
       }
       case 'presence':
-        return this.presence(channel, frame);
+        return await this.presence(channel, frame);
       default:
         this.unserved.push(`${frame.topic} ${frame.event}: event not served`);
         this.reply(conn, frame, 'error', { reason: `unknown event ${frame.event}` });
@@ -283,7 +317,7 @@ export class RealtimeEmulator {
     return { ok: false, reason: verified.reason === 'expired' ? 'Token has expired' : 'Invalid JWT' };
   }
 
-  private join(conn: Connection, frame: Frame): void {
+  private async join(conn: Connection, frame: Frame): Promise<void> {
     const payload = (frame.payload ?? {}) as {
       access_token?: unknown;
       config?: {
@@ -299,7 +333,8 @@ export class RealtimeEmulator {
       this.reply(conn, frame, 'error', { reason });
     };
     if (!frame.topic.startsWith('realtime:')) return refuse(`topic ${frame.topic} is not a realtime: topic`, true);
-    if (config.private === true) return refuse('private channels are not served', true);
+    const isPrivate = config.private === true;
+    if (this.opts.privateOnly && !isPrivate) return refuse('PrivateOnly: This project only allows private channels', false);
     const verified = this.verify(payload.access_token ?? this.opts.anonKey);
     if (!verified.ok) return refuse(verified.reason, false);
     const role = verified.claims.role;
@@ -313,10 +348,20 @@ export class RealtimeEmulator {
       const filter = typeof pc.filter === 'string' ? pc.filter : undefined;
       if (!OPS.has(event)) return refuse(`postgres_changes event ${event} is not one of *, INSERT, UPDATE, DELETE`, true);
       if (!table || table === '*' || schema === '*') return refuse('postgres_changes on every table of a schema are not served', true);
-      if (!this.feed.table(schema, table)) return refuse(`${schema}.${table} is not in the supabase_realtime publication`, true);
+      // A table outside the publication is accepted, as Realtime does; its changes simply never come.
+      if (!this.feed.table(schema, table) && !(await this.feed.exists(schema, table))) return refuse(`${schema}.${table} does not exist`, true);
       const parsed = filter === undefined ? null : parseFilter(filter);
       if (typeof parsed === 'string') return refuse(parsed, true);
       bindings.push({ id: randomInt(1, 2 ** 31 - 1), event: event as Binding['event'], schema, table, ...(filter === undefined ? {} : { filter }), parsed });
+    }
+
+    const subTopic = frame.topic.slice('realtime:'.length);
+    const presenceEnabled = config.presence?.enabled === true;
+    let policies: Policies | null = null;
+    if (isPrivate) {
+      const read = await this.auth.read(subTopic, verified.claims, presenceEnabled ? ['broadcast', 'presence'] : ['broadcast']);
+      if (!read.broadcast && !read.presence) return refuse(`Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`, false);
+      policies = { broadcastRead: read.broadcast === true, presenceRead: read.presence, broadcastWrite: null, presenceWrite: null };
     }
 
     // A second join of the same topic on one socket replaces the first, as Phoenix does.
@@ -326,12 +371,14 @@ export class RealtimeEmulator {
     const channel: Channel = {
       conn,
       topic: frame.topic,
+      private: isPrivate,
+      policies,
       joinRef: frame.joinRef ?? frame.ref ?? '',
       claims: verified.claims,
       broadcastSelf: config.broadcast?.self === true,
       broadcastAck: config.broadcast?.ack === true,
       presenceKey: key,
-      presenceEnabled: config.presence?.enabled === true,
+      presenceEnabled,
       presence: null,
       bindings,
       expiry: null,
@@ -341,7 +388,7 @@ export class RealtimeEmulator {
     this.reply(conn, frame, 'ok', {
       postgres_changes: bindings.map((b) => ({ id: b.id, event: b.event, schema: b.schema, table: b.table, ...(b.filter === undefined ? {} : { filter: b.filter }) })),
     });
-    if (channel.presenceEnabled) this.push(channel, 'presence_state', this.presenceState(channel.topic));
+    if (channel.presenceEnabled && this.mayReadPresence(channel)) this.push(channel, 'presence_state', this.presenceState(channel));
     if (bindings.length > 0) {
       this.push(channel, 'system', { channel: frame.topic.slice('realtime:'.length), extension: 'postgres_changes', message: 'Subscribed to PostgreSQL', status: 'ok' });
     }
@@ -389,36 +436,68 @@ export class RealtimeEmulator {
     if (channel.presence) {
       const left = channel.presence;
       channel.presence = null;
-      this.presenceDiff(channel.topic, {}, { [channel.presenceKey]: { metas: [left] } });
+      this.presenceDiff(channel, {}, { [channel.presenceKey]: { metas: [left] } });
     }
   }
 
-  private members(topic: string): Channel[] {
+  /** The channels joined to a topic: a private and a public channel of the same name are apart, as in Realtime. */
+  private members(topic: string, isPrivate: boolean): Channel[] {
     const out: Channel[] = [];
     for (const conn of this.connections) {
       const channel = conn.channels.get(topic);
-      if (channel) out.push(channel);
+      if (channel && channel.private === isPrivate) out.push(channel);
     }
     return out;
   }
 
-  private broadcastFrom(sender: Channel, event: string, payload: unknown, encoding: 'json' | 'binary' | 'text', ref: string | null): void {
-    for (const member of this.members(sender.topic)) {
+  private mayReadBroadcast(channel: Channel): boolean {
+    return !channel.policies || channel.policies.broadcastRead;
+  }
+
+  private mayReadPresence(channel: Channel): boolean {
+    return !channel.policies || channel.policies.presenceRead === true;
+  }
+
+  /** Realtime asks the write policy of a private channel once, on its first send of that kind. */
+  private async mayWrite(channel: Channel, extension: 'broadcast' | 'presence'): Promise<boolean> {
+    const policies = channel.policies;
+    if (!policies) return true;
+    const topic = channel.topic.slice('realtime:'.length);
+    if (extension === 'broadcast') return (policies.broadcastWrite ??= await this.auth.write(topic, channel.claims, 'broadcast'));
+    if (policies.presenceRead === null) policies.presenceRead = (await this.auth.read(topic, channel.claims, ['presence'])).presence;
+    return (policies.presenceWrite ??= await this.auth.write(topic, channel.claims, 'presence'));
+  }
+
+  private async broadcastFrom(sender: Channel, event: string, payload: unknown, encoding: 'json' | 'binary' | 'text', ref: string | null): Promise<void> {
+    // Refused on a private channel: dropped without a word (no ack either), as Realtime does.
+    if (!(await this.mayWrite(sender, 'broadcast'))) return;
+    for (const member of this.members(sender.topic, sender.private)) {
       if (member === sender && !sender.broadcastSelf) continue;
+      if (!this.mayReadBroadcast(member)) continue;
       if (encoding === 'text') this.send(member.conn, encodeText({ joinRef: null, ref: null, topic: sender.topic, event: 'broadcast', payload }));
       else this.send(member.conn, encodeUserBroadcast(sender.topic, event, payload, encoding));
     }
     if (sender.broadcastAck && ref) this.reply(sender.conn, { joinRef: sender.joinRef, ref, topic: sender.topic, event: 'broadcast', payload: null }, 'ok');
   }
 
-  /** A broadcast sent over HTTP: to every member, as a JSON user broadcast. */
-  private fanOutBroadcast(topic: string, event: string, payload: unknown): void {
-    for (const member of this.members(topic)) this.send(member.conn, encodeUserBroadcast(topic, event, payload, 'json'));
+  /** A broadcast sent over HTTP or from the database: to every member allowed to receive it, as a JSON user broadcast. */
+  private fanOutBroadcast(topic: string, isPrivate: boolean, event: string, payload: unknown): void {
+    for (const member of this.members(topic, isPrivate)) {
+      if (this.mayReadBroadcast(member)) this.send(member.conn, encodeUserBroadcast(topic, event, payload, 'json'));
+    }
   }
 
-  private presence(channel: Channel, frame: Frame): void {
+  /** A row of realtime.messages committed: Realtime broadcasts it to the channels of its topic. */
+  private deliverMessage(message: DatabaseMessage): void {
+    if (message.extension !== 'broadcast') return;
+    this.fanOutBroadcast(`realtime:${message.topic}`, message.private, message.event, message.payload);
+  }
+
+  private async presence(channel: Channel, frame: Frame): Promise<void> {
     const p = (frame.payload ?? {}) as { event?: unknown; payload?: unknown };
     if (p.event === 'track') {
+      // Refused on a private channel: Realtime replies with a bare error.
+      if (!(await this.mayWrite(channel, 'presence'))) return this.reply(channel.conn, frame, 'error');
       const meta = p.payload && typeof p.payload === 'object' && !Array.isArray(p.payload) ? (p.payload as Row) : {};
       const previous = channel.presence;
       const next: PresenceMeta = { ...meta, phx_ref: randomBytes(12).toString('base64url'), ...(previous ? { phx_ref_prev: previous.phx_ref } : {}) };
@@ -426,35 +505,37 @@ export class RealtimeEmulator {
       // Realtime turns presence on for a channel that tracks, and sends it the state it missed.
       if (!channel.presenceEnabled) {
         channel.presenceEnabled = true;
-        this.push(channel, 'presence_state', this.presenceState(channel.topic));
+        if (this.mayReadPresence(channel)) this.push(channel, 'presence_state', this.presenceState(channel));
       }
       this.reply(channel.conn, frame, 'ok');
-      this.presenceDiff(channel.topic, { [channel.presenceKey]: { metas: [next] } }, previous ? { [channel.presenceKey]: { metas: [previous] } } : {});
+      this.presenceDiff(channel, { [channel.presenceKey]: { metas: [next] } }, previous ? { [channel.presenceKey]: { metas: [previous] } } : {});
       return;
     }
     if (p.event === 'untrack') {
       const previous = channel.presence;
       channel.presence = null;
       this.reply(channel.conn, frame, 'ok');
-      if (previous) this.presenceDiff(channel.topic, {}, { [channel.presenceKey]: { metas: [previous] } });
+      if (previous) this.presenceDiff(channel, {}, { [channel.presenceKey]: { metas: [previous] } });
       return;
     }
     this.unserved.push(`${channel.topic} presence ${String(p.event)}: not served`);
     this.reply(channel.conn, frame, 'error', { reason: 'unknown presence event' });
   }
 
-  private presenceState(topic: string): Record<string, { metas: PresenceMeta[] }> {
+  private presenceState(of: Channel): Record<string, { metas: PresenceMeta[] }> {
     const state: Record<string, { metas: PresenceMeta[] }> = {};
-    for (const member of this.members(topic)) {
+    for (const member of this.members(of.topic, of.private)) {
       if (!member.presence) continue;
       (state[member.presenceKey] ??= { metas: [] }).metas.push(member.presence);
     }
     return state;
   }
 
-  private presenceDiff(topic: string, joins: Record<string, { metas: PresenceMeta[] }>, leaves: Record<string, { metas: PresenceMeta[] }>): void {
-    for (const member of this.members(topic)) {
-      if (member.presenceEnabled) this.send(member.conn, encodeText({ joinRef: null, ref: null, topic, event: 'presence_diff', payload: { joins, leaves } }));
+  private presenceDiff(from: Channel, joins: Record<string, { metas: PresenceMeta[] }>, leaves: Record<string, { metas: PresenceMeta[] }>): void {
+    for (const member of this.members(from.topic, from.private)) {
+      if (member.presenceEnabled && this.mayReadPresence(member)) {
+        this.send(member.conn, encodeText({ joinRef: null, ref: null, topic: from.topic, event: 'presence_diff', payload: { joins, leaves } }));
+      }
     }
   }
 

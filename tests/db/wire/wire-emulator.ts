@@ -41,6 +41,8 @@ export interface WireEmulatorOptions {
   accessTokenSeconds?: number;
   /** Also emulate Realtime (a WebSocket server on 127.0.0.1, changes captured from the database). */
   realtime?: boolean;
+  /** Realtime's "Allow public access" turned off, as the README asks of a deployment: private channels only. */
+  realtimePrivateOnly?: boolean;
 }
 
 const PROJECT_URL = 'https://emulated-project.supabase.test';
@@ -59,7 +61,7 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
   const gotrue = new GoTrueEmulator({ db, jwtSecret, issuer: `${PROJECT_URL}/auth/v1`, ...(opts.accessTokenSeconds ? { accessTokenSeconds: opts.accessTokenSeconds } : {}) });
   const postgrest = new PostgrestEmulator({ db, jwtSecret, schema: await loadSchemaCache(db), maxRows: opts.maxRows ?? 1000 });
   const unserved: string[] = [];
-  const realtime = opts.realtime ? await RealtimeEmulator.start({ db, jwtSecret, anonKey }) : null;
+  const realtime = opts.realtime ? await RealtimeEmulator.start({ db, jwtSecret, anonKey, privateOnly: opts.realtimePrivateOnly === true }) : null;
 
   const serve = async (request: Request): Promise<Response> => {
     const req = await readRequest(request);
@@ -75,7 +77,7 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
           : m?.[1] === 'rest'
             ? await postgrest.handle(req, m[2]!)
             : m?.[1] === 'realtime' && realtime
-              ? realtime.handleHttp(req, m[2]!)
+              ? await realtime.handleHttp(req, m[2]!)
               : null;
       // What the request committed reaches Realtime subscribers (the database may have no LISTEN).
       realtime?.changesMayHaveCommitted();

@@ -1,0 +1,260 @@
+/**
+ * What a signed-in stranger can learn about an album over Realtime, tried as an attacker would: with plain
+ * supabase-js and the anon key, on the emulated wire (tests/db/wire/realtime-emulator.ts) in front of our
+ * real SQL. The project here still allows public channels (the README asks to turn that off), so each
+ * attack is tried where it has the most room. Members, meanwhile, keep hearing everything through the app's
+ * own adapter.
+ */
+import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addReadyItem, sleep, waitFor } from '../../src/testing/contract/contract-fixtures';
+import { REALTIME_DEADLINE_MS, subscribeLive } from '../../src/testing/contract/realtime-port-contract';
+import type { Backend, BroadcastMessage, ChangeEvent, PresenceViewer } from '../../src/backend/ports';
+import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
+import { startDb, type Harness } from './db-harness';
+import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
+
+let db: Harness;
+let wire: WireEmulator;
+
+beforeAll(async () => {
+  db = await startDb();
+  wire = await createWireEmulator(db, { realtime: true });
+}, 300_000);
+afterAll(async () => {
+  await wire?.close();
+  await db?.close();
+});
+
+const PASSWORD = 'correct horse battery staple';
+const DEADLINE = REALTIME_DEADLINE_MS * 5;
+
+interface Person {
+  backend: Backend;
+  client: SupabaseClient;
+  userId: string;
+}
+
+async function person(name: string): Promise<Person> {
+  const email = `${name}.${crypto.randomUUID().slice(0, 8)}@example.test`;
+  const backend = createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: WebSocket as never });
+  const session = await backend.auth.signUp(email, PASSWORD, name);
+  if (!session) throw new Error('sign-up gave no session');
+  const client = createClient(wire.url, wire.anonKey, {
+    global: { fetch: wire.fetch },
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
+  const { error } = await client.auth.signInWithPassword({ email, password: PASSWORD });
+  if (error) throw error;
+  // Realtime joins with the user's token, as supabase-js does once signed in.
+  await client.realtime.setAuth();
+  return { backend, client, userId: session.userId };
+}
+
+async function invite(owner: Person, member: Person, albumId: string, role: 'editor' | 'viewer' = 'editor'): Promise<void> {
+  const created = await owner.client.rpc('create_invite', { p_album_id: albumId, p_role: role });
+  if (created.error) throw new Error(created.error.message);
+  const accepted = await member.client.rpc('accept_invite', { p_token: (created.data as { token: string }[])[0]!.token });
+  if (accepted.error) throw new Error(accepted.error.message);
+}
+
+/** Subscribes a raw channel and resolves with how the join ended: SUBSCRIBED, or the error Realtime gave. */
+function join(channel: RealtimeChannel): Promise<{ status: string; error?: string }> {
+  return new Promise((resolve) => {
+    channel.subscribe((status, err) => {
+      if (status === 'SUBSCRIBED') resolve({ status });
+      else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') resolve({ status, ...(err ? { error: err.message } : {}) });
+    });
+  });
+}
+
+const TABLES = ['album_members', 'albums', 'favorites', 'items', 'comments'];
+
+describe('Realtime tells a non-member nothing about an album', () => {
+  it('a stranger listening to postgres_changes on every table, with no filter, hears nothing of members, favourites, trash or deletion', async () => {
+    const [owner, member, stranger] = await Promise.all([person('Owner'), person('Member'), person('Stranger')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Not for strangers' });
+    const item = await addReadyItem(owner.backend, album.id);
+
+    const overheard: unknown[] = [];
+    const spy = stranger.client.channel(`spy-${stranger.userId}`);
+    for (const table of TABLES) spy.on('postgres_changes', { event: '*', schema: 'public', table }, (payload) => overheard.push(payload));
+    expect(await join(spy)).toEqual({ status: 'SUBSCRIBED' });
+
+    const heard: ChangeEvent[] = [];
+    const { stop } = await subscribeLive(owner.backend, album.id, { onChange: (ev) => heard.push(ev) });
+    try {
+      await invite(owner, member, album.id);
+      expect((await member.client.from('favorites').insert({ item_id: item.id, album_id: album.id })).error).toBeNull();
+      expect((await member.client.from('favorites').delete().eq('item_id', item.id)).error).toBeNull();
+      expect((await member.client.rpc('remove_member', { p_album_id: album.id, p_user_id: member.userId })).error).toBeNull();
+      await owner.backend.data.trashItems(album.id, [item.id]);
+      // The owner hears each of these on the album's channel, the removal and the favourite's deletion included.
+      await waitFor(() => heard.find((ev) => ev.entity === 'favorite' && ev.op === 'delete'), DEADLINE, 'the favourite removed');
+      await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'delete' && ev.row.userId === member.userId), DEADLINE, 'the member removed');
+      await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id && ev.row.deletedAt), DEADLINE, 'the item trashed');
+
+      await owner.backend.data.deleteAlbum(album.id);
+      // An hour later the purge deletes the album's rows for good.
+      await db.query(`select private.purge_expired(now() + interval '31 days', 1000)`);
+      await db.query(`select private.purge_expired(now() + interval '31 days', 1000)`);
+      expect(await db.query('select 1 from public.albums where id = $1', [album.id])).toEqual([]);
+      wire.realtime!.changesMayHaveCommitted();
+      await sleep(1500);
+      expect(overheard).toEqual([]);
+    } finally {
+      stop();
+      await stranger.client.removeChannel(spy);
+    }
+  });
+
+  it("a stranger who joins an album's private channel is refused, and neither sees nor shows presence there", async () => {
+    const [owner, member, stranger] = await Promise.all([person('Owner'), person('Member'), person('Stranger')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Who is looking' });
+    await invite(owner, member, album.id);
+    let ownerSees: PresenceViewer[] = [];
+    const { stop: stopOwner } = await subscribeLive(owner.backend, album.id, { onPresence: (v) => (ownerSees = v) });
+    const { stop: stopMember } = await subscribeLive(member.backend, album.id);
+    try {
+      await waitFor(() => (ownerSees.some((v) => v.userId === member.userId) ? true : undefined), DEADLINE, 'the member among the viewers');
+
+      const privateSpy = stranger.client.channel(`album:${album.id}`, { config: { private: true, presence: { key: stranger.userId } } });
+      privateSpy.on('presence', { event: 'sync' }, () => undefined);
+      expect(await join(privateSpy)).toEqual({
+        status: 'CHANNEL_ERROR',
+        error: `Unauthorized: You do not have permissions to read from this Channel topic: album:${album.id}`,
+      });
+      expect(privateSpy.presenceState()).toEqual({});
+      await stranger.client.removeChannel(privateSpy);
+
+      // A public channel of the same name is another channel: nothing of the members' shows there, nor back.
+      const publicSpy = stranger.client.channel(`album:${album.id}`, { config: { presence: { key: stranger.userId } } });
+      publicSpy.on('presence', { event: 'sync' }, () => undefined);
+      expect(await join(publicSpy)).toEqual({ status: 'SUBSCRIBED' });
+      expect(await publicSpy.track({ userId: stranger.userId, displayName: 'Fake viewer', since: new Date().toISOString() })).toBe('ok');
+      await sleep(500);
+      expect(Object.keys(publicSpy.presenceState())).toEqual([stranger.userId]);
+      expect(ownerSees.map((v) => v.userId).sort()).toEqual([owner.userId, member.userId].sort());
+      await stranger.client.removeChannel(publicSpy);
+    } finally {
+      stopMember();
+      stopOwner();
+    }
+  });
+
+  it('upload progress from a stranger, or from a member who may not add items, reaches no one; from a contributor it does', async () => {
+    const [owner, viewer, editor, stranger] = await Promise.all([person('Owner'), person('Viewer'), person('Editor'), person('Stranger')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Progress' });
+    await invite(owner, viewer, album.id, 'viewer');
+    await invite(owner, editor, album.id, 'editor');
+    const heard: BroadcastMessage[] = [];
+    const { stop } = await subscribeLive(owner.backend, album.id, { onBroadcast: (msg) => heard.push(msg) });
+    const { stop: stopViewer } = await subscribeLive(viewer.backend, album.id);
+    try {
+      const fake = (userId: string): BroadcastMessage => ({ type: 'upload-progress', userId, payload: { done: 1, total: 2 } });
+      // Over the WebSocket, on the private channel (refused at join) and on the public one of the same name.
+      const privateSpy = stranger.client.channel(`album:${album.id}`, { config: { private: true } });
+      expect((await join(privateSpy)).status).toBe('CHANNEL_ERROR');
+      await stranger.client.removeChannel(privateSpy);
+      const publicSpy = stranger.client.channel(`album:${album.id}`);
+      expect(await join(publicSpy)).toEqual({ status: 'SUBSCRIBED' });
+      await publicSpy.send({ type: 'broadcast', event: 'upload-progress', payload: fake(stranger.userId) });
+      await stranger.client.removeChannel(publicSpy);
+      // Over REST, to the private topic: refused.
+      const rest = stranger.client.channel(`album:${album.id}`, { config: { private: true } });
+      await expect(rest.httpSend('upload-progress', fake(stranger.userId))).rejects.toThrow('Unauthorized');
+      await stranger.client.removeChannel(rest);
+      // A viewer is a member but adds no items: their progress is dropped.
+      viewer.backend.realtime.broadcast(album.id, fake(viewer.userId));
+      const viewerRest = viewer.client.channel(`album:${album.id}`, { config: { private: true } });
+      await expect(viewerRest.httpSend('upload-progress', fake(viewer.userId))).rejects.toThrow('Unauthorized');
+      await viewer.client.removeChannel(viewerRest);
+
+      // An editor's progress arrives, over REST as the uploads screen sends it.
+      editor.backend.realtime.broadcast(album.id, fake(editor.userId));
+      await waitFor(() => heard.find((m) => m.userId === editor.userId), DEADLINE, "the editor's progress");
+      await sleep(300);
+      expect(heard).toEqual([fake(editor.userId)]);
+    } finally {
+      stopViewer();
+      stop();
+    }
+  });
+});
+
+describe('Members still hear everything', () => {
+  it('the albums screen hears an album gained, renamed, counted, lost by removal, and deleted', async () => {
+    const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
+    const heard: ChangeEvent[] = [];
+    const { stop } = await subscribeLive(member.backend, null, { onChange: (ev) => heard.push(ev) });
+    try {
+      const kept = await owner.backend.data.createAlbum({ title: 'Kept' });
+      const left = await owner.backend.data.createAlbum({ title: 'Left' });
+      await invite(owner, member, kept.id);
+      await invite(owner, member, left.id);
+      await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'insert' && ev.albumId === left.id), DEADLINE, 'the album gained');
+      await owner.backend.data.updateAlbum(kept.id, { title: 'Kept, renamed' });
+      await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.row.title === 'Kept, renamed'), DEADLINE, 'the rename');
+      await addReadyItem(owner.backend, kept.id);
+      await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.albumId === kept.id && ev.row.itemCount === 1), DEADLINE, 'the count');
+      expect((await owner.client.rpc('remove_member', { p_album_id: left.id, p_user_id: member.userId })).error).toBeNull();
+      await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'delete' && ev.albumId === left.id), DEADLINE, 'the album lost');
+      await owner.backend.data.deleteAlbum(kept.id);
+      await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.op === 'delete' && ev.albumId === kept.id), DEADLINE, 'the album deleted');
+    } finally {
+      stop();
+    }
+  });
+
+  it('counts that change faster than once per quiet time are told at once, and once more when they settle', async () => {
+    const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Busy' });
+    await invite(owner, member, album.id);
+    const heard: ChangeEvent[] = [];
+    const { stop } = await subscribeLive(member.backend, null, { onChange: (ev) => ev.entity === 'album' && heard.push(ev) });
+    try {
+      await addReadyItem(owner.backend, album.id);
+      await addReadyItem(owner.backend, album.id);
+      await addReadyItem(owner.backend, album.id);
+      await waitFor(() => heard.find((ev) => ev.row.itemCount === 1), DEADLINE, 'the first count');
+      await sleep(1000);
+      // The second and third uploads came within the quiet time: no message of their own.
+      expect(heard.filter((ev) => ev.row.itemCount !== undefined).map((ev) => ev.row.itemCount)).toEqual([1]);
+      await waitFor(() => heard.find((ev) => ev.row.itemCount === undefined), 10_000, 'the second look');
+    } finally {
+      stop();
+    }
+  });
+
+  it('a trash of more than 100 items at once is one message to the album, not one per item', async () => {
+    const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Bulk' });
+    await invite(owner, member, album.id);
+    const rows = await db.query<{ id: string }>(
+      `insert into public.items (id, album_id, uploader_id, kind, status, filename, mime, bytes, original_key)
+       select s.id, $1::uuid, $2::uuid, 'image', 'ready', 'p' || s.g || '.jpg', 'image/jpeg', 1000, 'albums/' || $1::uuid || '/' || s.id || '/original'
+       from (select gen_random_uuid() id, g from generate_series(1, 101) g) s returning id::text as id`,
+      [album.id, owner.userId],
+    );
+    // The insert's own message is sent before the member listens.
+    wire.realtime!.changesMayHaveCommitted();
+    await sleep(300);
+    const heard: ChangeEvent[] = [];
+    const { stop } = await subscribeLive(member.backend, album.id, { onChange: (ev) => heard.push(ev) });
+    try {
+      await owner.backend.data.trashItems(album.id, rows.map((r) => r.id));
+      await waitFor(() => heard.find((ev) => ev.entity === 'album'), DEADLINE, 'the album changed');
+      await sleep(500);
+      expect(heard).toEqual([{ entity: 'album', op: 'update', albumId: album.id, row: { id: album.id } }]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('sends nothing the emulated project cannot serve', () => {
+    expect(wire.unserved).toEqual([]);
+    expect(wire.realtime!.unserved).toEqual([]);
+  });
+});
