@@ -303,8 +303,26 @@ export interface FilesPort {
   abortUpload(key: string, checkpoint: UploadCheckpoint | undefined, opts?: CallOptions): Promise<void>;
 }
 
+/**
+ * What a backend offers, declared by its adapter, so that code which differs by backend asks what it means to
+ * the app, never which backend it is.
+ */
+export interface BackendCapabilities {
+  storage: {
+    /**
+     * Albums are kept in this browser's own storage: nothing leaves the device, clearing the site's data
+     * deletes them, and asking the browser to persist that storage is worth offering.
+     */
+    onDevice: boolean;
+  };
+  network: {
+    /** The ports talk to a server: while offline, work that needs it waits for `online` instead of failing. */
+    required: boolean;
+  };
+}
+
 export interface Backend {
-  kind: 'local' | 'supabase';
+  capabilities: BackendCapabilities;
   auth: AuthPort;
   data: DataPort;
   realtime: RealtimePort;

@@ -289,3 +289,40 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     expect((await readyItems(backend, album.id)).map((i) => i.id).sort()).toEqual(views.map((v) => v.id).sort());
   });
 });
+
+describe('UploadEngine offline, by what the backend declares', () => {
+  afterEach(() => {
+    window.dispatchEvent(new Event('online'));
+  });
+
+  it('a backend that keeps albums on the device uploads while the browser is offline', async () => {
+    const { n, backend, album } = await setup();
+    expect(backend.capabilities.network.required).toBe(false);
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    window.dispatchEvent(new Event('offline'));
+    await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
+    const s = await until(engine, allSettled);
+    expect(s.tasks.map((t) => t.state)).toEqual(['done']);
+    expect(s.totals.offline).toBe(false);
+  });
+
+  it('a backend that needs the network holds uploads while offline and sends them once online', async () => {
+    const { n, backend: local, album } = await setup();
+    const backend = { ...local, capabilities: { storage: { onDevice: false }, network: { required: true } } };
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    window.dispatchEvent(new Event('offline'));
+    const [view] = await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
+    const waiting = await until(engine, (s) => s.totals.offline && s.tasks.length === 1);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(stateOf(engine.getSnapshot(), view!.id)).not.toBe('done');
+    expect(waiting.totals.offline).toBe(true);
+    expect(await readyItems(backend, album.id)).toEqual([]);
+
+    window.dispatchEvent(new Event('online'));
+    const s = await until(engine, allSettled);
+    expect(s.tasks.map((t) => t.state)).toEqual(['done']);
+    expect((await readyItems(backend, album.id)).map((i) => i.filename)).toEqual(['list.txt']);
+  });
+});

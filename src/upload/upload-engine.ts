@@ -295,7 +295,7 @@ export class UploadEngine {
   private readonly onOffline = () => {
     this.online = false;
     this.snapshots.notify(true);
-    if (this.role !== 'runner' || this.backend.kind === 'local') return;
+    if (this.role !== 'runner' || !this.backend.capabilities.network.required) return;
     // Offline pauses network work instead of failing it: those tasks wait in line for `online`.
     this.scheduler.abortWhere((id) => {
       const task = this.tasks.get(id);
@@ -305,9 +305,9 @@ export class UploadEngine {
     });
   };
 
-  /** The local backend needs no network; any other waits for it. */
+  /** Only a backend that needs the network waits for it. */
   private isOffline(): boolean {
-    return this.backend.kind !== 'local' && !this.online;
+    return this.backend.capabilities.network.required && !this.online;
   }
 
   // ------------------------------------------------------------------------------------------------------

@@ -8,120 +8,116 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { anonymous, startDb, type Actor, type Harness } from './db-harness';
 import { objectKey, seedWorld, type World } from './seed';
+import { ACTORS, keyOf, NAMES, PERMISSION_TABLE, type PermissionKey, type PermissionRow, type Who } from '../../src/testing/permission-table';
 
-type Who = 'A' | 'O' | 'E' | 'C' | 'V' | 'S';
-const ACTORS: Who[] = ['A', 'O', 'E', 'C', 'V', 'S'];
-const NAMES: Record<Who, string> = { A: 'anonymous', O: 'owner', E: 'editor', C: 'contributor', V: 'viewer', S: 'stranger' };
-
-interface Case {
-  target: string;
-  op: 'select' | 'insert' | 'update' | 'delete' | 'call';
-  /** Who may, per §6: a string of actor letters ('' = nobody). */
-  allowed: string;
-  sql: (w: World, me: Actor) => [string, unknown[]?];
+type Sql = (w: World, me: Actor) => [string, unknown[]?];
+interface Case extends PermissionRow {
+  sql: Sql;
 }
 
-/** Built from PRODUCT.md §6; the comments name the row of the table each line comes from. */
-const MATRIX: Case[] = [
+/** The statement of each row of the table, by its `target|op` (the expected outcomes are in the table). */
+const SQL: Record<PermissionKey, Sql> = {
   // profiles: your own and your co-members' (display names next to comments and avatars).
-  { target: 'profiles (viewer\'s)', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.profiles where id = $1`, [w.viewer.id]] },
-  { target: 'profiles (viewer\'s)', op: 'insert', allowed: '', sql: () => [`insert into public.profiles (id, display_name) values (gen_random_uuid(), 'Mallory')`] },
-  { target: 'profiles (viewer\'s)', op: 'update', allowed: 'V', sql: (w) => [`update public.profiles set display_name = 'Renamed' where id = $1 returning 1`, [w.viewer.id]] },
-  { target: 'profiles (viewer\'s)', op: 'delete', allowed: '', sql: (w) => [`delete from public.profiles where id = $1 returning 1`, [w.viewer.id]] },
+  'profiles (viewer\'s)|select': (w) => [`select 1 from public.profiles where id = $1`, [w.viewer.id]],
+  'profiles (viewer\'s)|insert': () => [`insert into public.profiles (id, display_name) values (gen_random_uuid(), 'Mallory')`],
+  'profiles (viewer\'s)|update': (w) => [`update public.profiles set display_name = 'Renamed' where id = $1 returning 1`, [w.viewer.id]],
+  'profiles (viewer\'s)|delete': (w) => [`delete from public.profiles where id = $1 returning 1`, [w.viewer.id]],
 
   // albums: "view items" (all members); "rename, delete album": owner, editor renames; creation via create_album.
-  { target: 'albums', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.albums where id = $1`, [w.albumId]] },
-  { target: 'albums', op: 'insert', allowed: '', sql: (_w, me) => [`insert into public.albums (owner_id, title) values ($1, 'Sneaky')`, [me.id]] },
-  { target: 'albums', op: 'update', allowed: 'OE', sql: (w) => [`update public.albums set title = 'Renamed' where id = $1 returning 1`, [w.albumId]] },
-  { target: 'albums', op: 'delete', allowed: '', sql: (w) => [`delete from public.albums where id = $1 returning 1`, [w.albumId]] },
-  { target: 'albums.item_count', op: 'update', allowed: '', sql: (w) => [`update public.albums set item_count = 0 where id = $1 returning 1`, [w.albumId]] },
-  { target: 'album_summaries', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.album_summaries where id = $1`, [w.albumId]] },
+  'albums|select': (w) => [`select 1 from public.albums where id = $1`, [w.albumId]],
+  'albums|insert': (_w, me) => [`insert into public.albums (owner_id, title) values ($1, 'Sneaky')`, [me.id]],
+  'albums|update': (w) => [`update public.albums set title = 'Renamed' where id = $1 returning 1`, [w.albumId]],
+  'albums|delete': (w) => [`delete from public.albums where id = $1 returning 1`, [w.albumId]],
+  'albums.item_count|update': (w) => [`update public.albums set item_count = 0 where id = $1 returning 1`, [w.albumId]],
+  'album_summaries|select': (w) => [`select 1 from public.album_summaries where id = $1`, [w.albumId]],
 
   // album_members: "invite, change roles, remove members": owner only (target: the second viewer's row).
-  { target: 'album_members', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.album_members where album_id = $1 and user_id = $2`, [w.albumId, w.viewer2.id]] },
-  { target: 'album_members', op: 'insert', allowed: '', sql: (w) => [`insert into public.album_members (album_id, user_id, role) values ($1, $2, 'viewer')`, [w.albumId, w.stranger.id]] },
-  { target: 'album_members', op: 'update', allowed: '', sql: (w) => [`update public.album_members set role = 'editor' where album_id = $1 and user_id = $2 returning 1`, [w.albumId, w.viewer2.id]] },
-  { target: 'album_members', op: 'delete', allowed: 'O', sql: (w) => [`delete from public.album_members where album_id = $1 and user_id = $2 returning 1`, [w.albumId, w.viewer2.id]] },
+  'album_members|select': (w) => [`select 1 from public.album_members where album_id = $1 and user_id = $2`, [w.albumId, w.viewer2.id]],
+  'album_members|insert': (w) => [`insert into public.album_members (album_id, user_id, role) values ($1, $2, 'viewer')`, [w.albumId, w.stranger.id]],
+  'album_members|update': (w) => [`update public.album_members set role = 'editor' where album_id = $1 and user_id = $2 returning 1`, [w.albumId, w.viewer2.id]],
+  'album_members|delete': (w) => [`delete from public.album_members where album_id = $1 and user_id = $2 returning 1`, [w.albumId, w.viewer2.id]],
 
   // invites: owner only.
-  { target: 'invites', op: 'select', allowed: 'O', sql: (w) => [`select 1 from public.invites where id = $1`, [w.inviteId]] },
-  { target: 'invites', op: 'insert', allowed: '', sql: (w) => [`insert into public.invites (album_id, role, token_hash) values ($1, 'editor', repeat('a', 64))`, [w.albumId]] },
-  { target: 'invites', op: 'update', allowed: 'O', sql: (w) => [`update public.invites set revoked_at = now() where id = $1 returning 1`, [w.inviteId]] },
-  { target: 'invites', op: 'delete', allowed: 'O', sql: (w) => [`delete from public.invites where id = $1 returning 1`, [w.inviteId]] },
-  { target: 'invites.token_hash', op: 'select', allowed: '', sql: (w) => [`select token_hash from public.invites where id = $1`, [w.inviteId]] },
+  'invites|select': (w) => [`select 1 from public.invites where id = $1`, [w.inviteId]],
+  'invites|insert': (w) => [`insert into public.invites (album_id, role, token_hash) values ($1, 'editor', repeat('a', 64))`, [w.albumId]],
+  'invites|update': (w) => [`update public.invites set revoked_at = now() where id = $1 returning 1`, [w.inviteId]],
+  'invites|delete': (w) => [`delete from public.invites where id = $1 returning 1`, [w.inviteId]],
+  'invites.token_hash|select': (w) => [`select token_hash from public.invites where id = $1`, [w.inviteId]],
 
   // items: "view" all members; "add" through reserve_items; "edit metadata" and "delete": owner, editor all, contributor own.
-  { target: 'items (editor\'s)', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.items where id = $1`, [w.items.editor]] },
-  { target: 'items (editor\'s)', op: 'insert', allowed: '', sql: (w, me) => [`insert into public.items (id, album_id, uploader_id, kind, filename, mime, bytes, original_key) select x, $1::uuid, $2::uuid, 'file', 'a.txt', 'text/plain', 1, 'albums/' || $1 || '/' || x || '/original' from gen_random_uuid() x`, [w.albumId, me.id]] },
-  { target: 'items (editor\'s)', op: 'update', allowed: 'OE', sql: (w) => [`update public.items set metadata = '{"rating":5}' where id = $1 returning 1`, [w.items.editor]] },
-  { target: 'items (editor\'s)', op: 'delete', allowed: 'OE', sql: (w) => [`delete from public.items where id = $1 returning 1`, [w.items.editor]] },
-  { target: 'items (contributor\'s)', op: 'update', allowed: 'OEC', sql: (w) => [`update public.items set filename = 'renamed.jpg' where id = $1 returning 1`, [w.items.contributor]] },
-  { target: 'items (contributor\'s)', op: 'delete', allowed: 'OEC', sql: (w) => [`delete from public.items where id = $1 returning 1`, [w.items.contributor]] },
-  { target: 'items.status', op: 'update', allowed: '', sql: (w) => [`update public.items set status = 'failed' where id = $1 returning 1`, [w.items.contributor]] },
-  { target: 'items (uploading)', op: 'select', allowed: 'C', sql: (w) => [`select 1 from public.items where id = $1`, [w.items.contributorUploading]] },
+  'items (editor\'s)|select': (w) => [`select 1 from public.items where id = $1`, [w.items.editor]],
+  'items (editor\'s)|insert': (w, me) => [`insert into public.items (id, album_id, uploader_id, kind, filename, mime, bytes, original_key) select x, $1::uuid, $2::uuid, 'file', 'a.txt', 'text/plain', 1, 'albums/' || $1 || '/' || x || '/original' from gen_random_uuid() x`, [w.albumId, me.id]],
+  'items (editor\'s)|update': (w) => [`update public.items set metadata = '{"rating":5}' where id = $1 returning 1`, [w.items.editor]],
+  'items (editor\'s)|delete': (w) => [`delete from public.items where id = $1 returning 1`, [w.items.editor]],
+  'items (contributor\'s)|update': (w) => [`update public.items set filename = 'renamed.jpg' where id = $1 returning 1`, [w.items.contributor]],
+  'items (contributor\'s)|delete': (w) => [`delete from public.items where id = $1 returning 1`, [w.items.contributor]],
+  'items.status|update': (w) => [`update public.items set status = 'failed' where id = $1 returning 1`, [w.items.contributor]],
+  'items (uploading)|select': (w) => [`select 1 from public.items where id = $1`, [w.items.contributorUploading]],
 
   // comments: every member comments as themselves; the author edits; author, owner, editor delete (target: the viewer's).
-  { target: 'comments (viewer\'s)', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.comments where id = $1`, [w.viewerCommentId]] },
-  { target: 'comments (viewer\'s)', op: 'insert', allowed: 'OECV', sql: (w) => [`insert into public.comments (item_id, album_id, body) values ($1, $2, 'Nice')`, [w.items.owner, w.albumId]] },
-  { target: 'comments (viewer\'s)', op: 'update', allowed: 'V', sql: (w) => [`update public.comments set body = 'Edited', edited_at = now() where id = $1 returning 1`, [w.viewerCommentId]] },
-  { target: 'comments (viewer\'s)', op: 'delete', allowed: 'OEV', sql: (w) => [`delete from public.comments where id = $1 returning 1`, [w.viewerCommentId]] },
-  { target: 'comments (as someone else)', op: 'insert', allowed: '', sql: (w) => [`insert into public.comments (item_id, album_id, author_id, body) values ($1, $2, $3, 'Forged')`, [w.items.owner, w.albumId, w.viewer2.id]] },
+  'comments (viewer\'s)|select': (w) => [`select 1 from public.comments where id = $1`, [w.viewerCommentId]],
+  'comments (viewer\'s)|insert': (w) => [`insert into public.comments (item_id, album_id, body) values ($1, $2, 'Nice')`, [w.items.owner, w.albumId]],
+  'comments (viewer\'s)|update': (w) => [`update public.comments set body = 'Edited', edited_at = now() where id = $1 returning 1`, [w.viewerCommentId]],
+  'comments (viewer\'s)|delete': (w) => [`delete from public.comments where id = $1 returning 1`, [w.viewerCommentId]],
+  'comments (as someone else)|insert': (w) => [`insert into public.comments (item_id, album_id, author_id, body) values ($1, $2, $3, 'Forged')`, [w.items.owner, w.albumId, w.viewer2.id]],
 
   // favorites: every member marks their own (target: the viewer's).
-  { target: 'favorites (viewer\'s)', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.favorites where item_id = $1 and user_id = $2`, [w.items.owner, w.viewer.id]] },
-  { target: 'favorites (viewer\'s)', op: 'insert', allowed: 'OECV', sql: (w) => [`insert into public.favorites (item_id, album_id) values ($1, $2) on conflict do nothing returning 1`, [w.items.editor, w.albumId]] },
-  { target: 'favorites (viewer\'s)', op: 'update', allowed: '', sql: (w) => [`update public.favorites set created_at = now() where item_id = $1 and user_id = $2 returning 1`, [w.items.owner, w.viewer.id]] },
-  { target: 'favorites (viewer\'s)', op: 'delete', allowed: 'V', sql: (w) => [`delete from public.favorites where item_id = $1 and user_id = $2 returning 1`, [w.items.owner, w.viewer.id]] },
+  'favorites (viewer\'s)|select': (w) => [`select 1 from public.favorites where item_id = $1 and user_id = $2`, [w.items.owner, w.viewer.id]],
+  'favorites (viewer\'s)|insert': (w) => [`insert into public.favorites (item_id, album_id) values ($1, $2) on conflict do nothing returning 1`, [w.items.editor, w.albumId]],
+  'favorites (viewer\'s)|update': (w) => [`update public.favorites set created_at = now() where item_id = $1 and user_id = $2 returning 1`, [w.items.owner, w.viewer.id]],
+  'favorites (viewer\'s)|delete': (w) => [`delete from public.favorites where item_id = $1 and user_id = $2 returning 1`, [w.items.owner, w.viewer.id]],
 
   // share_links: "manage share links": owner, editor.
-  { target: 'share_links', op: 'select', allowed: 'OE', sql: (w) => [`select 1 from public.share_links where id = $1`, [w.shareLinkId]] },
-  { target: 'share_links', op: 'insert', allowed: '', sql: (w) => [`insert into public.share_links (album_id, token_hash) values ($1, repeat('b', 64))`, [w.albumId]] },
-  { target: 'share_links', op: 'update', allowed: 'OE', sql: (w) => [`update public.share_links set revoked_at = now() where id = $1 returning 1`, [w.shareLinkId]] },
-  { target: 'share_links', op: 'delete', allowed: 'OE', sql: (w) => [`delete from public.share_links where id = $1 returning 1`, [w.shareLinkId]] },
+  'share_links|select': (w) => [`select 1 from public.share_links where id = $1`, [w.shareLinkId]],
+  'share_links|insert': (w) => [`insert into public.share_links (album_id, token_hash) values ($1, repeat('b', 64))`, [w.albumId]],
+  'share_links|update': (w) => [`update public.share_links set revoked_at = now() where id = $1 returning 1`, [w.shareLinkId]],
+  'share_links|delete': (w) => [`delete from public.share_links where id = $1 returning 1`, [w.shareLinkId]],
   // The hashes are for the SQL functions that check them: nobody reads them, so no password is tried offline.
-  { target: 'share_links.password_hash', op: 'select', allowed: '', sql: (w) => [`select password_hash from public.share_links where id = $1`, [w.shareLinkId]] },
-  { target: 'share_links.token_hash', op: 'select', allowed: '', sql: (w) => [`select token_hash from public.share_links where id = $1`, [w.shareLinkId]] },
-  { target: 'share_links.has_password', op: 'select', allowed: 'OE', sql: (w) => [`select has_password from public.share_links where id = $1`, [w.shareLinkId]] },
+  'share_links.password_hash|select': (w) => [`select password_hash from public.share_links where id = $1`, [w.shareLinkId]],
+  'share_links.token_hash|select': (w) => [`select token_hash from public.share_links where id = $1`, [w.shareLinkId]],
+  'share_links.has_password|select': (w) => [`select has_password from public.share_links where id = $1`, [w.shareLinkId]],
 
   // devices: each signed-in user's own (target: the viewer's).
-  { target: 'devices (viewer\'s)', op: 'select', allowed: 'V', sql: (w) => [`select 1 from public.devices where id = $1`, [w.viewerDeviceId]] },
-  { target: 'devices (viewer\'s)', op: 'insert', allowed: 'OECVS', sql: () => [`insert into public.devices (id, label, kind) values (gen_random_uuid(), 'Firefox 140 on Linux', 'desktop')`] },
-  { target: 'devices (viewer\'s)', op: 'update', allowed: 'V', sql: (w) => [`update public.devices set last_seen_at = now() where id = $1 returning 1`, [w.viewerDeviceId]] },
-  { target: 'devices (viewer\'s)', op: 'delete', allowed: 'V', sql: (w) => [`delete from public.devices where id = $1 returning 1`, [w.viewerDeviceId]] },
+  'devices (viewer\'s)|select': (w) => [`select 1 from public.devices where id = $1`, [w.viewerDeviceId]],
+  'devices (viewer\'s)|insert': () => [`insert into public.devices (id, label, kind) values (gen_random_uuid(), 'Firefox 140 on Linux', 'desktop')`],
+  'devices (viewer\'s)|update': (w) => [`update public.devices set last_seen_at = now() where id = $1 returning 1`, [w.viewerDeviceId]],
+  'devices (viewer\'s)|delete': (w) => [`delete from public.devices where id = $1 returning 1`, [w.viewerDeviceId]],
 
   // activity: members read; only functions and triggers write.
-  { target: 'activity', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.activity where album_id = $1`, [w.albumId]] },
-  { target: 'activity', op: 'insert', allowed: '', sql: (w, me) => [`insert into public.activity (album_id, actor_id, verb) values ($1, $2, 'joined')`, [w.albumId, me.id]] },
-  { target: 'activity', op: 'update', allowed: '', sql: (w) => [`update public.activity set count = 99 where album_id = $1 returning 1`, [w.albumId]] },
-  { target: 'activity', op: 'delete', allowed: '', sql: (w) => [`delete from public.activity where album_id = $1 returning 1`, [w.albumId]] },
-  { target: 'activity_feed', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.activity_feed where album_id = $1`, [w.albumId]] },
+  'activity|select': (w) => [`select 1 from public.activity where album_id = $1`, [w.albumId]],
+  'activity|insert': (w, me) => [`insert into public.activity (album_id, actor_id, verb) values ($1, $2, 'joined')`, [w.albumId, me.id]],
+  'activity|update': (w) => [`update public.activity set count = 99 where album_id = $1 returning 1`, [w.albumId]],
+  'activity|delete': (w) => [`delete from public.activity where album_id = $1 returning 1`, [w.albumId]],
+  'activity_feed|select': (w) => [`select 1 from public.activity_feed where album_id = $1`, [w.albumId]],
 
   // storage.objects: members read the album's objects; writers write under items they reserved; deletes follow the item rules.
-  { target: 'storage.objects (editor\'s item)', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from storage.objects where name = $1`, [objectKey(w.albumId, w.items.editor)]] },
-  { target: 'storage.objects (editor\'s item)', op: 'insert', allowed: '', sql: (w) => [`insert into storage.objects (bucket_id, name) values ('shoebox', $1)`, [objectKey(w.albumId, w.items.editor, 'preview.webp')]] },
-  { target: 'storage.objects (editor\'s item)', op: 'update', allowed: '', sql: (w) => [`update storage.objects set metadata = '{}' where name = $1 returning 1`, [objectKey(w.albumId, w.items.editor)]] },
-  { target: 'storage.objects (editor\'s item)', op: 'delete', allowed: 'OE', sql: (w) => [`delete from storage.objects where name = $1 returning 1`, [objectKey(w.albumId, w.items.editor)]] },
-  { target: 'storage.objects (contributor\'s item)', op: 'delete', allowed: 'OEC', sql: (w) => [`delete from storage.objects where name = $1 returning 1`, [objectKey(w.albumId, w.items.contributor)]] },
-  { target: 'storage.objects (uploading item)', op: 'insert', allowed: 'C', sql: (w) => [`insert into storage.objects (bucket_id, name) values ('shoebox', $1)`, [objectKey(w.albumId, w.items.contributorUploading, 'original')]] },
-  { target: 'storage.objects (outside albums/)', op: 'insert', allowed: '', sql: (w) => [`insert into storage.objects (bucket_id, name) values ('shoebox', $1)`, [`public/${w.items.contributorUploading}/x`]] },
-  { target: 'storage.s3_multipart_uploads', op: 'select', allowed: 'C', sql: (w) => [`select 1 from storage.s3_multipart_uploads where id = $1`, [w.multipartUploadId]] },
-  { target: 'storage.s3_multipart_uploads_parts', op: 'select', allowed: 'C', sql: (w) => [`select 1 from storage.s3_multipart_uploads_parts where upload_id = $1`, [w.multipartUploadId]] },
+  'storage.objects (editor\'s item)|select': (w) => [`select 1 from storage.objects where name = $1`, [objectKey(w.albumId, w.items.editor)]],
+  'storage.objects (editor\'s item)|insert': (w) => [`insert into storage.objects (bucket_id, name) values ('shoebox', $1)`, [objectKey(w.albumId, w.items.editor, 'preview.webp')]],
+  'storage.objects (editor\'s item)|update': (w) => [`update storage.objects set metadata = '{}' where name = $1 returning 1`, [objectKey(w.albumId, w.items.editor)]],
+  'storage.objects (editor\'s item)|delete': (w) => [`delete from storage.objects where name = $1 returning 1`, [objectKey(w.albumId, w.items.editor)]],
+  'storage.objects (contributor\'s item)|delete': (w) => [`delete from storage.objects where name = $1 returning 1`, [objectKey(w.albumId, w.items.contributor)]],
+  'storage.objects (uploading item)|insert': (w) => [`insert into storage.objects (bucket_id, name) values ('shoebox', $1)`, [objectKey(w.albumId, w.items.contributorUploading, 'original')]],
+  'storage.objects (outside albums/)|insert': (w) => [`insert into storage.objects (bucket_id, name) values ('shoebox', $1)`, [`public/${w.items.contributorUploading}/x`]],
+  'storage.s3_multipart_uploads|select': (w) => [`select 1 from storage.s3_multipart_uploads where id = $1`, [w.multipartUploadId]],
+  'storage.s3_multipart_uploads_parts|select': (w) => [`select 1 from storage.s3_multipart_uploads_parts where upload_id = $1`, [w.multipartUploadId]],
 
   // The functions behind §6's actions.
-  { target: 'reserve_items', op: 'call', allowed: 'OEC', sql: (w) => [`select * from public.reserve_items($1, jsonb_build_array(jsonb_build_object('id', gen_random_uuid(), 'filename', 'a.jpg', 'mime', 'image/jpeg', 'kind', 'image', 'bytes', 10)))`, [w.albumId]] },
-  { target: 'finalize_item (contributor\'s)', op: 'call', allowed: 'C', sql: (w) => [`select * from public.finalize_item($1, $2, jsonb_build_object('sha256', repeat('c', 64)))`, [w.albumId, w.items.contributorUploading]] },
-  { target: 'trash_items (editor\'s)', op: 'call', allowed: 'OE', sql: (w) => [`select public.trash_items($1, array[$2::uuid])`, [w.albumId, w.items.editor]] },
-  { target: 'trash_items (contributor\'s)', op: 'call', allowed: 'OEC', sql: (w) => [`select public.trash_items($1, array[$2::uuid])`, [w.albumId, w.items.contributor]] },
-  { target: 'restore_items (editor\'s)', op: 'call', allowed: 'OE', sql: (w) => [`select public.restore_items($1, array[$2::uuid])`, [w.albumId, w.items.editorTrashed]] },
-  { target: 'count_items_by_month', op: 'call', allowed: 'OECV', sql: (w) => [`select * from public.count_items_by_month($1, 'taken')`, [w.albumId]] },
-  { target: 'update_album (rename)', op: 'call', allowed: 'OE', sql: (w) => [`select * from public.update_album($1, '{"title":"Renamed"}')`, [w.albumId]] },
-  { target: 'delete_album', op: 'call', allowed: 'O', sql: (w) => [`select public.delete_album($1)`, [w.albumId]] },
-  { target: 'create_invite', op: 'call', allowed: 'O', sql: (w) => [`select * from public.create_invite($1, 'viewer')`, [w.albumId]] },
-  { target: 'set_member_role', op: 'call', allowed: 'O', sql: (w) => [`select public.set_member_role($1, $2, 'contributor')`, [w.albumId, w.viewer2.id]] },
-  { target: 'remove_member', op: 'call', allowed: 'O', sql: (w) => [`select public.remove_member($1, $2)`, [w.albumId, w.viewer2.id]] },
-  { target: 'create_share_link', op: 'call', allowed: 'OE', sql: (w) => [`select * from public.create_share_link($1, '{}')`, [w.albumId]] },
-  { target: 'create_album', op: 'call', allowed: 'OECVS', sql: () => [`select * from public.create_album('Mine')`] },
-];
+  'reserve_items|call': (w) => [`select * from public.reserve_items($1, jsonb_build_array(jsonb_build_object('id', gen_random_uuid(), 'filename', 'a.jpg', 'mime', 'image/jpeg', 'kind', 'image', 'bytes', 10)))`, [w.albumId]],
+  'finalize_item (contributor\'s)|call': (w) => [`select * from public.finalize_item($1, $2, jsonb_build_object('sha256', repeat('c', 64)))`, [w.albumId, w.items.contributorUploading]],
+  'trash_items (editor\'s)|call': (w) => [`select public.trash_items($1, array[$2::uuid])`, [w.albumId, w.items.editor]],
+  'trash_items (contributor\'s)|call': (w) => [`select public.trash_items($1, array[$2::uuid])`, [w.albumId, w.items.contributor]],
+  'restore_items (editor\'s)|call': (w) => [`select public.restore_items($1, array[$2::uuid])`, [w.albumId, w.items.editorTrashed]],
+  'count_items_by_month|call': (w) => [`select * from public.count_items_by_month($1, 'taken')`, [w.albumId]],
+  'update_album (rename)|call': (w) => [`select * from public.update_album($1, '{"title":"Renamed"}')`, [w.albumId]],
+  'delete_album|call': (w) => [`select public.delete_album($1)`, [w.albumId]],
+  'create_invite|call': (w) => [`select * from public.create_invite($1, 'viewer')`, [w.albumId]],
+  'set_member_role|call': (w) => [`select public.set_member_role($1, $2, 'contributor')`, [w.albumId, w.viewer2.id]],
+  'remove_member|call': (w) => [`select public.remove_member($1, $2)`, [w.albumId, w.viewer2.id]],
+  'create_share_link|call': (w) => [`select * from public.create_share_link($1, '{}')`, [w.albumId]],
+  'create_album|call': () => [`select * from public.create_album('Mine')`],
+};
+
+const MATRIX: Case[] = PERMISSION_TABLE.map((row) => ({ ...row, sql: SQL[keyOf(row)] }));
 
 type Outcome = { allowed: boolean; error?: { code: string; message: string } };
 

@@ -48,6 +48,7 @@ test('the dialogs, the uploads and account screens, and the phone layout have no
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Where your albums live' })).toContainText('In this browser, on this device only');
   expect(await seriousViolations(page)).toEqual([]);
 
   // On a phone the navigation shows icons only; its links still say where they go.

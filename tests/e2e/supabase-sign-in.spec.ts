@@ -69,6 +69,9 @@ test('with a Supabase project configured, a visitor signs in first; a wrong pass
 
   // A failed sign-out says so beside the sign-out buttons, not under the profile form, and keeps the session.
   await page.goto('/account');
+  // Albums on a server: the account screen neither says they stay on this device nor offers to keep its storage.
+  await expect(page.getByRole('region', { name: 'Where your albums live' })).toContainText('On your Supabase project');
+  await expect(page.getByRole('button', { name: 'Keep my albums when the browser clears space' })).toHaveCount(0);
   const devices = page.getByRole('region', { name: 'This device' });
   await devices.getByRole('button', { name: 'Sign out everywhere' }).click();
   await expect(devices.getByRole('alert')).toHaveAttribute('data-error-code', 'backend/unreachable');

@@ -79,7 +79,7 @@ export function AccountRoute() {
       </section>
       <section className="card" aria-labelledby={`${id}-backend`}>
         <h2 id={`${id}-backend`}>Where your albums live</h2>
-        {backend.kind === 'local' ? (
+        {backend.capabilities.storage.onDevice ? (
           <p>
             In this browser, on this device only (no server is configured). Nothing leaves this device. Clearing the site’s data
             deletes your albums.
@@ -92,7 +92,7 @@ export function AccountRoute() {
             Storage used: <strong>{formatBytes(estimate.usage)}</strong> of {formatBytes(estimate.quota)} available to this site.
           </p>
         )}
-        {backend.kind === 'local' && persisted === false && (
+        {backend.capabilities.storage.onDevice && persisted === false && (
           <button type="button" className="btn" onClick={() => void navigator.storage.persist().then(setPersisted)}>
             Keep my albums when the browser clears space
           </button>

@@ -4,6 +4,7 @@ import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Album, Item, ItemSort } from '../../backend/ports';
 import { useBackend } from '../../backend/backend-context';
 import { AlbumActions } from '../../features/albums/album-actions';
+import { albumAbilities } from '../../features/albums/album-permissions';
 import { useAlbum } from '../../features/albums/use-albums';
 import { UrlBatcher } from '../../features/files/url-batcher';
 import { UrlBatcherContext } from '../../features/files/use-url';
@@ -77,7 +78,8 @@ function AlbumScreen({ album }: { album: Album }) {
   const restore = useRestoreItems(album.id);
   const { files } = useBackend();
   const [actionError, setActionError] = useState<unknown>(null);
-  const canAdd = album.role !== 'viewer' && !trashed;
+  const abilities = albumAbilities(album.role);
+  const canAdd = abilities.addItems && !trashed;
 
   const suffix = params.toString() ? `?${params.toString()}` : '';
   const open = useCallback((item: Item) => void navigate(`/albums/${album.id}/items/${item.id}${suffix}`, { state: { fromGrid: true } }), [navigate, album.id, suffix]);
@@ -123,7 +125,7 @@ function AlbumScreen({ album }: { album: Album }) {
 
   const deleteRef = useRef<() => void>(() => undefined);
   useLayoutEffect(() => {
-    deleteRef.current = () => !trashed && album.role !== 'viewer' && void runOnSelection('trash');
+    deleteRef.current = () => !trashed && abilities.deleteSomeItems && void runOnSelection('trash');
   });
   const onDeleteKey = useCallback(() => deleteRef.current(), []);
 
@@ -161,17 +163,16 @@ function AlbumScreen({ album }: { album: Album }) {
           <button type="button" className="btn" onClick={() => void runOnSelection('download')}>
             <Icon name="download" /> Download
           </button>
-          {trashed ? (
-            <button type="button" className="btn" onClick={() => void runOnSelection('restore')} disabled={restore.isPending || trash.isPending}>
-              <Icon name="restore" /> Restore
-            </button>
-          ) : (
-            album.role !== 'viewer' && (
+          {abilities.deleteSomeItems &&
+            (trashed ? (
+              <button type="button" className="btn" onClick={() => void runOnSelection('restore')} disabled={restore.isPending || trash.isPending}>
+                <Icon name="restore" /> Restore
+              </button>
+            ) : (
               <button type="button" className="btn" onClick={() => void runOnSelection('trash')} disabled={trash.isPending || restore.isPending}>
                 <Icon name="trash" /> Move to trash
               </button>
-            )
-          )}
+            ))}
         </div>
       ) : (
         <div className="album-toolbar" role="toolbar" aria-label="Album view">

@@ -40,7 +40,7 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
   const functions = new SupabaseFunctions(client);
   const auth = new SupabaseAuth(client, http, config.oauthProviders ?? []);
   return {
-    kind: 'supabase',
+    capabilities: { storage: { onDevice: false }, network: { required: true } },
     auth,
     data: new SupabaseData(client, http),
     realtime: new SupabaseRealtime(client, auth),

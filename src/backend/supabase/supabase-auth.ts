@@ -10,7 +10,7 @@ import { limits } from '../../config';
 import type { AuthCapabilities, AuthPort, CallOptions, Profile, Session, SignInMethod, Unsubscribe } from '../ports';
 import { abortErrorOf, authError, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
-import { toProfile, type Row } from './supabase-rows';
+import { toProfile } from './supabase-rows';
 
 const FALLBACK_NAME = 'Shoebox user';
 
@@ -136,7 +136,7 @@ export class SupabaseAuth implements AuthPort {
       .select('*')
       .single()) as unknown as PgResult;
     if (result.error) throw this.dataFailure(result);
-    const profile = toProfile(result.data as Row);
+    const profile = toProfile(result.data);
     this.profiles.set(profile.id, Promise.resolve(profile));
     await this.notify();
     return profile;
@@ -212,7 +212,7 @@ export class SupabaseAuth implements AuthPort {
     const read = async () => {
       const result = (await this.client.from('profiles').select('*').eq('id', user.id).maybeSingle()) as unknown as PgResult;
       if (result.error) throw this.dataFailure(result);
-      return result.data ? toProfile(result.data as Row) : null;
+      return result.data ? toProfile(result.data) : null;
     };
     const existing = await read();
     if (existing) return existing;
@@ -221,7 +221,7 @@ export class SupabaseAuth implements AuthPort {
       .insert({ id: user.id, display_name: initialDisplayName(user) })
       .select('*')
       .single()) as unknown as PgResult;
-    if (!created.error) return toProfile(created.data as Row);
+    if (!created.error) return toProfile(created.data);
     // Another tab made it first: theirs is the profile.
     if (created.error.code === '23505') {
       const again = await read();

@@ -25,7 +25,7 @@ import type {
 import { decodeCursor, encodeCursor } from './supabase-cursor';
 import { abortErrorOf, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
-import { toActivity, toAlbum, toItem, type Row } from './supabase-rows';
+import { toActivity, toAlbum, toItem, toMonthCount, type Row } from './supabase-rows';
 
 export const DEFAULT_PAGE_SIZE = 200;
 // One row more than the page is fetched to learn whether another follows, and a hosted project answers at
@@ -79,8 +79,12 @@ function quoted(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
+/** The rows of an answer (the parsers in supabase-rows.ts check each); a body that holds no rows is a broken server. */
 function rows(data: unknown): Row[] {
-  return Array.isArray(data) ? (data as Row[]) : data && typeof data === 'object' ? [data as Row] : [];
+  if (Array.isArray(data)) return data as Row[];
+  if (data === null || data === undefined) return [];
+  if (typeof data === 'object') return [data as Row];
+  throw new AppError('backend/unreachable', 'The server sent an answer the app cannot read (not rows).', { details: { received: typeof data } });
 }
 
 export class SupabaseData implements DataPort {
@@ -210,7 +214,7 @@ export class SupabaseData implements DataPort {
       opts.signal,
       'album/not-found',
     );
-    return rows(data).map((r) => ({ month: String(r.month), count: Number(r.count) }));
+    return rows(data).map(toMonthCount);
   }
 
   async getItem(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Item> {

@@ -5,6 +5,7 @@ import { Dialog } from '../../ui/dialog';
 import { ErrorLine } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { AlbumFormDialog } from './album-form-dialog';
+import { albumAbilities } from './album-permissions';
 import { useDeleteAlbum, useUpdateAlbum } from './use-albums';
 
 /** Rename/describe (owner, editor) and delete (owner only, after confirmation). */
@@ -14,14 +15,14 @@ export function AlbumActions({ album }: { album: Album }) {
   const update = useUpdateAlbum(album.id);
   const remove = useDeleteAlbum();
   const navigate = useNavigate();
-  const canEdit = album.role === 'owner' || album.role === 'editor';
-  if (!canEdit) return null;
+  const abilities = albumAbilities(album.role);
+  if (!abilities.editAlbum) return null;
   return (
     <>
       <button type="button" className="btn" onClick={() => setEditing(true)}>
         <Icon name="pencil" /> Edit
       </button>
-      {album.role === 'owner' && (
+      {abilities.deleteAlbum && (
         <button
           type="button"
           className="btn btn--danger"

@@ -7,6 +7,7 @@ import { formatDateTime, safeFilename } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { useObjectUrl } from '../files/use-url';
+import { can } from '../albums/album-permissions';
 import { itemKeys } from '../items/item-keys';
 import type { AlbumView } from '../items/use-album-sections';
 import { downloadItems, useRestoreItems, useTrashItems } from '../items/use-item-actions';
@@ -123,7 +124,7 @@ export function Viewer({ album, getItems, view, itemId, close }: {
     [],
   );
 
-  const canDelete = album.role === 'owner' || album.role === 'editor' || (album.role === 'contributor' && !!item && item.uploaderId === session?.userId);
+  const canDelete = !!item && can(album.role, 'deleteItems', { own: item.uploaderId === session?.userId });
   const act = async (fn: () => Promise<unknown>) => {
     setFailed(null);
     try {
@@ -160,17 +161,16 @@ export function Viewer({ album, getItems, view, itemId, close }: {
               <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(files, [item]))}>
                 <Icon name="download" />
               </button>
-              {view.trashed ? (
-                <button type="button" className="btn" onClick={() => void act(() => removeFromView('restore'))} disabled={restore.isPending}>
-                  <Icon name="restore" /> Restore
-                </button>
-              ) : (
-                canDelete && (
+              {canDelete &&
+                (view.trashed ? (
+                  <button type="button" className="btn" onClick={() => void act(() => removeFromView('restore'))} disabled={restore.isPending}>
+                    <Icon name="restore" /> Restore
+                  </button>
+                ) : (
                   <button type="button" className="btn btn--icon" aria-label="Move to trash" onClick={() => void act(() => removeFromView('trash'))} disabled={trash.isPending}>
                     <Icon name="trash" />
                   </button>
-                )
-              )}
+                ))}
               <button type="button" className="btn btn--icon" aria-label="Details" aria-pressed={showDetails} onClick={() => setShowDetails((s) => !s)}>
                 <Icon name="info" />
               </button>

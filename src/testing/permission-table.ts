@@ -1,0 +1,134 @@
+/**
+ * The permission matrix of PRODUCT.md §6 as expected outcomes: every table (and view, and the bucket's
+ * objects, and the functions behind §6's actions) × {anonymous, owner, editor, contributor, viewer, stranger}
+ * × {select, insert, update, delete, call}. The database matrix (tests/db/permission-matrix.test.ts) runs each
+ * row as each actor against real Postgres; the rows that carry a §6 `action` also hold the screens'
+ * permissions (src/features/albums/album-permissions.ts) to the same answers, so the UI and RLS cannot drift.
+ *
+ * A new row: one line here, and its statement under the same `target|op` key in the database matrix (the
+ * compiler asks for it).
+ */
+import type { AlbumAction } from '../features/albums/album-permissions';
+
+/** anonymous, owner, editor, contributor, viewer, stranger (signed in, not a member). */
+export type Who = 'A' | 'O' | 'E' | 'C' | 'V' | 'S';
+export const ACTORS: readonly Who[] = ['A', 'O', 'E', 'C', 'V', 'S'];
+export const NAMES: Record<Who, string> = { A: 'anonymous', O: 'owner', E: 'editor', C: 'contributor', V: 'viewer', S: 'stranger' };
+
+export interface PermissionRow {
+  target: string;
+  op: 'select' | 'insert' | 'update' | 'delete' | 'call';
+  /** Who may, per §6: a string of actor letters ('' = nobody). */
+  allowed: string;
+  /** The row of §6 this case enforces, when it is one the screens offer or hide. */
+  action?: AlbumAction;
+  /** Whose item the case acts on, for §6's "own" (a contributor deletes and edits their own items). */
+  ownedBy?: Who;
+}
+
+/** Built from PRODUCT.md §6; the comments name the row of the table each line comes from. */
+export const PERMISSION_TABLE = [
+  // profiles: your own and your co-members' (display names next to comments and avatars).
+  { target: 'profiles (viewer\'s)', op: 'select', allowed: 'OECV' },
+  { target: 'profiles (viewer\'s)', op: 'insert', allowed: '' },
+  { target: 'profiles (viewer\'s)', op: 'update', allowed: 'V' },
+  { target: 'profiles (viewer\'s)', op: 'delete', allowed: '' },
+
+  // albums: "view items" (all members); "rename, delete album": owner, editor renames; creation via create_album.
+  { target: 'albums', op: 'select', allowed: 'OECV', action: 'view' },
+  { target: 'albums', op: 'insert', allowed: '' },
+  { target: 'albums', op: 'update', allowed: 'OE', action: 'editAlbum' },
+  { target: 'albums', op: 'delete', allowed: '' },
+  { target: 'albums.item_count', op: 'update', allowed: '' },
+  { target: 'album_summaries', op: 'select', allowed: 'OECV', action: 'view' },
+
+  // album_members: "invite, change roles, remove members": owner only (target: the second viewer's row).
+  { target: 'album_members', op: 'select', allowed: 'OECV', action: 'view' },
+  { target: 'album_members', op: 'insert', allowed: '' },
+  { target: 'album_members', op: 'update', allowed: '' },
+  { target: 'album_members', op: 'delete', allowed: 'O', action: 'manageMembers' },
+
+  // invites: owner only.
+  { target: 'invites', op: 'select', allowed: 'O', action: 'manageMembers' },
+  { target: 'invites', op: 'insert', allowed: '' },
+  { target: 'invites', op: 'update', allowed: 'O', action: 'manageMembers' },
+  { target: 'invites', op: 'delete', allowed: 'O', action: 'manageMembers' },
+  { target: 'invites.token_hash', op: 'select', allowed: '' },
+
+  // items: "view" all members; "add" through reserve_items; "edit metadata" and "delete": owner, editor all, contributor own.
+  { target: 'items (editor\'s)', op: 'select', allowed: 'OECV', action: 'view' },
+  { target: 'items (editor\'s)', op: 'insert', allowed: '' },
+  { target: 'items (editor\'s)', op: 'update', allowed: 'OE', action: 'editItemMetadata', ownedBy: 'E' },
+  { target: 'items (editor\'s)', op: 'delete', allowed: 'OE' },
+  { target: 'items (contributor\'s)', op: 'update', allowed: 'OEC', action: 'editItemMetadata', ownedBy: 'C' },
+  { target: 'items (contributor\'s)', op: 'delete', allowed: 'OEC' },
+  { target: 'items.status', op: 'update', allowed: '' },
+  { target: 'items (uploading)', op: 'select', allowed: 'C' },
+
+  // comments: every member comments as themselves; the author edits; author, owner, editor delete (target: the viewer's).
+  { target: 'comments (viewer\'s)', op: 'select', allowed: 'OECV' },
+  { target: 'comments (viewer\'s)', op: 'insert', allowed: 'OECV', action: 'comment' },
+  { target: 'comments (viewer\'s)', op: 'update', allowed: 'V' },
+  { target: 'comments (viewer\'s)', op: 'delete', allowed: 'OEV' },
+  { target: 'comments (as someone else)', op: 'insert', allowed: '' },
+
+  // favorites: every member marks their own (target: the viewer's).
+  { target: 'favorites (viewer\'s)', op: 'select', allowed: 'OECV' },
+  { target: 'favorites (viewer\'s)', op: 'insert', allowed: 'OECV', action: 'comment' },
+  { target: 'favorites (viewer\'s)', op: 'update', allowed: '' },
+  { target: 'favorites (viewer\'s)', op: 'delete', allowed: 'V' },
+
+  // share_links: "manage share links": owner, editor.
+  { target: 'share_links', op: 'select', allowed: 'OE', action: 'manageShareLinks' },
+  { target: 'share_links', op: 'insert', allowed: '' },
+  { target: 'share_links', op: 'update', allowed: 'OE', action: 'manageShareLinks' },
+  { target: 'share_links', op: 'delete', allowed: 'OE', action: 'manageShareLinks' },
+  // The hashes are for the SQL functions that check them: nobody reads them, so no password is tried offline.
+  { target: 'share_links.password_hash', op: 'select', allowed: '' },
+  { target: 'share_links.token_hash', op: 'select', allowed: '' },
+  { target: 'share_links.has_password', op: 'select', allowed: 'OE', action: 'manageShareLinks' },
+
+  // devices: each signed-in user's own (target: the viewer's).
+  { target: 'devices (viewer\'s)', op: 'select', allowed: 'V' },
+  { target: 'devices (viewer\'s)', op: 'insert', allowed: 'OECVS' },
+  { target: 'devices (viewer\'s)', op: 'update', allowed: 'V' },
+  { target: 'devices (viewer\'s)', op: 'delete', allowed: 'V' },
+
+  // activity: members read; only functions and triggers write.
+  { target: 'activity', op: 'select', allowed: 'OECV', action: 'view' },
+  { target: 'activity', op: 'insert', allowed: '' },
+  { target: 'activity', op: 'update', allowed: '' },
+  { target: 'activity', op: 'delete', allowed: '' },
+  { target: 'activity_feed', op: 'select', allowed: 'OECV', action: 'view' },
+
+  // storage.objects: members read the album's objects; writers write under items they reserved; deletes follow the item rules.
+  { target: 'storage.objects (editor\'s item)', op: 'select', allowed: 'OECV', action: 'view' },
+  { target: 'storage.objects (editor\'s item)', op: 'insert', allowed: '' },
+  { target: 'storage.objects (editor\'s item)', op: 'update', allowed: '' },
+  { target: 'storage.objects (editor\'s item)', op: 'delete', allowed: 'OE' },
+  { target: 'storage.objects (contributor\'s item)', op: 'delete', allowed: 'OEC' },
+  { target: 'storage.objects (uploading item)', op: 'insert', allowed: 'C' },
+  { target: 'storage.objects (outside albums/)', op: 'insert', allowed: '' },
+  { target: 'storage.s3_multipart_uploads', op: 'select', allowed: 'C' },
+  { target: 'storage.s3_multipart_uploads_parts', op: 'select', allowed: 'C' },
+
+  // The functions behind §6's actions.
+  { target: 'reserve_items', op: 'call', allowed: 'OEC', action: 'addItems' },
+  { target: 'finalize_item (contributor\'s)', op: 'call', allowed: 'C' },
+  { target: 'trash_items (editor\'s)', op: 'call', allowed: 'OE', action: 'deleteItems', ownedBy: 'E' },
+  { target: 'trash_items (contributor\'s)', op: 'call', allowed: 'OEC', action: 'deleteItems', ownedBy: 'C' },
+  { target: 'restore_items (editor\'s)', op: 'call', allowed: 'OE', action: 'deleteItems', ownedBy: 'E' },
+  { target: 'count_items_by_month', op: 'call', allowed: 'OECV', action: 'view' },
+  { target: 'update_album (rename)', op: 'call', allowed: 'OE', action: 'editAlbum' },
+  { target: 'delete_album', op: 'call', allowed: 'O', action: 'deleteAlbum' },
+  { target: 'create_invite', op: 'call', allowed: 'O', action: 'manageMembers' },
+  { target: 'set_member_role', op: 'call', allowed: 'O', action: 'manageMembers' },
+  { target: 'remove_member', op: 'call', allowed: 'O', action: 'manageMembers' },
+  { target: 'create_share_link', op: 'call', allowed: 'OE', action: 'manageShareLinks' },
+  { target: 'create_album', op: 'call', allowed: 'OECVS' },
+] as const satisfies readonly PermissionRow[];
+
+/** `target|op`: the key of a row, unique in the table. */
+export type PermissionKey = (typeof PERMISSION_TABLE)[number] extends infer R ? (R extends { target: infer T extends string; op: infer O extends string } ? `${T}|${O}` : never) : never;
+
+export const keyOf = (row: Pick<PermissionRow, 'target' | 'op'>): PermissionKey => `${row.target}|${row.op}` as PermissionKey;
