@@ -21,6 +21,22 @@ interface Case {
   sql: (w: World, me: Actor) => [string, unknown[]?];
 }
 
+/**
+ * A write that has a SQL function goes only through it (supabase/migrations/20261123120200_writes_through_functions.sql):
+ * deleting items (trash_items, then the purge with their objects), renaming or choosing a cover
+ * (update_album), removing members (remove_member). And the owner's view of others' unfinished uploads.
+ */
+const WRITES_THROUGH_FUNCTIONS: Case[] = [
+  { target: 'items (own uploading)', op: 'delete', allowed: '', sql: (w) => [`delete from public.items where id = $1 returning 1`, [w.items.contributorUploading]] },
+  { target: 'items (trashed)', op: 'delete', allowed: '', sql: (w) => [`delete from public.items where id = $1 returning 1`, [w.items.editorTrashed]] },
+  { target: 'albums.cover_item_id', op: 'update', allowed: '', sql: (w) => [`update public.albums set cover_item_id = $2 where id = $1 returning 1`, [w.albumId, w.items.owner]] },
+  { target: 'albums.description', op: 'update', allowed: '', sql: (w) => [`update public.albums set description = 'Changed' where id = $1 returning 1`, [w.albumId]] },
+  { target: 'album_members (own, leaving)', op: 'delete', allowed: '', sql: (w, me) => [`delete from public.album_members where album_id = $1 and user_id = $2 returning 1`, [w.albumId, me.id]] },
+  { target: 'update_album (cover)', op: 'call', allowed: 'OE', sql: (w) => [`select * from public.update_album($1, jsonb_build_object('cover_item_id', $2::uuid))`, [w.albumId, w.items.owner]] },
+  { target: 'count_pending_items', op: 'call', allowed: 'O', sql: (w) => [`select public.count_pending_items($1)`, [w.albumId]] },
+  { target: 'clear_pending_items', op: 'call', allowed: 'O', sql: (w) => [`select public.clear_pending_items($1)`, [w.albumId]] },
+];
+
 /** Built from PRODUCT.md §6; the comments name the row of the table each line comes from. */
 const MATRIX: Case[] = [
   // profiles: your own and your co-members' (display names next to comments and avatars).
@@ -32,7 +48,7 @@ const MATRIX: Case[] = [
   // albums: "view items" (all members); "rename, delete album": owner, editor renames; creation via create_album.
   { target: 'albums', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.albums where id = $1`, [w.albumId]] },
   { target: 'albums', op: 'insert', allowed: '', sql: (_w, me) => [`insert into public.albums (owner_id, title) values ($1, 'Sneaky')`, [me.id]] },
-  { target: 'albums', op: 'update', allowed: 'OE', sql: (w) => [`update public.albums set title = 'Renamed' where id = $1 returning 1`, [w.albumId]] },
+  { target: 'albums', op: 'update', allowed: '', sql: (w) => [`update public.albums set title = 'Renamed' where id = $1 returning 1`, [w.albumId]] },
   { target: 'albums', op: 'delete', allowed: '', sql: (w) => [`delete from public.albums where id = $1 returning 1`, [w.albumId]] },
   { target: 'albums.item_count', op: 'update', allowed: '', sql: (w) => [`update public.albums set item_count = 0 where id = $1 returning 1`, [w.albumId]] },
   { target: 'album_summaries', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.album_summaries where id = $1`, [w.albumId]] },
@@ -41,7 +57,7 @@ const MATRIX: Case[] = [
   { target: 'album_members', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.album_members where album_id = $1 and user_id = $2`, [w.albumId, w.viewer2.id]] },
   { target: 'album_members', op: 'insert', allowed: '', sql: (w) => [`insert into public.album_members (album_id, user_id, role) values ($1, $2, 'viewer')`, [w.albumId, w.stranger.id]] },
   { target: 'album_members', op: 'update', allowed: '', sql: (w) => [`update public.album_members set role = 'editor' where album_id = $1 and user_id = $2 returning 1`, [w.albumId, w.viewer2.id]] },
-  { target: 'album_members', op: 'delete', allowed: 'O', sql: (w) => [`delete from public.album_members where album_id = $1 and user_id = $2 returning 1`, [w.albumId, w.viewer2.id]] },
+  { target: 'album_members', op: 'delete', allowed: '', sql: (w) => [`delete from public.album_members where album_id = $1 and user_id = $2 returning 1`, [w.albumId, w.viewer2.id]] },
 
   // invites: owner only.
   { target: 'invites', op: 'select', allowed: 'O', sql: (w) => [`select 1 from public.invites where id = $1`, [w.inviteId]] },
@@ -54,9 +70,9 @@ const MATRIX: Case[] = [
   { target: 'items (editor\'s)', op: 'select', allowed: 'OECV', sql: (w) => [`select 1 from public.items where id = $1`, [w.items.editor]] },
   { target: 'items (editor\'s)', op: 'insert', allowed: '', sql: (w, me) => [`insert into public.items (id, album_id, uploader_id, kind, filename, mime, bytes, original_key) select x, $1::uuid, $2::uuid, 'file', 'a.txt', 'text/plain', 1, 'albums/' || $1 || '/' || x || '/original' from gen_random_uuid() x`, [w.albumId, me.id]] },
   { target: 'items (editor\'s)', op: 'update', allowed: 'OE', sql: (w) => [`update public.items set metadata = '{"rating":5}' where id = $1 returning 1`, [w.items.editor]] },
-  { target: 'items (editor\'s)', op: 'delete', allowed: 'OE', sql: (w) => [`delete from public.items where id = $1 returning 1`, [w.items.editor]] },
+  { target: 'items (editor\'s)', op: 'delete', allowed: '', sql: (w) => [`delete from public.items where id = $1 returning 1`, [w.items.editor]] },
   { target: 'items (contributor\'s)', op: 'update', allowed: 'OEC', sql: (w) => [`update public.items set filename = 'renamed.jpg' where id = $1 returning 1`, [w.items.contributor]] },
-  { target: 'items (contributor\'s)', op: 'delete', allowed: 'OEC', sql: (w) => [`delete from public.items where id = $1 returning 1`, [w.items.contributor]] },
+  { target: 'items (contributor\'s)', op: 'delete', allowed: '', sql: (w) => [`delete from public.items where id = $1 returning 1`, [w.items.contributor]] },
   { target: 'items.status', op: 'update', allowed: '', sql: (w) => [`update public.items set status = 'failed' where id = $1 returning 1`, [w.items.contributor]] },
   { target: 'items (uploading)', op: 'select', allowed: 'C', sql: (w) => [`select 1 from public.items where id = $1`, [w.items.contributorUploading]] },
 
@@ -121,6 +137,7 @@ const MATRIX: Case[] = [
   { target: 'remove_member', op: 'call', allowed: 'O', sql: (w) => [`select public.remove_member($1, $2)`, [w.albumId, w.viewer2.id]] },
   { target: 'create_share_link', op: 'call', allowed: 'OE', sql: (w) => [`select * from public.create_share_link($1, '{}')`, [w.albumId]] },
   { target: 'create_album', op: 'call', allowed: 'OECVS', sql: () => [`select * from public.create_album('Mine')`] },
+  ...WRITES_THROUGH_FUNCTIONS,
 ];
 
 type Outcome = { allowed: boolean; error?: { code: string; message: string } };
