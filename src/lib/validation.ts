@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { AlbumInput } from '../backend/ports';
 import { limits } from '../config';
 import { AppError } from './app-error';
+import { jsonbTextBytes, KEYWORD_MAX_CHARS, KEYWORDS_MAX, METADATA_MAX_BYTES, NOTICES } from './item-metadata';
 
 /** C0 controls, DEL and C1 controls: never part of a title or a name. */
 function hasLineControl(text: string): boolean {
@@ -109,3 +110,25 @@ export function validateAlbumInput(input: AlbumInput): { title: string; descript
     description: parseField(albumDescription, input.description ?? '', 'description'),
   };
 }
+
+const keyword = z.string().check(z.refine((k: string) => length(k) <= KEYWORD_MAX_CHARS, `A keyword has at most ${KEYWORD_MAX_CHARS} characters.`));
+const finite = z.number().check(z.refine((n: number) => Number.isFinite(n), 'Metadata numbers are finite.'));
+
+/** What the database accepts as an item's metadata (src/lib/item-metadata.ts cuts metadata down to it). */
+export const itemMetadata = z
+  .strictObject({
+    cameraMake: z.optional(z.string()),
+    cameraModel: z.optional(z.string()),
+    lens: z.optional(z.string()),
+    exposureTime: z.optional(finite),
+    fNumber: z.optional(finite),
+    iso: z.optional(finite),
+    focalLength: z.optional(finite),
+    title: z.optional(z.string()),
+    description: z.optional(z.string()),
+    rating: z.optional(finite),
+    keywords: z.optional(z.array(keyword).check(z.maxLength(KEYWORDS_MAX, `At most ${KEYWORDS_MAX} keywords.`))),
+    label: z.optional(z.string()),
+    notice: z.optional(z.enum(NOTICES)),
+  })
+  .check(z.refine((m) => jsonbTextBytes(m) <= METADATA_MAX_BYTES, 'Metadata holds at most 16 KiB.'));

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { boundItemMetadata, jsonbTextBytes } from '../../src/lib/item-metadata';
 import { errorOf, startDb, type Actor, type Harness, type Queryable } from './db-harness';
 
 let db: Harness;
@@ -127,6 +128,23 @@ describe('item metadata is bounded on every path', () => {
     await db.as(contributor, (q) => finalize(q, id, item, fine), { commit: true });
     const [row] = await db.as(viewer, (q) => q.query<{ metadata: { keywords: string[] } }>(`select metadata from public.items where id = $1`, [item]));
     expect(row!.metadata.keywords).toHaveLength(200);
+  });
+
+  test('the app measures metadata as the database does, and what it cuts down is accepted', async () => {
+    const samples = [{}, { a: 1 }, { keywords: ['é', 'x"y', 'tab\there', '日本'], rating: 4.5, iso: 100 }, { exposureTime: 0.000125, fNumber: 1.8 }];
+    for (const m of samples) {
+      const [row] = await db.query<{ n: number }>(`select octet_length($1::jsonb::text) as n`, [JSON.stringify(m)]);
+      expect(jsonbTextBytes(m), JSON.stringify(m)).toBe(Number(row!.n));
+    }
+    const id = await album('Cut down');
+    const huge = {
+      cameraMake: 'Canon', tracking: 'id', exposureTime: 1e-7, title: 't'.repeat(5000), description: 'd'.repeat(3 * 1024 * 1024),
+      keywords: Array.from({ length: 3000 }, (_, i) => `${i} ${'k'.repeat(200)}`),
+    };
+    const item = await reserved(id);
+    await db.as(contributor, (q) => finalize(q, id, item, boundItemMetadata(huge)), { commit: true });
+    const [row] = await db.as(viewer, (q) => q.query<{ metadata: { cameraMake: string; keywords?: string[] } }>(`select metadata from public.items where id = $1`, [item]));
+    expect(row!.metadata.cameraMake).toBe('Canon');
   });
 
   test('a direct edit of the metadata is held to the same bound', async () => {
