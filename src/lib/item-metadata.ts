@@ -11,8 +11,8 @@ import type { ItemMetadata } from '../backend/ports';
 export const METADATA_MAX_BYTES = 16 * 1024;
 export const KEYWORDS_MAX = 200;
 export const KEYWORD_MAX_CHARS = 100;
-/** Longer texts are cut on the way in; the database's bound is the total size alone. */
-const DESCRIPTION_MAX_CHARS = 2000;
+/** Longer texts are cut on the way in (as the XMP and EXIF readers cut them); the database bounds the total. */
+const LONG_TEXT_MAX_CHARS = 2000;
 const TEXT_MAX_CHARS = 200;
 
 const TEXT_KEYS = ['cameraMake', 'cameraModel', 'lens', 'title', 'description', 'label'] as const;
@@ -59,7 +59,7 @@ export function boundItemMetadata(metadata: unknown): ItemMetadata {
   const out: ItemMetadata = {};
   for (const key of TEXT_KEYS) {
     const v = source[key];
-    if (typeof v === 'string') out[key] = cut(storable(v), key === 'description' ? DESCRIPTION_MAX_CHARS : TEXT_MAX_CHARS);
+    if (typeof v === 'string') out[key] = cut(storable(v), key === 'description' || key === 'title' ? LONG_TEXT_MAX_CHARS : TEXT_MAX_CHARS);
   }
   for (const key of NUMBER_KEYS) {
     const v = source[key];
