@@ -211,6 +211,10 @@ export interface DataPort {
   failItem(albumId: string, itemId: string, opts?: CallOptions): Promise<void>;
   trashItems(albumId: string, itemIds: string[], opts?: CallOptions): Promise<void>;
   restoreItems(albumId: string, itemIds: string[], opts?: CallOptions): Promise<void>;
+  /** Owner only: how many uploads other members (or former members) started in this album and never finished. */
+  countPendingItems(albumId: string, opts?: CallOptions): Promise<number>;
+  /** Owner only: clears those uploads, their bytes too; the owner's own stay. Returns how many were cleared. */
+  clearPendingItems(albumId: string, opts?: CallOptions): Promise<number>;
 
   listActivity(limit: number, opts?: CallOptions): Promise<Activity[]>;
 }

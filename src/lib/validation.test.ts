@@ -58,6 +58,27 @@ describe('album descriptions', () => {
   });
 });
 
+describe('invisible format characters', () => {
+  const invisible = ['\u202a', '\u202e', '\u2066', '\u2069', '\u200e', '\u200f', '\u061c', '\u200b', '\u2060', '\ufeff', '\u00ad', '\u{e0001}'];
+
+  it('are refused in titles, names and descriptions, as the database refuses them', () => {
+    for (const c of invisible) {
+      const code = `U+${c.codePointAt(0)!.toString(16)}`;
+      expect(firstIssue(albumTitle, `Trip${c}gpj.exe`), code).toMatch(/text-direction|invisible/);
+      expect(firstIssue(displayName, `Al${c}ice`), code).toMatch(/text-direction|invisible/);
+      expect(firstIssue(albumDescription, `Day one\n${c}the lake`), code).toMatch(/text-direction|invisible/);
+    }
+    expect(firstIssue(albumTitle, 'Al\u200bice')).toBe('The title cannot contain invisible formatting characters.');
+    expect(firstIssue(albumDescription, 'a\u202eb')).toBe('The description cannot contain text-direction control characters.');
+  });
+
+  it('leave emoji sequences and scripts that need joiners alone', () => {
+    expect(firstIssue(albumTitle, 'Family 👨‍👩‍👧')).toBeNull();
+    expect(firstIssue(albumTitle, 'می‌خواهم')).toBeNull();
+    expect(firstIssue(displayName, '🏴󠁧󠁢󠁳󠁣󠁴󠁿 Ailsa')).toBeNull();
+  });
+});
+
 describe('validateAlbumInput', () => {
   it('returns what will be stored', () => {
     expect(validateAlbumInput({ title: ' Trip ' })).toEqual({ title: 'Trip', description: '' });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readPhotoMetadata } from './photo-metadata';
+import { photoMetadataFromTags, readPhotoMetadata } from './photo-metadata';
+import { itemMetadata } from '../lib/validation';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../tests/fixtures/${name}`, import.meta.url)));
 
@@ -30,6 +31,19 @@ describe('readPhotoMetadata', () => {
       label: 'Green',
       keywords: ['harbour', 'boats', 'dusk'],
     });
+  });
+
+  it('cuts an XMP packet of 5,000 long keywords to what the backend accepts, keeping the rest', () => {
+    const li = Array.from({ length: 5000 }, (_, i) => `<rdf:li>tag ${i} ${'x'.repeat(120)}</rdf:li>`).join('');
+    const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+      <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:subject><rdf:Bag>${li}</rdf:Bag></dc:subject></rdf:Description>
+    </rdf:RDF></x:xmpmeta>`;
+    const { metadata } = photoMetadataFromTags({ Make: 'Canon', xmp });
+    expect(metadata.cameraMake).toBe('Canon');
+    expect(metadata.keywords!.length).toBeGreaterThan(100);
+    expect(metadata.keywords!.length).toBeLessThanOrEqual(200);
+    expect(metadata.keywords![0]).toBe(`tag 0 ${'x'.repeat(94)}`);
+    expect(itemMetadata.safeParse(metadata).success).toBe(true);
   });
 
   it('gives empty metadata for files without any, or that are not images', async () => {

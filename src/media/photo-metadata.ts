@@ -1,6 +1,7 @@
 import exifr from 'exifr';
 import type { ItemMetadata } from '../backend/ports';
 import { exifDateToIso } from './exif-date';
+import { boundItemMetadata } from '../lib/item-metadata';
 import { parseXmp } from './xmp-metadata';
 
 export interface PhotoMetadata {
@@ -72,5 +73,6 @@ export function photoMetadataFromTags(tags: Record<string, unknown>): PhotoMetad
     exifDateToIso(tags.CreateDate, tags.OffsetTimeDigitized, tags.SubSecTimeDigitized) ??
     xmpTakenAt ??
     null;
-  return { takenAt, metadata };
+  // An XMP packet may carry thousands of keywords: what the backend would refuse is cut here.
+  return { takenAt, metadata: boundItemMetadata(metadata) };
 }

@@ -37,7 +37,7 @@ export const PERMISSION_TABLE = [
   // albums: "view items" (all members); "rename, delete album": owner, editor renames; creation via create_album.
   { target: 'albums', op: 'select', allowed: 'OECV', action: 'view' },
   { target: 'albums', op: 'insert', allowed: '' },
-  { target: 'albums', op: 'update', allowed: 'OE', action: 'editAlbum' },
+  { target: 'albums', op: 'update', allowed: '' },
   { target: 'albums', op: 'delete', allowed: '' },
   { target: 'albums.item_count', op: 'update', allowed: '' },
   { target: 'album_summaries', op: 'select', allowed: 'OECV', action: 'view' },
@@ -46,7 +46,7 @@ export const PERMISSION_TABLE = [
   { target: 'album_members', op: 'select', allowed: 'OECV', action: 'view' },
   { target: 'album_members', op: 'insert', allowed: '' },
   { target: 'album_members', op: 'update', allowed: '' },
-  { target: 'album_members', op: 'delete', allowed: 'O', action: 'manageMembers' },
+  { target: 'album_members', op: 'delete', allowed: '' },
 
   // invites: owner only.
   { target: 'invites', op: 'select', allowed: 'O', action: 'manageMembers' },
@@ -59,9 +59,9 @@ export const PERMISSION_TABLE = [
   { target: 'items (editor\'s)', op: 'select', allowed: 'OECV', action: 'view' },
   { target: 'items (editor\'s)', op: 'insert', allowed: '' },
   { target: 'items (editor\'s)', op: 'update', allowed: 'OE', action: 'editItemMetadata', ownedBy: 'E' },
-  { target: 'items (editor\'s)', op: 'delete', allowed: 'OE' },
+  { target: 'items (editor\'s)', op: 'delete', allowed: '' },
   { target: 'items (contributor\'s)', op: 'update', allowed: 'OEC', action: 'editItemMetadata', ownedBy: 'C' },
-  { target: 'items (contributor\'s)', op: 'delete', allowed: 'OEC' },
+  { target: 'items (contributor\'s)', op: 'delete', allowed: '' },
   { target: 'items.status', op: 'update', allowed: '' },
   { target: 'items (uploading)', op: 'select', allowed: 'C' },
 
@@ -126,6 +126,18 @@ export const PERMISSION_TABLE = [
   { target: 'remove_member', op: 'call', allowed: 'O', action: 'manageMembers' },
   { target: 'create_share_link', op: 'call', allowed: 'OE', action: 'manageShareLinks' },
   { target: 'create_album', op: 'call', allowed: 'OECVS' },
+
+  // A write that has a SQL function goes only through it (supabase/migrations/20261123120200_writes_through_functions.sql):
+  // deleting items (trash_items, then the purge with their objects), renaming or choosing a cover
+  // (update_album), removing members (remove_member). And the owner's view of others' unfinished uploads.
+  { target: 'items (own uploading)', op: 'delete', allowed: '' },
+  { target: 'items (trashed)', op: 'delete', allowed: '' },
+  { target: 'albums.cover_item_id', op: 'update', allowed: '' },
+  { target: 'albums.description', op: 'update', allowed: '' },
+  { target: 'album_members (own, leaving)', op: 'delete', allowed: '' },
+  { target: 'update_album (cover)', op: 'call', allowed: 'OE', action: 'editAlbum' },
+  { target: 'count_pending_items', op: 'call', allowed: 'O', action: 'manageMembers' },
+  { target: 'clear_pending_items', op: 'call', allowed: 'O', action: 'manageMembers' },
 ] as const satisfies readonly PermissionRow[];
 
 /** `target|op`: the key of a row, unique in the table. */

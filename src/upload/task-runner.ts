@@ -1,5 +1,6 @@
 import { objectKeys, type Backend, type UploadCheckpoint } from '../backend/ports';
 import { AppError, isAbortError, throwIfAborted, toAppError } from '../lib/app-error';
+import { boundItemMetadata } from '../lib/item-metadata';
 import type { hashFile, processMedia } from '../media/media-client';
 import type { sniffType } from '../media/sniff-type';
 import type { QueueTasks } from './queue-tasks';
@@ -299,7 +300,8 @@ export class TaskRunner {
         hasPreview: objects.some((o) => (o.role === 'preview' || o.role === 'poster') && o.done),
         hasThumb: objects.some((o) => o.role === 'thumb' && o.done),
         thumbhash: facts.thumbhash,
-        metadata: facts.notice ? { ...facts.metadata, notice: facts.notice } : facts.metadata,
+        // Cut to what the backend accepts: a file is never refused for its metadata.
+        metadata: boundItemMetadata(facts.notice ? { ...facts.metadata, notice: facts.notice } : facts.metadata),
       },
       { signal },
     );

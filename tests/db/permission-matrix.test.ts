@@ -115,6 +115,15 @@ const SQL: Record<PermissionKey, Sql> = {
   'remove_member|call': (w) => [`select public.remove_member($1, $2)`, [w.albumId, w.viewer2.id]],
   'create_share_link|call': (w) => [`select * from public.create_share_link($1, '{}')`, [w.albumId]],
   'create_album|call': () => [`select * from public.create_album('Mine')`],
+
+  'items (own uploading)|delete': (w) => [`delete from public.items where id = $1 returning 1`, [w.items.contributorUploading]],
+  'items (trashed)|delete': (w) => [`delete from public.items where id = $1 returning 1`, [w.items.editorTrashed]],
+  'albums.cover_item_id|update': (w) => [`update public.albums set cover_item_id = $2 where id = $1 returning 1`, [w.albumId, w.items.owner]],
+  'albums.description|update': (w) => [`update public.albums set description = 'Changed' where id = $1 returning 1`, [w.albumId]],
+  'album_members (own, leaving)|delete': (w, me) => [`delete from public.album_members where album_id = $1 and user_id = $2 returning 1`, [w.albumId, me.id]],
+  'update_album (cover)|call': (w) => [`select * from public.update_album($1, jsonb_build_object('cover_item_id', $2::uuid))`, [w.albumId, w.items.owner]],
+  'count_pending_items|call': (w) => [`select public.count_pending_items($1)`, [w.albumId]],
+  'clear_pending_items|call': (w) => [`select public.clear_pending_items($1)`, [w.albumId]],
 };
 
 const MATRIX: Case[] = PERMISSION_TABLE.map((row) => ({ ...row, sql: SQL[keyOf(row)] }));

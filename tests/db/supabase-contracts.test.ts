@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthPortContract } from '../../src/testing/contract/auth-port-contract';
-import { expectAppError, sleep } from '../../src/testing/contract/contract-fixtures';
+import { expectAppError, reserveInput, sleep } from '../../src/testing/contract/contract-fixtures';
 import { describeDataPortContract } from '../../src/testing/contract/data-port-contract';
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
@@ -110,6 +110,23 @@ describe('Supabase adapter over the emulated wire', () => {
     it('sends no request the emulated project cannot serve', () => {
       expect(shortLived.unserved).toEqual([]);
     });
+  });
+
+  it('shows the owner how many uploads a contributor left unfinished, and clears them; a contributor may do neither', async () => {
+    const { backend: owner } = await signedUp();
+    const { backend: cora } = await signedUp();
+    const album = await owner.data.createAlbum({ title: 'Shared' });
+    const coraId = (await cora.auth.getSession())!.userId;
+    await db.query(`insert into public.album_members (album_id, user_id, role) values ($1, $2, 'contributor')`, [album.id, coraId]);
+    const reserved = await cora.data.reserveItems(album.id, [reserveInput(), reserveInput()]);
+    await cora.data.failItem(album.id, reserved[0]!.id);
+
+    expect(await owner.data.countPendingItems(album.id)).toBe(2);
+    await expectAppError(cora.data.countPendingItems(album.id), 'album/forbidden');
+    await expectAppError(cora.data.clearPendingItems(album.id), 'album/forbidden');
+    expect(await owner.data.clearPendingItems(album.id)).toBe(2);
+    expect(await owner.data.countPendingItems(album.id)).toBe(0);
+    await expectAppError(cora.data.getItem(album.id, reserved[1]!.id), 'item/not-found');
   });
 
   it('sends no request the emulated project cannot serve', () => {

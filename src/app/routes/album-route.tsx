@@ -5,6 +5,7 @@ import type { Album, Item, ItemSort } from '../../backend/ports';
 import { useBackend } from '../../backend/backend-context';
 import { AlbumActions } from '../../features/albums/album-actions';
 import { albumAbilities } from '../../features/albums/album-permissions';
+import { PendingUploads } from '../../features/albums/pending-uploads';
 import { useAlbum } from '../../features/albums/use-albums';
 import { UrlBatcher } from '../../features/files/url-batcher';
 import { UrlBatcherContext } from '../../features/files/use-url';
@@ -144,6 +145,7 @@ function AlbumScreen({ album }: { album: Album }) {
                 ? `${formatCount(total ?? 0, 'item', 'items')} in the trash · deleted for good after 30 days`
                 : `${formatCount(album.itemCount, 'item', 'items')} · ${formatBytes(album.bytesTotal)}`}
             </p>
+            {!trashed && <PendingUploads album={album} />}
           </div>
           <div className="page-header__actions">
             <Presence viewers={viewers} />

@@ -21,6 +21,7 @@ import * as activity from './local-activity';
 import * as albums from './local-albums';
 import type { LocalDataDeps } from './local-data-deps';
 import * as pages from './local-item-pages';
+import * as pending from './local-pending-items';
 import * as writes from './local-item-writes';
 import * as trash from './local-trash-purge';
 
@@ -81,6 +82,14 @@ export class LocalData implements DataPort {
 
   restoreItems(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<void> {
     return writes.setTrashed(this.deps, albumId, itemIds, false, opts);
+  }
+
+  countPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {
+    return pending.countPendingItems(this.deps, albumId, opts);
+  }
+
+  clearPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {
+    return pending.clearPendingItems(this.deps, albumId, opts);
   }
 
   // --- Activity -----------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 /** Checks of what callers hand the local DataPort about items, before any transaction starts. */
 import { limits } from '../../config';
 import { AppError } from '../../lib/app-error';
+import { itemMetadata } from '../../lib/validation';
 import type { FinalizeItemInput, ItemKind, ItemMetadata, ItemSort, ReserveItemInput } from '../ports';
 import { invalid } from './local-errors';
 import { ITEM_KINDS, sortableTime } from './local-item-record';
@@ -69,6 +70,9 @@ export function checkFinalizeInput(input: FinalizeItemInput) {
   const taken = sortableTime(input.takenAt);
   const metadata: ItemMetadata =
     input.metadata && typeof input.metadata === 'object' && !Array.isArray(input.metadata) ? structuredClone(input.metadata) : {};
+  // The database's bound on metadata (known fields, 16 KiB, 200 keywords of 100 characters) holds here too.
+  const bounded = itemMetadata.safeParse(metadata);
+  if (!bounded.success) throw invalid('metadata', bounded.error.issues[0]?.message ?? 'This metadata is not accepted.');
   return {
     sha256,
     thumbhash,

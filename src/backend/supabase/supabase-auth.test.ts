@@ -40,7 +40,8 @@ describe('Supabase auth: requests on the wire', () => {
     expect(session.profile.displayName).toBe('Ada L.');
 
     expect(initialDisplayName({ email: 'grace.hopper@example.com', user_metadata: {} })).toBe('grace.hopper');
-    expect(initialDisplayName({ email: 'x@example.com', user_metadata: { full_name: 'Evil\u202Eexe' } })).toBe('Evil exe');
+    expect(initialDisplayName({ email: 'x@example.com', user_metadata: { full_name: 'Evil\u202Eexe' } })).toBe('Evilexe');
+    expect(initialDisplayName({ email: 'x@example.com', user_metadata: { name: 'Al\u200bice\u2066' } })).toBe('Alice');
     expect(initialDisplayName({ email: 'x@example.com', user_metadata: { name: 'n'.repeat(100) } })).toHaveLength(60);
   });
 

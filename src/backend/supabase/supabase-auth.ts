@@ -5,7 +5,7 @@
  */
 import type { Session as GoTrueSession, SupabaseClient, User } from '@supabase/supabase-js';
 import { AppError, throwIfAborted } from '../../lib/app-error';
-import { displayName as displayNameSchema, parseField } from '../../lib/validation';
+import { displayName as displayNameSchema, INVISIBLE_FORMAT, parseField } from '../../lib/validation';
 import { limits } from '../../config';
 import type { AuthCapabilities, AuthPort, CallOptions, Profile, Session, SignInMethod, Unsubscribe } from '../ports';
 import { abortErrorOf, authError, postgrestError, type PostgrestFailure } from './supabase-errors';
@@ -14,10 +14,10 @@ import { toProfile } from './supabase-rows';
 
 const FALLBACK_NAME = 'Shoebox user';
 
-/** Controls and text-direction overrides: never part of a display name. */
+/** Controls: never part of a display name (invisible format characters neither, INVISIBLE_FORMAT). */
 function isRefused(c: string): boolean {
   const code = c.codePointAt(0) ?? 0;
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
 }
 
 /** The name a new profile starts with: the one given at sign-up or by the provider, else the email's local part. */
@@ -28,7 +28,7 @@ export function initialDisplayName(user: Pick<User, 'email' | 'user_metadata'>):
     if (typeof candidate !== 'string') continue;
     // Drop what the rules refuse rather than refusing the sign-in: controls, bidi overrides, excess length.
     const cleaned = [...candidate]
-      .map((c) => (isRefused(c) ? ' ' : c))
+      .map((c) => (isRefused(c) ? ' ' : INVISIBLE_FORMAT.test(c) ? '' : c))
       .join('')
       .trim();
     const short = [...cleaned].slice(0, limits().displayNameMax).join('').trim();

@@ -263,6 +263,14 @@ export class SupabaseData implements DataPort {
     await this.send(this.rpc('restore_items', { p_album_id: albumId, p_item_ids: itemIds }), opts.signal, 'item/not-found');
   }
 
+  async countPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {
+    return Number(await this.send(this.rpc('count_pending_items', { p_album_id: albumId }), opts.signal, 'album/not-found'));
+  }
+
+  async clearPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {
+    return Number(await this.send(this.rpc('clear_pending_items', { p_album_id: albumId }), opts.signal, 'album/not-found'));
+  }
+
   // --- Activity -----------------------------------------------------------------------------------------
 
   async listActivity(limit: number, opts: CallOptions = {}): Promise<Activity[]> {

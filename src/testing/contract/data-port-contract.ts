@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { limits } from '../../config';
-import { objectKeys, type Backend, type Item } from '../../backend/ports';
+import { objectKeys, type Backend, type Item, type ItemMetadata } from '../../backend/ports';
 import {
   addReadyItem,
   expectAbortError,
@@ -181,6 +181,34 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         const album = await b.data.createAlbum({ title: 'Lookups' });
         await expectAppError(b.data.getItem(album.id, crypto.randomUUID()), 'item/not-found');
         await expectAppError(b.data.finalizeItem(album.id, crypto.randomUUID(), finalizeInput()), 'item/not-found');
+      });
+    });
+
+    describe('bounds and unfinished uploads', () => {
+      it('refuses metadata beyond the bound (201 keywords, unknown fields, 17 KiB) and the upload can still finish', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Bounded' });
+        const [reserved] = await b.data.reserveItems(album.id, [reserveInput()]);
+        const tooMany = { keywords: Array.from({ length: 201 }, (_, i) => `k${i}`) };
+        const unknown = { cameraMake: 'Canon', tracking: 'x' } as unknown as ItemMetadata;
+        const tooLarge = { description: 'x'.repeat(17 * 1024) };
+        for (const metadata of [tooMany, unknown, tooLarge]) {
+          await expectAppError(b.data.finalizeItem(album.id, reserved!.id, finalizeInput({ metadata })), 'validation/invalid');
+        }
+        expect((await b.data.getItem(album.id, reserved!.id)).status).toBe('uploading');
+        const done = await b.data.finalizeItem(album.id, reserved!.id, finalizeInput({ metadata: { keywords: tooMany.keywords.slice(0, 200) } }));
+        expect(done.metadata.keywords).toHaveLength(200);
+      });
+
+      it('counts and clears only uploads others left unfinished: the owner\'s own stay and can finish', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Pending' });
+        const [mine] = await b.data.reserveItems(album.id, [reserveInput()]);
+        expect(await b.data.countPendingItems(album.id)).toBe(0);
+        expect(await b.data.clearPendingItems(album.id)).toBe(0);
+        expect((await b.data.finalizeItem(album.id, mine!.id, finalizeInput())).status).toBe('ready');
+        await expectAppError(b.data.countPendingItems(crypto.randomUUID()), 'album/not-found');
+        await expectAppError(b.data.clearPendingItems(crypto.randomUUID()), 'album/not-found');
       });
     });
 

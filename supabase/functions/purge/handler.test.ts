@@ -11,7 +11,7 @@ import {
   AbortMultipartUploadCommand,
 } from '@aws-sdk/client-s3';
 import { s3FromEnv } from '../_shared/s3-target.ts';
-import { accessToken, createAlbum, key, ownerSql, test, testEnv } from '../_shared/test-world.ts';
+import { accessToken, asUser, createAlbum, key, ownerSql, reserveItem, test, testEnv } from '../_shared/test-world.ts';
 import { handle, type PurgeDeps, purgeDepsFromEnv } from './handler.ts';
 
 const sql = ownerSql();
@@ -127,6 +127,49 @@ test('a deleted album is purged with all its items, objects and members', async 
   for (const id of ids) assert.equal(await exists(key(album.id, id, 'thumb.webp')), false);
   assert.equal((await sql`select 1 from public.albums where id = ${album.id}`).length, 0);
   assert.equal((await sql`select 1 from public.album_members where album_id = ${album.id}`).length, 0);
+});
+
+test('uploads reserved more than 24 hours ago and never finished (uploading or failed) lose their rows and objects; younger ones stay', async () => {
+  const album = await createAlbum(sql);
+  const pending = async (hoursAgo: number, failed = false) => {
+    const id = await reserveItem(sql, album.contributor, album.id);
+    if (failed) await asUser(sql, album.contributor, (tx) => tx`select public.fail_item(${album.id}, ${id})`);
+    await sql`update public.items set created_at = now() - make_interval(hours => ${hoursAgo}) where id = ${id}`;
+    await put(key(album.id, id));
+    await put(key(album.id, id, 'thumb.webp'));
+    return id;
+  };
+  const staleUploading = await pending(25);
+  const staleFailed = await pending(30, true);
+  const freshUploading = await pending(23);
+  const freshFailed = await pending(1, true);
+
+  const { status, body } = await purge({ prefix: `albums/${album.id}/` });
+  assert.equal(status, 200, JSON.stringify(body));
+  assert.equal(body.purgedItems, 2);
+  assert.equal(body.deletedObjects, 8);
+  for (const id of [staleUploading, staleFailed]) {
+    assert.equal(await rowExists(id), false);
+    assert.equal(await exists(key(album.id, id)), false);
+    assert.equal(await exists(key(album.id, id, 'thumb.webp')), false);
+  }
+  for (const id of [freshUploading, freshFailed]) {
+    assert.equal(await rowExists(id), true);
+    assert.equal(await exists(key(album.id, id)), true);
+  }
+});
+
+test('objects of uploads the owner cleared are deleted by the next purge', async () => {
+  const album = await createAlbum(sql);
+  const id = await reserveItem(sql, album.contributor, album.id);
+  await put(key(album.id, id));
+  const [cleared] = await asUser(sql, album.owner, (tx) => tx<{ n: number }[]>`select public.clear_pending_items(${album.id}) as n`);
+  assert.equal(Number(cleared!.n), 1);
+  assert.equal(await rowExists(id), false);
+
+  const { status, body } = await purge({ prefix: `albums/${album.id}/` });
+  assert.equal(status, 200, JSON.stringify(body));
+  assert.equal(await exists(key(album.id, id)), false);
 });
 
 test('a multipart upload started more than 24 hours ago is aborted, a younger one is kept', async () => {

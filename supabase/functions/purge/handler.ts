@@ -1,7 +1,9 @@
 /**
  * purge: runs on a schedule with the service role key. Deletes what must go —
- *   1. items trashed more than 30 days ago and the items of deleted albums: their rows, then their objects
- *      ([Note: Purging rows and objects] in supabase/migrations/20261121100500_object_access.sql);
+ *   1. items trashed more than 30 days ago, uploads reserved more than 24 hours ago and never finished
+ *      ([Note: Pending uploads] in supabase/migrations/20261123120300_pending_uploads.sql) and the items of
+ *      deleted albums: their rows, then their objects ([Note: Purging rows and objects] in
+ *      supabase/migrations/20261121100500_object_access.sql);
  *   2. multipart uploads started more than 24 hours ago and never finished.
  * Answers { purgedItems, deletedObjects, abortedUploads }; 500 `backend/unreachable` (with the same counts)
  * when something could not be done, which the next run retries.

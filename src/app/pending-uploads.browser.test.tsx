@@ -1,0 +1,97 @@
+/**
+ * The owner's line about uploads others never finished, on the album screen with the local backend: it
+ * says how many there are, and Clear removes them (rows and bytes) and the line with them.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, expect, test } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import { BackendContext } from '../backend/backend-context';
+import { createLocalBackend } from '../backend/local/create-local-backend';
+import { LocalDb, WRITE_STORES } from '../backend/local/local-db';
+import { ItemLedger } from '../backend/local/local-item-ledger';
+import { withListFields } from '../backend/local/local-item-record';
+import { objectKeys, type Backend, type Item } from '../backend/ports';
+import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
+import { createQueryClient } from './query-client';
+import { appRoutes } from './router';
+
+const host = document.createElement('div');
+document.body.append(host);
+const root = createRoot(host);
+afterEach(() => flushSync(() => root.render(null)));
+
+const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
+
+/** Rows another member left `uploading`, as a shared album's database would hold them. */
+async function othersPending(dbName: string, albumId: string, n: number): Promise<void> {
+  const db = new LocalDb(dbName);
+  try {
+    const idb = await db.get();
+    const tx = idb.transaction(WRITE_STORES, 'readwrite');
+    const ledger = new ItemLedger();
+    for (let i = 0; i < n; i++) {
+      const id = crypto.randomUUID();
+      const item: Item = {
+        id, albumId, uploaderId: 'another-member', kind: 'image', status: 'uploading', filename: `IMG_${i}.jpg`, mime: 'image/jpeg',
+        bytes: 1000, sha256: null, width: null, height: null, durationMs: null, takenAt: null, originalKey: objectKeys.original(albumId, id),
+        previewKey: null, thumbKey: null, thumbhash: null, metadata: {}, createdAt: new Date().toISOString(), deletedAt: null,
+      };
+      const record = withListFields(item);
+      ledger.record(null, record);
+      await tx.objectStore('items').put(record);
+    }
+    await ledger.flush(tx, null);
+    await tx.done;
+  } finally {
+    await db.close();
+  }
+}
+
+async function show(backend: Backend, path: string): Promise<void> {
+  const session = await backend.auth.getSession();
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  flushSync(() =>
+    root.render(
+      <BackendContext.Provider value={{ backend, session }}>
+        <QueryClientProvider client={createQueryClient()}>
+          <UploadEngineProvider>
+            <RouterProvider router={router} />
+          </UploadEngineProvider>
+        </QueryClientProvider>
+      </BackendContext.Provider>,
+    ),
+  );
+}
+
+const line = () => document.querySelector('.pending-uploads');
+
+test('the owner sees how many uploads others never finished, and Clear removes them', async () => {
+  const tag = `pending-${Date.now().toString(36)}`;
+  const backend = createLocalBackend({ dbName: tag, opfsDir: tag, channelName: tag });
+  const album = await backend.data.createAlbum({ title: 'Shared trip' });
+  const [mine] = await backend.data.reserveItems(album.id, [
+    { id: crypto.randomUUID(), filename: 'mine.jpg', mime: 'image/jpeg', kind: 'image', bytes: 10 },
+  ]);
+  await othersPending(tag, album.id, 3);
+
+  await show(backend, `/albums/${album.id}`);
+  await eventually(() => line()?.textContent).toContain('3 uploads by others never finished');
+  const clear = [...line()!.querySelectorAll('button')].find((b) => b.textContent === 'Clear')!;
+  await userEvent.click(clear);
+  await eventually(() => line()).toBeNull();
+  expect(await backend.data.countPendingItems(album.id)).toBe(0);
+  // The owner's own upload is not someone else's: it stays, to be finished.
+  expect((await backend.data.getItem(album.id, mine!.id)).status).toBe('uploading');
+});
+
+test('an album without such uploads shows no line', async () => {
+  const tag = `pending-none-${Date.now().toString(36)}`;
+  const backend = createLocalBackend({ dbName: tag, opfsDir: tag, channelName: tag });
+  const album = await backend.data.createAlbum({ title: 'Quiet' });
+  await show(backend, `/albums/${album.id}`);
+  await eventually(() => document.querySelector('h1')?.textContent).toBe('Quiet');
+  expect(line()).toBeNull();
+});

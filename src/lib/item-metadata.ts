@@ -1,0 +1,83 @@
+/**
+ * The bound on an item's metadata (PRODUCT.md §9): only the fields of ItemMetadata, with their types, at most
+ * 16 KiB of JSON in all and 200 keywords of up to 100 characters. The database refuses anything else
+ * (private.is_item_metadata in supabase/migrations/20261123120100_item_metadata_bound.sql); `itemMetadata` in
+ * validation.ts states the same rule for the local backend, and `boundItemMetadata` makes any metadata fit
+ * it, so the uploader never sends what would be refused: a photo is never lost because of its metadata.
+ * No zod here: the media worker uses this file.
+ */
+import type { ItemMetadata } from '../backend/ports';
+
+export const METADATA_MAX_BYTES = 16 * 1024;
+export const KEYWORDS_MAX = 200;
+export const KEYWORD_MAX_CHARS = 100;
+/** Longer texts are cut on the way in (as the XMP and EXIF readers cut them); the database bounds the total. */
+const LONG_TEXT_MAX_CHARS = 2000;
+const TEXT_MAX_CHARS = 200;
+
+const TEXT_KEYS = ['cameraMake', 'cameraModel', 'lens', 'title', 'description', 'label'] as const;
+const NUMBER_KEYS = ['exposureTime', 'fNumber', 'iso', 'focalLength', 'rating'] as const;
+export const NOTICES = ['image/undecodable', 'image/too-large'] as const;
+
+/** At most `max` characters; only the first 2 × max UTF-16 units are looked at, so a 20 MiB text costs nothing. */
+const cut = (text: string, max: number) => (text.length <= max ? text : [...text.slice(0, max * 2)].slice(0, max).join('').trim());
+/** Postgres' jsonb holds no NUL and no half of a surrogate pair: either would refuse the whole request. */
+// eslint-disable-next-line no-control-regex
+const storable = (text: string) => text.replace(/\u0000/g, '').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/**
+ * The size of `value` as Postgres prints a jsonb (`{"a": 1, "b": [1, 2]}`: a space after every colon and
+ * comma), which is what the database measures. Numbers in exponent form are counted as if written out,
+ * as Postgres writes them: an upper bound, never an underestimate.
+ */
+export function jsonbTextBytes(value: unknown): number {
+  if (typeof value === 'string') return utf8Bytes(JSON.stringify(value));
+  if (typeof value === 'number') {
+    const s = String(value);
+    const e = /e([+-]\d+)$/.exec(s);
+    return s.length + (e ? Math.abs(Number(e[1])) : 0);
+  }
+  if (Array.isArray(value)) {
+    return 2 + value.reduce<number>((n, v) => n + jsonbTextBytes(v), 0) + Math.max(value.length - 1, 0) * 2;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return 2 + entries.reduce((n, [k, v]) => n + utf8Bytes(JSON.stringify(k)) + 2 + jsonbTextBytes(v), 0) + Math.max(entries.length - 1, 0) * 2;
+  }
+  return JSON.stringify(value ?? null).length;
+}
+
+/**
+ * `metadata` cut down to what the database accepts: known fields of the right type only, the first 200
+ * keywords cut to 100 characters, long texts cut; then, while it is still over 16 KiB, keywords are dropped
+ * from the end, then the description and the title.
+ */
+export function boundItemMetadata(metadata: unknown): ItemMetadata {
+  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) return {};
+  const source = metadata as Record<string, unknown>;
+  const out: ItemMetadata = {};
+  for (const key of TEXT_KEYS) {
+    const v = source[key];
+    if (typeof v === 'string') out[key] = cut(storable(v), key === 'description' || key === 'title' ? LONG_TEXT_MAX_CHARS : TEXT_MAX_CHARS);
+  }
+  for (const key of NUMBER_KEYS) {
+    const v = source[key];
+    if (typeof v === 'number' && Number.isFinite(v)) out[key] = v;
+  }
+  if (Array.isArray(source.keywords)) {
+    out.keywords = source.keywords
+      .filter((k): k is string => typeof k === 'string')
+      .map((k) => cut(storable(k), KEYWORD_MAX_CHARS))
+      .filter((k) => k.length > 0)
+      .slice(0, KEYWORDS_MAX);
+  }
+  if ((NOTICES as readonly unknown[]).includes(source.notice)) out.notice = source.notice as ItemMetadata['notice'];
+
+  while (jsonbTextBytes(out) > METADATA_MAX_BYTES && out.keywords?.length) out.keywords = out.keywords.slice(0, -1);
+  for (const key of ['description', 'title', 'label', 'lens', 'cameraModel', 'cameraMake'] as const) {
+    if (jsonbTextBytes(out) <= METADATA_MAX_BYTES) break;
+    delete out[key];
+  }
+  return out;
+}

@@ -1,0 +1,200 @@
+/**
+ * The rules a member could get around before: unfinished uploads that block an album for good, metadata of
+ * any size, and invisible characters that make a title or a name read as something else.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { boundItemMetadata, jsonbTextBytes } from '../../src/lib/item-metadata';
+import { errorOf, startDb, type Actor, type Harness, type Queryable } from './db-harness';
+
+let db: Harness;
+let owner: Actor;
+let editor: Actor;
+let contributor: Actor;
+let viewer: Actor;
+
+beforeAll(async () => {
+  db = await startDb();
+  owner = await db.createUser('Olive');
+  editor = await db.createUser('Eddie');
+  contributor = await db.createUser('Cora');
+  viewer = await db.createUser('Vic');
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+const files = (n: number) => Array.from({ length: n }, () => ({ id: randomUUID(), filename: 'IMG_1.jpg', mime: 'image/jpeg', kind: 'image', bytes: 1000 }));
+
+const reserve = (who: Actor, albumId: string, batch: unknown[], commit = true) =>
+  db.as(who, (q) => q.query<{ id: string }>(`select id from public.reserve_items($1, $2)`, [albumId, JSON.stringify(batch)]), { commit });
+
+const finalize = (q: Queryable, albumId: string, itemId: string, metadata: unknown) =>
+  q.query(`select id from public.finalize_item($1, $2, $3)`, [albumId, itemId, JSON.stringify({ sha256: 'a'.repeat(64), metadata })]);
+
+const invite = async (albumId: string, who: Actor, role: string) => {
+  const [inv] = await db.as(owner, (q) => q.query<{ token: string }>(`select * from public.create_invite($1, $2)`, [albumId, role]), { commit: true });
+  await db.as(who, (q) => q.query(`select * from public.accept_invite($1)`, [inv!.token]), { commit: true });
+};
+
+/** An album of `owner` with editor, contributor and viewer (committed). */
+async function album(title = 'Trip'): Promise<string> {
+  const [a] = await db.as(owner, (q) => q.query<{ id: string }>(`select id from public.create_album($1)`, [title]), { commit: true });
+  for (const [who, role] of [[editor, 'editor'], [contributor, 'contributor'], [viewer, 'viewer']] as const) await invite(a!.id, who, role);
+  return a!.id;
+}
+
+const pendingCount = async (who: Actor, albumId: string) =>
+  Number((await db.as(who, (q) => q.query<{ n: number }>(`select public.count_pending_items($1) as n`, [albumId])))[0]!.n);
+
+const queuedKeys = async (itemIds: string[]) =>
+  (await db.query<{ key: string }>(`select key from private.purge_queue where split_part(key, '/', 3) = any ($1::text[])`, [itemIds])).length;
+
+const rowsLeft = async (itemIds: string[]) =>
+  Number((await db.query<{ n: number }>(`select count(*)::int as n from public.items where id = any ($1::uuid[])`, [itemIds]))[0]!.n);
+
+describe('pending uploads: one member cannot block an album', () => {
+  test('a contributor holds at most 10,000 unfinished uploads in an album; a retry of those already held still works', async () => {
+    const id = await album('Capped');
+    const held = files(10000);
+    await reserve(contributor, id, held);
+    const e = await errorOf(reserve(contributor, id, files(1)));
+    expect(e).toMatchObject({ code: 'P0001', message: 'upload/quota-exceeded' });
+    // The same rows asked again (a lost response) are not new rows.
+    expect(await reserve(contributor, id, held.slice(0, 5), false)).toHaveLength(5);
+    // The cap is per member: the editor still adds files.
+    expect(await reserve(editor, id, files(1), false)).toHaveLength(1);
+  }, 120_000);
+
+  test('the owner sees how many uploads others never finished and clears them, with their objects queued for the purge', async () => {
+    const id = await album('Cleared');
+    const byContributor = (await reserve(contributor, id, files(3))).map((r) => r.id);
+    const byEditor = (await reserve(editor, id, files(2))).map((r) => r.id);
+    await db.as(editor, (q) => q.query(`select public.fail_item($1, $2)`, [id, byEditor[0]]), { commit: true });
+    const own = (await reserve(owner, id, files(1))).map((r) => r.id);
+
+    expect(await pendingCount(owner, id)).toBe(5);
+    for (const who of [editor, contributor, viewer]) {
+      expect((await errorOf(db.as(who, (q) => q.query(`select public.count_pending_items($1)`, [id])))).message).toBe('album/forbidden');
+      expect((await errorOf(db.as(who, (q) => q.query(`select public.clear_pending_items($1)`, [id])))).message).toBe('album/forbidden');
+    }
+
+    const [cleared] = await db.as(owner, (q) => q.query<{ n: number }>(`select public.clear_pending_items($1) as n`, [id]), { commit: true });
+    expect(Number(cleared!.n)).toBe(5);
+    expect(await pendingCount(owner, id)).toBe(0);
+    expect(await rowsLeft([...byContributor, ...byEditor])).toBe(0);
+    expect(await queuedKeys([...byContributor, ...byEditor])).toBe(5 * 4);
+    // The owner's own upload is theirs to finish.
+    await db.as(owner, (q) => finalize(q, id, own[0]!, {}), { commit: true });
+    // The contributor's upload is gone: finishing it is refused, not half-done.
+    expect((await errorOf(db.as(contributor, (q) => finalize(q, id, byContributor[0]!, {})))).message).toBe('item/not-found');
+  });
+
+  test('a removed member\'s unfinished uploads go with them and no longer count', async () => {
+    const id = await album('Removed');
+    const left = (await reserve(contributor, id, files(4))).map((r) => r.id);
+    expect(await pendingCount(owner, id)).toBe(4);
+    await db.as(owner, (q) => q.query(`select public.remove_member($1, $2)`, [id, contributor.id]), { commit: true });
+    expect(await pendingCount(owner, id)).toBe(0);
+    expect(await rowsLeft(left)).toBe(0);
+    expect(await queuedKeys(left)).toBe(16);
+
+    // Leaving does the same.
+    const editorLeft = (await reserve(editor, id, files(2))).map((r) => r.id);
+    await db.as(editor, (q) => q.query(`select public.remove_member($1, $2)`, [id, editor.id]), { commit: true });
+    expect(await rowsLeft(editorLeft)).toBe(0);
+  });
+});
+
+describe('item metadata is bounded on every path', () => {
+  const reserved = async (albumId: string) => (await reserve(contributor, albumId, files(1)))[0]!.id;
+
+  test('finalize_item refuses metadata of 20 MiB, of 17 KiB, with 201 keywords, a keyword over 100 characters or an unknown key', async () => {
+    const id = await album('Metadata');
+    const item = await reserved(id);
+    const bad: [string, unknown][] = [
+      ['20 MiB', { description: 'x'.repeat(20 * 1024 * 1024) }],
+      ['17 KiB', { description: 'x'.repeat(17 * 1024) }],
+      ['201 keywords', { keywords: Array.from({ length: 201 }, (_, i) => `k${i}`) }],
+      ['a keyword of 101 characters', { keywords: ['k'.repeat(101)] }],
+      ['an unknown key', { cameraMake: 'Canon', tracking: 'x' }],
+      ['a number as text', { iso: '100' }],
+    ];
+    for (const [what, metadata] of bad) {
+      const e = await errorOf(db.as(contributor, (q) => finalize(q, id, item, metadata)));
+      expect(e, what).toMatchObject({ code: 'P0001', message: 'validation/invalid' });
+    }
+    const fine = { cameraMake: 'Canon', iso: 100, rating: 4, keywords: Array.from({ length: 200 }, (_, i) => `keyword ${i}`), notice: 'image/too-large' };
+    await db.as(contributor, (q) => finalize(q, id, item, fine), { commit: true });
+    const [row] = await db.as(viewer, (q) => q.query<{ metadata: { keywords: string[] } }>(`select metadata from public.items where id = $1`, [item]));
+    expect(row!.metadata.keywords).toHaveLength(200);
+  });
+
+  test('the app measures metadata as the database does, and what it cuts down is accepted', async () => {
+    const samples = [{}, { a: 1 }, { keywords: ['é', 'x"y', 'tab\there', '日本'], rating: 4.5, iso: 100 }, { exposureTime: 0.000125, fNumber: 1.8 }];
+    for (const m of samples) {
+      const [row] = await db.query<{ n: number }>(`select octet_length($1::jsonb::text) as n`, [JSON.stringify(m)]);
+      expect(jsonbTextBytes(m), JSON.stringify(m)).toBe(Number(row!.n));
+    }
+    const id = await album('Cut down');
+    const huge = {
+      cameraMake: 'Canon', tracking: 'id', exposureTime: 1e-7, title: 't'.repeat(5000), description: 'd'.repeat(3 * 1024 * 1024),
+      keywords: Array.from({ length: 3000 }, (_, i) => `${i} ${'k'.repeat(200)}`),
+    };
+    const item = await reserved(id);
+    await db.as(contributor, (q) => finalize(q, id, item, boundItemMetadata(huge)), { commit: true });
+    const [row] = await db.as(viewer, (q) => q.query<{ metadata: { cameraMake: string; keywords?: string[] } }>(`select metadata from public.items where id = $1`, [item]));
+    expect(row!.metadata.cameraMake).toBe('Canon');
+  });
+
+  test('a direct edit of the metadata is held to the same bound', async () => {
+    const id = await album('Edited');
+    const item = await reserved(id);
+    await db.as(contributor, (q) => finalize(q, id, item, {}), { commit: true });
+    for (const metadata of [{ description: 'x'.repeat(17 * 1024) }, { anything: 1 }, { keywords: Array.from({ length: 201 }, () => 'k') }]) {
+      const e = await errorOf(db.as(editor, (q) => q.query(`update public.items set metadata = $2 where id = $1`, [item, JSON.stringify(metadata)])));
+      expect(e.code).toBe('23514');
+    }
+    const [ok] = await db.as(editor, (q) => q.query(`update public.items set metadata = '{"rating":5}' where id = $1 returning 1`, [item]));
+    expect(ok).toBeTruthy();
+  });
+});
+
+describe('titles, descriptions and names refuse invisible format characters', () => {
+  const invisible = ['\u202e', '\u202a', '\u2066', '\u2069', '\u200e', '\u200f', '\u200b', '\u2060', '\ufeff', '\u00ad', '\u061c'];
+
+  test('create_album and update_album refuse them in the title and the description', async () => {
+    const id = await album('Plain');
+    for (const c of invisible) {
+      const title = `Trip${c}gpj.exe`;
+      for (const [what, sql, params] of [
+        ['create title', `select id from public.create_album($1)`, [title]],
+        ['create description', `select id from public.create_album('Ok', $1)`, [`Sand${c}`]],
+        ['update title', `select id from public.update_album($1, $2)`, [id, JSON.stringify({ title })]],
+        ['update description', `select id from public.update_album($1, $2)`, [id, JSON.stringify({ description: `a${c}b` })]],
+      ] as const) {
+        const e = await errorOf(db.as(owner, (q) => q.query(sql, [...params])));
+        expect(e, `${what} U+${c.codePointAt(0)!.toString(16)}`).toMatchObject({ code: 'P0001', message: 'validation/invalid' });
+      }
+    }
+  });
+
+  test('a description keeps its line breaks and tabs; emoji joined by ZWJ and Persian with ZWNJ stay allowed', async () => {
+    const [a] = await db.as(owner, (q) => q.query<{ title: string; description: string }>(
+      `select title, description from public.create_album($1, $2)`, ['Family 👨‍👩‍👧 می‌خواهم', 'Day one\n\tthe lake']));
+    expect(a).toEqual({ title: 'Family 👨‍👩‍👧 می‌خواهم', description: 'Day one\n\tthe lake' });
+  });
+
+  test('a display name with a bidi override or a zero-width space is refused', async () => {
+    for (const name of ['Mallory\u202e', '\u2067Bob', 'Al\u200bice']) {
+      const e = await errorOf(db.as(viewer, (q) => q.query(`update public.profiles set display_name = $2 where id = $1`, [viewer.id, name])));
+      expect(e.code, JSON.stringify(name)).toBe('23514');
+    }
+  });
+
+  test('a new account named with invisible characters gets its name without them', async () => {
+    const who = await db.createUser('Eve\u202egnirts');
+    const [p] = await db.query<{ display_name: string }>(`select display_name from public.profiles where id = $1`, [who.id]);
+    expect(p!.display_name).toBe('Evegnirts');
+  });
+});
