@@ -1,6 +1,6 @@
 import { Navigate, useSearchParams } from 'react-router';
 import { useSession } from '../../backend/backend-context';
-import { safeNext } from './sign-in-route';
+import { safeNext } from '../../lib/safe-next';
 
 /**
  * Where magic links and OAuth providers send the user back. The auth adapter finishes the sign-in from the
