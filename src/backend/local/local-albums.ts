@@ -48,7 +48,7 @@ export function updateAlbum(deps: LocalDataDeps, albumId: string, patch: AlbumPa
         else {
           const id = typeof patch.coverItemId === 'string' ? patch.coverItemId : '';
           const item = id ? await tx.objectStore('items').get([albumId, id]) : undefined;
-          if (!item || !isCoverable(item)) throw invalid('coverItemId', 'Choose a photo or video of this album as its cover.');
+          if (!item || !isCoverable(item)) throw invalid('coverItemId', 'Choose a photo or video of this album as its cover.', 'invalid');
           changes.coverItemId = id;
         }
       }

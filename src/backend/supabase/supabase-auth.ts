@@ -113,7 +113,7 @@ export class SupabaseAuth implements AuthPort {
 
   async signInWithOAuth(provider: string, redirectTo: string): Promise<void> {
     if (!this.oauthProviders.includes(provider)) {
-      throw new AppError('validation/invalid', `Sign-in with ${provider} is not enabled for this project.`, { details: { field: 'provider' } });
+      throw new AppError('validation/invalid', `Sign-in with ${provider} is not enabled for this project.`, { details: { field: 'provider', rule: 'not-enabled' } });
     }
     const { error } = await this.client.auth.signInWithOAuth({ provider: provider as never, options: { redirectTo } });
     if (error) throw this.authFailure(error);
