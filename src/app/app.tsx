@@ -5,6 +5,7 @@ import { BackendContext, type BackendState } from '../backend/backend-context';
 import { createBackend } from '../backend/create-backend';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { ErrorPanel } from '../ui/error-panel';
+import { narrowContentSecurityPolicy } from './narrow-content-security-policy';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
 import { ConfigError, loadRuntimeConfig } from './runtime-config';
@@ -20,7 +21,11 @@ export function App() {
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
     loadRuntimeConfig(import.meta.env)
-      .then((config) => createBackend(config.backend))
+      .then((config) => {
+        // Only the built app has a policy to narrow; the dev server's own scripts would not pass it.
+        if (import.meta.env.PROD) narrowContentSecurityPolicy(config);
+        return createBackend(config.backend);
+      })
       .then((backend) => {
         if (cancelled) return;
         unsubscribe = backend.auth.onSessionChange((session) => setBoot({ status: 'ready', state: { backend, session } }));
