@@ -1,7 +1,7 @@
 /**
  * [Note: Content-Security-Policy]
  * The built app runs under a strict policy: scripts only from its own origin (plus compiling WebAssembly,
- * which the hashers need), no plugins, no <base>, no framing, no form posts; images and media from itself,
+ * which the hashers need), no plugins, no <base>, no frames inside it, no form posts; images and media from itself,
  * blob: and data: (local files, thumbnails being made, video posters) and the storage origins; connections to
  * itself and the configured backend (the Supabase URL over https, its wss for Realtime, the storage origins).
  * Styles come from the bundle's CSS file: React sets style attributes through the CSSOM, which CSP does not

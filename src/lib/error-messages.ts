@@ -46,6 +46,13 @@ export const SIGN_IN_FAILED: ErrorText = {
   action: 'Try again, or choose another way to sign in.',
 };
 
+/** A config.json or build setting that is wrong; the screen adds which one (the app's own words, never a server's). */
+export const CONFIG_INVALID: ErrorText = {
+  title: 'Shoebox is not set up correctly',
+  action:
+    'Fix config.json next to the app (or the VITE_SUPABASE_* settings of the build), then reload. Without any configuration, Shoebox runs on this device only.',
+};
+
 /** The fields a person types or chooses, as the form names them. */
 export type Field = 'title' | 'description' | 'displayName' | 'email' | 'password' | 'provider' | 'files' | 'items' | 'coverItemId' | 'cursor';
 
