@@ -70,6 +70,12 @@ export default tseslint.config(
     },
   },
   {
+    // Every console call goes through src/lib/log.ts, which strips query strings (credentials) from URLs.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/lib/log.ts', 'src/testing/**', 'src/**/*.test.{ts,tsx}'],
+    rules: { 'no-console': 'error' },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },

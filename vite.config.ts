@@ -1,13 +1,41 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 
+type PolicyModule = typeof import('./src/lib/content-security-policy');
+// Loaded through Vite's module runner (as scripts/csp.mjs does), so the app's TypeScript builds the policy.
+const loadPolicyModule = async () =>
+  (await runnerImport<PolicyModule>(fileURLToPath(new URL('./src/lib/content-security-policy.ts', import.meta.url)))).module;
+
+/** Writes the Content-Security-Policy for the build's settings into index.html (see [Note: Content-Security-Policy]). */
+function contentSecurityPolicyMeta(): Plugin {
+  let policy = '';
+  return {
+    name: 'shoebox:content-security-policy',
+    apply: 'build',
+    async configResolved(config) {
+      const { contentSecurityPolicy, policySourcesFromEnv } = await loadPolicyModule();
+      policy = contentSecurityPolicy(policySourcesFromEnv(config.env));
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const charset = /<meta charset="UTF-8" \/>/i;
+        if (!charset.test(html)) throw new Error('index.html needs <meta charset="UTF-8" /> for the policy to follow');
+        return html.replace(charset, (m) => `${m}\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    contentSecurityPolicyMeta(),
     // The app shell is precached so Shoebox opens offline; the web app manifest is public/manifest.webmanifest.
     VitePWA({
       registerType: 'autoUpdate',

@@ -4,7 +4,9 @@ import { RouterProvider } from 'react-router';
 import { BackendContext, type BackendState } from '../backend/backend-context';
 import { createBackend } from '../backend/create-backend';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
+import { CONFIG_INVALID } from '../lib/error-messages';
 import { ErrorPanel } from '../ui/error-panel';
+import { narrowContentSecurityPolicy } from './narrow-content-security-policy';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
 import { ConfigError, loadRuntimeConfig } from './runtime-config';
@@ -20,7 +22,11 @@ export function App() {
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
     loadRuntimeConfig(import.meta.env)
-      .then((config) => createBackend(config.backend))
+      .then((config) => {
+        // Only the built app has a policy to narrow; the dev server's own scripts would not pass it.
+        if (import.meta.env.PROD) narrowContentSecurityPolicy(config);
+        return createBackend(config.backend);
+      })
       .then((backend) => {
         if (cancelled) return;
         unsubscribe = backend.auth.onSessionChange((session) => setBoot({ status: 'ready', state: { backend, session } }));
@@ -45,12 +51,9 @@ export function App() {
       <main className="page page--center">
         {boot.error instanceof ConfigError ? (
           <div className="error-panel" role="alert" data-error-code="config">
-            <h1 className="error-panel__title" style={{ fontSize: 18 }}>Shoebox is not set up correctly</h1>
+            <h1 className="error-panel__title" style={{ fontSize: 18 }}>{CONFIG_INVALID.title}</h1>
             <p>{boot.error.message}</p>
-            <p className="error-panel__action">
-              Fix config.json next to the app (or the VITE_SUPABASE_* settings of the build), then reload. Without any
-              configuration, Shoebox runs on this device only.
-            </p>
+            <p className="error-panel__action">{CONFIG_INVALID.action}</p>
           </div>
         ) : (
           <ErrorPanel error={boot.error} onRetry={() => window.location.reload()} />

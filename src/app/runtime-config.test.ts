@@ -46,6 +46,10 @@ describe('runtime configuration', () => {
     expect(() => parseRuntimeConfig({ limits: { colour: 1 } })).toThrow(/limits.colour/);
     expect(() => parseRuntimeConfig({ supabaseUrl: 'https://a.supabase.co', supabaseAnonKey: anon, storage: { provider: 'minio' } })).toThrow(/storage must be/);
     expect(() => parseRuntimeConfig({ supabaseUrl: 'https://a.supabase.co', supabaseAnonKey: anon, storage: { provider: 'supabase' } })).toThrow(/storage.region/);
+    expect(() => parseRuntimeConfig({ allowedOrigins: 'https://b.example' })).toThrow(/allowedOrigins/);
+    expect(() => parseRuntimeConfig({ allowedOrigins: ['https://b.example/path'] })).toThrow(/allowedOrigins/);
+    expect(() => parseRuntimeConfig({ allowedOrigins: ["'unsafe-inline'"] })).toThrow(/allowedOrigins/);
+    expect(parseRuntimeConfig({ supabaseUrl: 'https://a.supabase.co', supabaseAnonKey: anon, allowedOrigins: ['https://b.example/'] }).allowedOrigins).toEqual(['https://b.example']);
   });
 
   it('reads where files are stored: Supabase Storage with its region, or another provider through storage-sign', () => {

@@ -1,4 +1,5 @@
 import { fromBase64UrlJson } from '../lib/base64url-json';
+import { allowedOriginsFromEnv as originsFromEnv, parseOrigins } from '../lib/content-security-policy';
 import { backendConfigFromEnv, overrideLimits, DEFAULT_BUCKET, DEFAULT_LIMITS, type BackendConfig, type Limits, type StorageConfig } from '../config';
 
 /**
@@ -16,9 +17,27 @@ export class ConfigError extends Error {
 export interface RuntimeConfig {
   backend: BackendConfig;
   limits: Partial<Limits>;
+  /** Origins beyond the backend the page may reach (Content-Security-Policy): an S3 bucket's endpoint. */
+  allowedOrigins: string[];
 }
 
-const KNOWN_KEYS = new Set(['supabaseUrl', 'supabaseAnonKey', 'oauthProviders', 'storage', 'limits']);
+const KNOWN_KEYS = new Set(['supabaseUrl', 'supabaseAnonKey', 'oauthProviders', 'storage', 'limits', 'allowedOrigins']);
+
+const ORIGINS_HELP = 'allowedOrigins must be a list of origins, such as ["https://<account>.r2.cloudflarestorage.com"].';
+
+/** VITE_ALLOWED_ORIGINS: origins separated by spaces or commas. */
+export function allowedOriginsFromEnv(env: Record<string, string | undefined>): string[] {
+  const origins = originsFromEnv(env);
+  if (!origins) throw new ConfigError(`VITE_ALLOWED_ORIGINS must hold origins such as https://<account>.r2.cloudflarestorage.com, separated by spaces.`);
+  return origins;
+}
+
+function parseAllowedOrigins(v: unknown): string[] {
+  if (v === undefined) return [];
+  const origins = Array.isArray(v) ? parseOrigins(v) : null;
+  if (!origins) throw new ConfigError(ORIGINS_HELP);
+  return origins;
+}
 
 /** Checks a parsed config.json. Exported for tests. */
 export function parseRuntimeConfig(json: unknown): RuntimeConfig {
@@ -29,7 +48,8 @@ export function parseRuntimeConfig(json: unknown): RuntimeConfig {
   const unknown = Object.keys(o).filter((k) => !KNOWN_KEYS.has(k));
   if (unknown.length) throw new ConfigError(`config.json has unknown settings: ${unknown.join(', ')}.`);
   const limits = parseLimits(o.limits);
-  if (o.supabaseUrl === undefined && o.supabaseAnonKey === undefined) return { backend: { kind: 'local' }, limits };
+  const allowedOrigins = parseAllowedOrigins(o.allowedOrigins);
+  if (o.supabaseUrl === undefined && o.supabaseAnonKey === undefined) return { backend: { kind: 'local' }, limits, allowedOrigins };
   const url = o.supabaseUrl;
   const anonKey = o.supabaseAnonKey;
   if (typeof url !== 'string' || !isHttpUrl(url)) throw new ConfigError('supabaseUrl must be the https:// address of your Supabase project.');
@@ -43,6 +63,7 @@ export function parseRuntimeConfig(json: unknown): RuntimeConfig {
   return {
     backend: { kind: 'supabase', url: url.replace(/\/+$/, ''), anonKey: anonKey.trim(), oauthProviders: providers as string[], ...(storage ? { storage } : {}) },
     limits,
+    allowedOrigins,
   };
 }
 
@@ -106,7 +127,7 @@ export async function loadRuntimeConfig(env: Record<string, string | undefined>,
   const fromEnv = backendConfigFromEnv(env);
   if (fromEnv.kind === 'supabase') {
     assertPublishableKey(fromEnv.anonKey);
-    return { backend: fromEnv, limits: {} };
+    return { backend: fromEnv, limits: {}, allowedOrigins: allowedOriginsFromEnv(env) };
   }
   let json: unknown;
   try {
@@ -125,7 +146,7 @@ export async function loadRuntimeConfig(env: Record<string, string | undefined>,
     // Offline: the configuration seen last, so a deployed app does not fall back to the local backend.
     json = readCachedConfig();
   }
-  const config = json === null ? { backend: { kind: 'local' as const }, limits: {} } : parseRuntimeConfig(json);
+  const config: RuntimeConfig = json === null ? { backend: { kind: 'local' }, limits: {}, allowedOrigins: [] } : parseRuntimeConfig(json);
   writeCachedConfig(json);
   overrideLimits(config.limits);
   return config;

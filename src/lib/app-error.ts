@@ -110,7 +110,7 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 
 /** Presigned URLs carry credentials in their query strings: never let them reach an error or a log. */
 export function stripQueryStrings(text: string): string {
-  return text.replace(/\b((?:https?|blob):[^\s?#"']+)\?[^\s#"']*/g, '$1');
+  return text.replace(/\b((?:https?|wss?|blob):[^\s?#"']+)\?[^\s#"']*/g, '$1');
 }
 
 /** Wraps anything thrown into an AppError, keeping AppErrors and AbortErrors as they are. */

@@ -40,10 +40,90 @@ export function errorText(code: ErrorCode): ErrorText {
   return TEXT[code];
 }
 
-/** What to show for anything thrown; null for a cancellation, which is never shown. */
-export function describeError(e: unknown): (ErrorText & { code: ErrorCode; detail: string }) | null {
+/** Failures that reach a screen without an AppError (the provider's own words stay in the log). */
+export const SIGN_IN_FAILED: ErrorText = {
+  title: 'Signing in did not work.',
+  action: 'Try again, or choose another way to sign in.',
+};
+
+/** A config.json or build setting that is wrong; the screen adds which one (the app's own words, never a server's). */
+export const CONFIG_INVALID: ErrorText = {
+  title: 'Shoebox is not set up correctly',
+  action:
+    'Fix config.json next to the app (or the VITE_SUPABASE_* settings of the build), then reload. Without any configuration, Shoebox runs on this device only.',
+};
+
+/** The fields a person types or chooses, as the form names them. */
+export type Field = 'title' | 'description' | 'displayName' | 'email' | 'password' | 'provider' | 'files' | 'items' | 'coverItemId' | 'cursor';
+
+/** What is wrong with a field. `limit` is the number the sentence quotes (characters, files, items). */
+export type FieldRule = 'type' | 'empty' | 'too-long' | 'control' | 'bidi' | 'invisible' | 'invalid' | 'weak' | 'taken' | 'same' | 'too-many' | 'full' | 'not-enabled' | 'stale';
+
+export interface FieldIssue {
+  field: Field;
+  rule: FieldRule;
+  limit?: number;
+}
+
+const NOUN: Partial<Record<Field, string>> = {
+  title: 'The title',
+  description: 'The description',
+  displayName: 'The name',
+  email: 'The email address',
+  password: 'The password',
+};
+
+const count = (n: number | undefined) => (n === undefined ? 'too many' : n.toLocaleString('en'));
+
+/** Sentences for one field (`title/empty`), or for any field with a noun (`*\/empty`). */
+const FIELD_TEXT: Record<string, (noun: string, limit: number | undefined) => string> = {
+  '*/type': (noun) => `${noun} must be text.`,
+  '*/empty': (noun) => `${noun} cannot be empty.`,
+  '*/too-long': (noun, limit) => `${noun} can be at most ${count(limit)} characters.`,
+  '*/control': (noun) => `${noun} cannot contain control characters or line breaks.`,
+  'description/control': (noun) => `${noun} cannot contain control characters.`,
+  '*/bidi': (noun) => `${noun} cannot contain text-direction control characters.`,
+  '*/invisible': (noun) => `${noun} cannot contain invisible formatting characters.`,
+  '*/invalid': (noun) => `${noun} is not valid.`,
+  'password/weak': () => 'This password is too weak. Choose a longer one.',
+  'password/same': () => 'The new password must differ from the old one.',
+  'email/taken': () => 'An account with this email address already exists. Sign in instead.',
+  'provider/not-enabled': () => 'This way of signing in is not enabled for this project.',
+  'files/too-many': (_, limit) => `At most ${count(limit)} files can be added at once.`,
+  'items/full': (_, limit) => `This album is full: it can hold ${count(limit)} items.`,
+  'coverItemId/invalid': () => 'The cover must be a photo or a video of this album.',
+  'cursor/stale': () => 'This list position is no longer valid. Reload the list.',
+};
+
+/** The sentence for one field's problem, or null when the catalogue has none for it. */
+export function fieldText(issue: FieldIssue): string | null {
+  const noun = NOUN[issue.field] ?? '';
+  const make = FIELD_TEXT[`${issue.field}/${issue.rule}`] ?? (noun ? FIELD_TEXT[`*/${issue.rule}`] : undefined);
+  return make ? make(noun, issue.limit) : null;
+}
+
+/** The field issue an AppError's details name, when they name one. */
+export function fieldIssueOf(details: Record<string, unknown> | undefined): FieldIssue | null {
+  if (!details || typeof details.field !== 'string' || typeof details.rule !== 'string') return null;
+  const limit = typeof details.limit === 'number' ? details.limit : undefined;
+  return { field: details.field as Field, rule: details.rule as FieldRule, ...(limit === undefined ? {} : { limit }) };
+}
+
+/** What to show for an error: the code's sentence, and for a field the catalogue's sentence about it. */
+export interface ErrorDescription extends ErrorText {
+  code: ErrorCode;
+  /** Set for `validation/invalid` when the catalogue has a sentence for the field and rule. */
+  fieldText: string | null;
+}
+
+/**
+ * What to show for anything thrown; null for a cancellation, which is never shown. Only catalogue text:
+ * an error's own message (an adapter's, Postgres' "Failing row contains …", a URL) is for the log, never
+ * for the screen.
+ */
+export function describeError(e: unknown): ErrorDescription | null {
   if (isAbortError(e)) return null;
-  const err = e instanceof AppError ? e : new AppError('backend/unreachable', e instanceof Error ? e.message : String(e));
-  const text = TEXT[err.code];
-  return { ...text, code: err.code, detail: err.message };
+  const code: ErrorCode = e instanceof AppError ? e.code : 'backend/unreachable';
+  const issue = e instanceof AppError && code === 'validation/invalid' ? fieldIssueOf(e.details) : null;
+  return { ...TEXT[code], code, fieldText: issue ? fieldText(issue) : null };
 }

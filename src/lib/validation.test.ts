@@ -88,16 +88,15 @@ describe('validateAlbumInput', () => {
   it('throws validation/invalid naming the field that failed', () => {
     const title = thrown(() => validateAlbumInput({ title: '' }));
     expect(title.code).toBe('validation/invalid');
-    expect(title.message).toBe('The title cannot be empty.');
-    expect(title.details).toEqual({ field: 'title' });
+    expect(title.details).toEqual({ field: 'title', rule: 'empty' });
     expect(title.retryable).toBe(false);
 
     const description = thrown(() => validateAlbumInput({ title: 'ok', description: 'x'.repeat(2001) }));
-    expect(description.details).toEqual({ field: 'description' });
+    expect(description.details).toEqual({ field: 'description', rule: 'too-long', limit: 2000 });
   });
 
   it('parseField names any field it is given', () => {
     expect(parseField(displayName, ' Bo ', 'displayName')).toBe('Bo');
-    expect(thrown(() => parseField(displayName, '\u202e', 'displayName')).details).toEqual({ field: 'displayName' });
+    expect(thrown(() => parseField(displayName, '\u202e', 'displayName')).details).toEqual({ field: 'displayName', rule: 'bidi' });
   });
 });

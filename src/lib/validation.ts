@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { AlbumInput } from '../backend/ports';
 import { limits } from '../config';
 import { AppError } from './app-error';
+import { errorText, fieldText, type Field, type FieldRule } from './error-messages';
 import { jsonbTextBytes, KEYWORD_MAX_CHARS, KEYWORDS_MAX, METADATA_MAX_BYTES, NOTICES } from './item-metadata';
 
 /** C0 controls, DEL and C1 controls: never part of a title or a name. */
@@ -36,11 +37,9 @@ export const INVISIBLE_FORMAT =
   /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0001}]/u;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
-/** The message for a text holding an invisible format character. */
-function invisibleMessage(Noun: string, value: string): string {
-  return BIDI.test(value)
-    ? `${Noun} cannot contain text-direction control characters.`
-    : `${Noun} cannot contain invisible formatting characters.`;
+/** The rule a text holding an invisible format character breaks: direction marks get their own sentence. */
+function invisibleRule(value: string): FieldRule {
+  return BIDI.test(value) ? 'bidi' : 'invisible';
 }
 
 /** Length in code points, the way Postgres' `char_length` counts, so both sides agree on the limit. */
@@ -50,57 +49,72 @@ function length(text: string): number {
   return n;
 }
 
-function lineText(noun: string, max: () => number) {
-  const Noun = noun[0]!.toUpperCase() + noun.slice(1);
-  return z.string({ error: `${Noun} must be text.` }).check(
+/** Records the rule a value breaks; the sentence comes from the error catalogue (`fieldText`). */
+function fail(ctx: { addIssue: (issue: { code: 'custom'; message: string; params: Record<string, unknown> }) => void }, rule: FieldRule, limit?: number) {
+  ctx.addIssue({ code: 'custom', message: rule, params: { rule, ...(limit === undefined ? {} : { limit }) } });
+}
+
+function lineText(field: Field, max: () => number) {
+  return z.string({ error: 'type' }).check(
     z.trim(),
     z.superRefine((value: string, ctx) => {
       const limit = max();
-      if (value.length === 0) ctx.addIssue({ code: 'custom', message: `${Noun} cannot be empty.` });
-      else if (length(value) > limit) {
-        ctx.addIssue({ code: 'custom', message: `${Noun} can be at most ${limit.toLocaleString('en')} characters.` });
-      } else if (hasLineControl(value)) {
-        ctx.addIssue({ code: 'custom', message: `${Noun} cannot contain control characters or line breaks.` });
-      } else if (INVISIBLE_FORMAT.test(value)) {
-        ctx.addIssue({ code: 'custom', message: invisibleMessage(Noun, value) });
-      }
+      if (value.length === 0) fail(ctx, 'empty');
+      else if (length(value) > limit) fail(ctx, 'too-long', limit);
+      else if (hasLineControl(value)) fail(ctx, 'control');
+      else if (INVISIBLE_FORMAT.test(value)) fail(ctx, invisibleRule(value));
     }),
   );
 }
 
 /** An album title: trimmed, 1–120 characters, one line, no control or invisible format characters. */
-export const albumTitle = lineText('the title', () => limits().titleMax);
+export const albumTitle = lineText('title', () => limits().titleMax);
 
 /** A person's display name: trimmed, 1–60 characters, one line, no control or invisible format characters. */
-export const displayName = lineText('the name', () => limits().displayNameMax);
+export const displayName = lineText('displayName', () => limits().displayNameMax);
 
 /** An album description: trimmed, up to 2,000 characters; newlines and tabs allowed, other controls and invisible format characters not. */
-export const albumDescription = z.string({ error: 'The description must be text.' }).check(
+export const albumDescription = z.string({ error: 'type' }).check(
   z.trim(),
   z.superRefine((value: string, ctx) => {
     const limit = limits().descriptionMax;
-    if (length(value) > limit) {
-      ctx.addIssue({ code: 'custom', message: `The description can be at most ${limit.toLocaleString('en')} characters.` });
-    } else if (hasDescriptionControl(value)) {
-      ctx.addIssue({ code: 'custom', message: 'The description cannot contain control characters.' });
-    } else if (INVISIBLE_FORMAT.test(value)) {
-      ctx.addIssue({ code: 'custom', message: invisibleMessage('The description', value) });
-    }
+    if (length(value) > limit) fail(ctx, 'too-long', limit);
+    else if (hasDescriptionControl(value)) fail(ctx, 'control');
+    else if (INVISIBLE_FORMAT.test(value)) fail(ctx, invisibleRule(value));
   }),
 );
 
-/** The first problem with `value` as a sentence for the form, or null when it is fine. */
-export function firstIssue(schema: z.ZodMiniType, value: unknown): string | null {
+const FIELD_OF = new Map<z.ZodMiniType, Field>([
+  [albumTitle, 'title'],
+  [displayName, 'displayName'],
+  [albumDescription, 'description'],
+]);
+
+/** The first rule `value` breaks, or null when it is fine. */
+function firstRule(schema: z.ZodMiniType, value: unknown): { rule: FieldRule; limit?: number } | null {
   const result = schema.safeParse(value);
-  return result.success ? null : (result.error.issues[0]?.message ?? 'This value is not valid.');
+  if (result.success) return null;
+  const issue = result.error.issues[0];
+  const params = (issue && 'params' in issue ? issue.params : undefined) as { rule?: FieldRule; limit?: number } | undefined;
+  const rule: FieldRule = params?.rule ?? (issue?.code === 'invalid_type' ? 'type' : 'invalid');
+  return { rule, ...(params?.limit === undefined ? {} : { limit: params.limit }) };
 }
 
-/** Parses `value` or throws `validation/invalid` naming the field, for backends and submit handlers. */
-export function parseField<T>(schema: z.ZodMiniType<T>, value: unknown, field: string): T {
+/** The first problem with `value` as the catalogue's sentence for the form, or null when it is fine. */
+export function firstIssue(schema: z.ZodMiniType, value: unknown): string | null {
+  const broken = firstRule(schema, value);
+  if (!broken) return null;
+  const field = FIELD_OF.get(schema);
+  const text = field ? fieldText({ field, ...broken }) : null;
+  return text ?? errorText('validation/invalid').title;
+}
+
+/** Parses `value` or throws `validation/invalid` naming the field and the rule, for backends and submit handlers. */
+export function parseField<T>(schema: z.ZodMiniType<T>, value: unknown, field: Field): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const message = result.error.issues[0]?.message ?? 'This value is not valid.';
-  throw new AppError('validation/invalid', message, { details: { field } });
+  const broken = firstRule(schema, value) ?? { rule: 'invalid' as const };
+  throw new AppError('validation/invalid', `${field}: ${broken.rule}`, { details: { field, ...broken } });
 }
 
 /** The album's title and description as they will be stored; throws `validation/invalid` with the field. */

@@ -5,6 +5,7 @@ import type { ImageLimits } from './image-pipeline';
 import type { ProcessOptions, ProcessedMedia, SniffedType } from './media-types';
 import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
 import { processVideo } from './video-poster';
+import { log } from '../lib/log';
 
 export interface HashOptions {
   signal?: AbortSignal;
@@ -51,7 +52,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
   const failOver = (reason: unknown) => {
     if (!failedOver) {
       failedOver = true;
-      console.warn('Shoebox: the media worker could not run; images are processed on the main thread.', reason);
+      log.warn('Shoebox: the media worker could not run; images are processed on the main thread.', reason);
     }
     worker?.terminate();
     worker = null;
@@ -149,7 +150,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
       } catch (e) {
         if (signal?.aborted) throw e;
         // The pipeline keeps bad content as a file itself; this is a fault of the pipeline, kept the same way.
-        console.error('Shoebox: image processing failed', e);
+        log.error('Shoebox: image processing failed', e);
         return fileResult(sniffed.mime, 'image/undecodable');
       }
     },

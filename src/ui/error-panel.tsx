@@ -1,12 +1,22 @@
+import { useEffect } from 'react';
 import { describeError } from '../lib/error-messages';
+import { log } from '../lib/log';
+
+/** The error's own text (an adapter's or the database's words) goes to the log only, once per error. */
+function useLogged(error: unknown, shown: boolean) {
+  useEffect(() => {
+    if (shown) log.warn('Shown to the user:', error);
+  }, [error, shown]);
+}
 
 /** An error as a sentence plus what to do; renders nothing for a cancellation. */
 export function ErrorPanel({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const d = describeError(error);
+  useLogged(error, d !== null);
   if (!d) return null;
   return (
     <div className="error-panel" role="alert" data-error-code={d.code}>
-      <p className="error-panel__title">{d.title}</p>
+      <p className="error-panel__title">{d.fieldText ?? d.title}</p>
       <p className="error-panel__action">{d.action}</p>
       {onRetry && (
         <button type="button" className="btn" onClick={onRetry}>
@@ -20,10 +30,11 @@ export function ErrorPanel({ error, onRetry }: { error: unknown; onRetry?: () =>
 /** A one-line message for a field or a toast. */
 export function ErrorLine({ error }: { error: unknown }) {
   const d = describeError(error);
+  useLogged(error, d !== null && d.fieldText === null);
   if (!d) return null;
   return (
     <p className="error-line" role="alert" data-error-code={d.code}>
-      {d.code === 'validation/invalid' ? d.detail : `${d.title} ${d.action}`}
+      {d.fieldText ?? `${d.title} ${d.action}`}
     </p>
   );
 }

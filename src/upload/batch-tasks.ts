@@ -16,7 +16,7 @@ export function batchTasks(albumId: string, files: readonly File[]): BatchEntry[
   const max = limits().maxFilesPerBatch;
   if (files.length > max) {
     throw new AppError('validation/invalid', `At most ${max.toLocaleString('en')} files can be added at once.`, {
-      details: { field: 'files', max, given: files.length },
+      details: { field: 'files', rule: 'too-many', limit: max, given: files.length },
     });
   }
   if (files.length === 0) return [];

@@ -1,5 +1,6 @@
 import { AppError, toAppError, type SerializedAppError } from '../lib/app-error';
 import { abortError } from '../lib/abort-error';
+import { log } from '../lib/log';
 
 /** What a tab can ask of the queue; the running tab carries it out. */
 export type CommandOp = 'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'pauseAll' | 'resumeAll' | 'clearFinished';
@@ -153,7 +154,7 @@ export class QueueChannel {
     try {
       this.channel.postMessage(msg);
     } catch (e) {
-      console.warn('Upload queue could not tell other tabs', e);
+      log.warn('Upload queue could not tell other tabs', e);
     }
   }
 }

@@ -4,6 +4,7 @@
  * its previous run has settled.
  */
 import { isNetworkStage, resumeStage, type UploadTask } from './upload-task';
+import { log } from '../lib/log';
 
 export interface RunSchedulerDeps {
   concurrency: number;
@@ -78,7 +79,7 @@ export class RunScheduler {
     const run: Run = { controller, settled: Promise.resolve() };
     run.settled = this.deps
       .run(id, controller.signal)
-      .catch((e: unknown) => console.warn('Upload run ended unexpectedly', e))
+      .catch((e: unknown) => log.warn('Upload run ended unexpectedly', e))
       .finally(() => {
         if (this.runs.get(id) === run) this.runs.delete(id);
         this.deps.onSettled(id);

@@ -13,6 +13,7 @@ import {
   type UploadObjectRole,
   type UploadTask,
 } from './upload-task';
+import { log } from '../lib/log';
 
 // [Note: Resuming multipart uploads]
 //
@@ -126,7 +127,7 @@ export class TaskRunner {
         await this.tasks.change(id, { type: 'interrupt' });
         return;
       }
-      if (!(e instanceof AppError) && !isAbortError(e)) console.warn('Upload failed', e);
+      if (!(e instanceof AppError) && !isAbortError(e)) log.warn('Upload failed', e);
       const error = toAppError(e, isNetworkStage(task.state) ? 'backend/unreachable' : 'upload/interrupted');
       await this.tasks.change(id, { type: 'fail', error: error.toJSON() });
     }
@@ -153,7 +154,7 @@ export class TaskRunner {
       // `reserved` is stored before the request is sent, so the reservation may never have been made.
       task.reserved ? data.failItem(task.albumId, task.id, { signal }).catch(unlessNotFound) : Promise.resolve(),
     ]);
-    for (const r of results) if (r.status === 'rejected') console.warn('Upload clean-up did not finish', r.reason);
+    for (const r of results) if (r.status === 'rejected') log.warn('Upload clean-up did not finish', r.reason);
     return 'cleaned';
   }
 
@@ -338,7 +339,7 @@ export class TaskRunner {
     const next = { ...task, objects };
     this.tasks.set(next);
     void this.tasks.persist(next).catch((e: unknown) => {
-      if (!this.deps.isDisposed()) console.warn('Upload checkpoint not stored', e);
+      if (!this.deps.isDisposed()) log.warn('Upload checkpoint not stored', e);
     });
   }
 }

@@ -14,6 +14,7 @@ import { claimRunnerLock, type RunnerRole } from './runner-lock';
 import { TaskRunner } from './task-runner';
 import { DEFAULT_UPLOAD_DB, UploadStore } from './upload-store';
 import { canTransition, isActive, isNetworkStage, type UploadTask } from './upload-task';
+import { log } from '../lib/log';
 
 export type { QueueSnapshot, UploadTaskView } from './queue-snapshot';
 
@@ -55,7 +56,7 @@ export class UploadEngine {
   private readonly snapshots = new QueueSnapshots({ tasks: () => this.tasks.values(), isOffline: () => this.isOffline() });
   private readonly channel = new QueueChannel({
     changed: (ids) => {
-      void this.enqueueSerial(() => this.reload(ids)).catch((e: unknown) => console.warn('Upload queue reload failed', e));
+      void this.enqueueSerial(() => this.reload(ids)).catch((e: unknown) => log.warn('Upload queue reload failed', e));
     },
     progress: (id, bytesDone) => this.onRemoteProgress(id, bytesDone),
     command: (op, id) => (this.role === 'runner' ? this.exec(op, id) : null),
@@ -369,7 +370,7 @@ export class UploadEngine {
     });
     await this.scheduler.stop(id);
     await Promise.race([finish, delay(STOP_WAIT_MS)]);
-    finish.catch((e: unknown) => console.warn('Canceled upload not cleaned up', e));
+    finish.catch((e: unknown) => log.warn('Canceled upload not cleaned up', e));
   }
 
   private async removeTask(task: UploadTask): Promise<void> {

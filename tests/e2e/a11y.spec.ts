@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './csp-test';
 import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
 
 async function seriousViolations(page: Page) {

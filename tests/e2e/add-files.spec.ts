@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './csp-test';
 import { createAlbum, expectItemCount, fixtureBytes, tile } from './helpers';
 
 /** Builds the files inside the page (a DataTransfer cannot cross from the test process). */

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './csp-test';
 import { createAlbum } from './helpers';
 
 test('a newcomer creates, renames, describes and deletes an album, and it all survives a reload', async ({ page }) => {

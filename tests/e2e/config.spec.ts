@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './csp-test';
 
 test('a wrong config.json stops start-up with a clear message, not a blank page', async ({ page }) => {
   await page.route('**/config.json', (route) => route.fulfill({ json: { supabaseURL: 'https://x.supabase.co' } }));

@@ -1,4 +1,5 @@
-import { expect, test, type FileChooser } from '@playwright/test';
+import type { FileChooser } from '@playwright/test';
+import { expect, test } from './csp-test';
 import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
 
 test('closing the viewer puts focus back on the tile of the item last shown', async ({ page }) => {

@@ -1,4 +1,5 @@
-import { expect, test, type Route } from '@playwright/test';
+import type { Route } from '@playwright/test';
+import { expect, test } from './csp-test';
 
 // The hosted Supabase API cannot run here: these answers follow its documented wire format (GoTrue and
 // PostgREST), so the real app and supabase-js are exercised end to end in the browser.

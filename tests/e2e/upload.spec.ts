@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './csp-test';
 import { addFiles, createAlbum, expectItemCount, fixture, fixtureBytes, thumbPixel, thumbSize, tile } from './helpers';
 
 const isRed = ([r, g, b]: [number, number, number]) => r > 170 && g < 90 && b < 90;

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './csp-test';
 import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
 
 test('the viewer steps through the album, deletes to the trash and restores from it', async ({ page }) => {

@@ -1,10 +1,11 @@
 import { useRouteError } from 'react-router';
 import { ErrorPanel } from '../../ui/error-panel';
+import { log } from '../../lib/log';
 
 /** What a screen shows if it fails to render: a sentence and a way on, never a blank page. */
 export function RouteError() {
   const error = useRouteError();
-  console.error(error);
+  log.error(error);
   return (
     <div className="page page--center">
       <div>

@@ -1,12 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useBackend, useSession } from '../../backend/backend-context';
+import { safeNext } from '../../lib/safe-next';
 import { ErrorLine } from '../../ui/error-panel';
-
-/** Where to go after signing in: only a path of this app, never another site. */
-export function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
-}
 
 /** Email and password, a magic link, and the OAuth providers the project enables. Only on a backend with accounts. */
 export function SignInRoute() {

@@ -6,6 +6,7 @@ import { albumView, isCoverable, requireAlbum, toAlbum } from './local-album-vie
 import { now, readTransaction, rowOf, writeTransaction, type LocalDataDeps } from './local-data-deps';
 import { newAlbumRecord, prefixRange, type AlbumRecord } from './local-db';
 import { guard, invalid } from './local-errors';
+import { log } from '../../lib/log';
 
 export function listAlbums(deps: LocalDataDeps, opts: CallOptions): Promise<Album[]> {
   return readTransaction(deps, opts.signal, async (tx) => {
@@ -47,7 +48,7 @@ export function updateAlbum(deps: LocalDataDeps, albumId: string, patch: AlbumPa
         else {
           const id = typeof patch.coverItemId === 'string' ? patch.coverItemId : '';
           const item = id ? await tx.objectStore('items').get([albumId, id]) : undefined;
-          if (!item || !isCoverable(item)) throw invalid('coverItemId', 'Choose a photo or video of this album as its cover.');
+          if (!item || !isCoverable(item)) throw invalid('coverItemId', 'Choose a photo or video of this album as its cover.', 'invalid');
           changes.coverItemId = id;
         }
       }
@@ -75,6 +76,6 @@ export function deleteAlbum(deps: LocalDataDeps, albumId: string, opts: CallOpti
     });
     deps.realtime.emit([{ entity: 'album', op: 'delete', albumId, row: rowOf(album) }]);
     // The rows are gone; the bytes follow. A failure here leaves unreachable bytes, never a broken album.
-    await deps.files.removeTree(`albums/${albumId}`).catch((e: unknown) => console.error('Could not remove album files', e));
+    await deps.files.removeTree(`albums/${albumId}`).catch((e: unknown) => log.error('Could not remove album files', e));
   });
 }

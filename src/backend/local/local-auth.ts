@@ -5,6 +5,7 @@ import type { AuthCapabilities, AuthPort, Profile, Session, Unsubscribe } from '
 import type { LocalDb } from './local-db';
 import { guard } from './local-errors';
 import type { LocalRealtime } from './local-realtime';
+import { log } from '../../lib/log';
 
 const PROFILE_KEY = 'profile';
 export const DEFAULT_DISPLAY_NAME = 'You';
@@ -71,7 +72,7 @@ export class LocalAuth implements AuthPort {
     let active = true;
     this.getSession().then(
       (session) => active && cb(session),
-      (e: unknown) => console.error(e),
+      (e: unknown) => log.error(e),
     );
     return () => {
       active = false;

@@ -22,5 +22,5 @@ export function decodeItemCursor(text: string, sort: ItemSort): ItemCursor {
       return { sort, time, id };
     }
   }
-  throw new AppError('validation/invalid', 'This list position is no longer valid. Reload the list.', { details: { field: 'cursor' } });
+  throw new AppError('validation/invalid', 'This list position is no longer valid. Reload the list.', { details: { field: 'cursor', rule: 'stale' } });
 }

@@ -1,5 +1,6 @@
 /** The local backend's AppErrors: its own refusals, and IndexedDB and OPFS failures translated at the boundary. */
 import { AppError, isAbortError, throwIfAborted } from '../../lib/app-error';
+import type { FieldRule } from '../../lib/error-messages';
 
 function errorName(e: unknown): string {
   return e instanceof DOMException || e instanceof Error ? e.name : '';
@@ -59,6 +60,8 @@ export function itemNotFound(): AppError {
   return new AppError('item/not-found', 'This item does not exist or was deleted.', { retryable: false });
 }
 
-export function invalid(field: string, message: string): AppError {
-  return new AppError('validation/invalid', message, { details: { field } });
+/** A refused value: `message` is for the log; a `rule` the catalogue knows gives people a sentence. */
+export function invalid(field: string, message: string, rule?: FieldRule, limit?: number): AppError {
+  const details = { field, ...(rule === undefined ? {} : { rule }), ...(limit === undefined ? {} : { limit }) };
+  return new AppError('validation/invalid', message, { details });
 }

@@ -18,7 +18,7 @@ export function reserveItems(deps: LocalDataDeps, albumId: string, inputs: Reser
   return guard(opts.signal, async () => {
     if (!Array.isArray(inputs)) throw invalid('items', 'The files to add must be a list.');
     const maxBatch = limits().maxFilesPerBatch;
-    if (inputs.length > maxBatch) throw invalid('items', `Add at most ${maxBatch.toLocaleString('en')} files at once.`);
+    if (inputs.length > maxBatch) throw invalid('files', `Add at most ${maxBatch.toLocaleString('en')} files at once.`, 'too-many', maxBatch);
     const unique = new Map<string, ReserveInput>();
     for (const input of inputs) {
       const checked = checkReserveInput(input);
@@ -37,7 +37,7 @@ export function reserveItems(deps: LocalDataDeps, albumId: string, inputs: Reser
       const max = limits().maxItemsPerAlbum;
       if (album.heldCount + adding > max) {
         throw new AppError('validation/invalid', `This album is full: it can hold ${max.toLocaleString('en')} items.`, {
-          details: { field: 'items', limit: max },
+          details: { field: 'items', rule: 'full', limit: max },
         });
       }
       const ledger = new ItemLedger();

@@ -10,6 +10,7 @@ import type { ItemRecord } from './local-db';
 import { guard } from './local-errors';
 import { ItemLedger } from './local-item-ledger';
 import { toItem } from './local-item-record';
+import { log } from '../../lib/log';
 
 async function othersPending(tx: AnyTx, albumId: string, me: string): Promise<ItemRecord[]> {
   await requireAlbum(tx, albumId);
@@ -44,7 +45,7 @@ export function clearPendingItems(deps: LocalDataDeps, albumId: string, opts: Ca
     deps.realtime.emit(events);
     const results = await Promise.allSettled(gone.map((r) => deps.files.removeTree(`albums/${r.albumId}/${r.id}`)));
     const failed = results.filter((r) => r.status === 'rejected');
-    if (failed.length > 0) console.error(`Could not remove the files of ${failed.length} cleared uploads`, failed[0]);
+    if (failed.length > 0) log.error(`Could not remove the files of ${failed.length} cleared uploads`, failed[0]);
     return gone.length;
   });
 }

@@ -11,6 +11,7 @@
  * backend every tab is the same profile, but tabs still count for knowing when that profile leaves.
  */
 import type { BroadcastMessage, ChangeEvent, PresenceViewer, Profile, RealtimeHandlers, RealtimePort, Unsubscribe } from '../ports';
+import { log } from '../../lib/log';
 
 export const HEARTBEAT_MS = 4_000;
 export const STALE_MS = 3 * HEARTBEAT_MS + 1_000;
@@ -37,7 +38,7 @@ interface Subscription {
 
 function report(e: unknown): void {
   if (typeof reportError === 'function') reportError(e);
-  else console.error(e);
+  else log.error(e);
 }
 
 export class LocalRealtime implements RealtimePort {

@@ -7,6 +7,7 @@ import type { ItemRecord } from './local-db';
 import { guard } from './local-errors';
 import { ItemLedger } from './local-item-ledger';
 import { toItem } from './local-item-record';
+import { log } from '../../lib/log';
 
 const DAY_MS = 86_400_000;
 
@@ -43,7 +44,7 @@ export function purgeTrash(deps: LocalDataDeps, opts: CallOptions): Promise<{ pu
     deps.realtime.emit(events);
     const results = await Promise.allSettled(purged.map((r) => deps.files.removeTree(`albums/${r.albumId}/${r.id}`)));
     const failed = results.filter((r) => r.status === 'rejected');
-    if (failed.length > 0) console.error(`Could not remove the files of ${failed.length} purged items`, failed[0]);
+    if (failed.length > 0) log.error(`Could not remove the files of ${failed.length} purged items`, failed[0]);
     return { purged: purged.length };
   });
 }

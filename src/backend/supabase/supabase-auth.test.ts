@@ -53,7 +53,7 @@ describe('Supabase auth: requests on the wire', () => {
     expect(stub.last('/auth/v1/signup').body).toMatchObject({ email: 'ada@example.com', password: 'a long password', data: { display_name: 'Ada' } });
     stub.clear();
     const e = await expectAppError(backend.auth.signUp('ada@example.com', 'pw', ''), 'validation/invalid');
-    expect(e.details).toEqual({ field: 'displayName' });
+    expect(e.details).toEqual({ field: 'displayName', rule: 'empty' });
     expect(stub.requests).toHaveLength(0);
   });
 
@@ -105,7 +105,7 @@ describe('Supabase auth: requests on the wire', () => {
 
     stub.clear();
     const e = await expectAppError(backend.auth.updateProfile({ displayName: 'tab\tname' }), 'validation/invalid');
-    expect(e.details).toEqual({ field: 'displayName' });
+    expect(e.details).toEqual({ field: 'displayName', rule: 'control' });
     expect(stub.to('/rest/v1/profiles', 'PATCH')).toHaveLength(0);
   });
 });
@@ -160,7 +160,7 @@ describe('Supabase auth: GoTrue errors become AppErrors', () => {
     const stub = new WireStub();
     stub.on('POST', '/auth/v1/signup', json({ code: 422, error_code: 'weak_password', msg: 'Password should be at least 6 characters.', weak_password: { reasons: ['length'] } }, 422));
     const e = await expectAppError(stubBackend(stub).auth.signUp(USER.email, 'pw', 'Ada'), 'validation/invalid');
-    expect(e.details).toEqual({ field: 'password' });
+    expect(e.details).toEqual({ field: 'password', rule: 'weak' });
   });
 
   it('an expired token on a profile write is auth/session-expired', async () => {

@@ -11,6 +11,7 @@ import type { AuthCapabilities, AuthPort, CallOptions, Profile, Session, SignInM
 import { abortErrorOf, authError, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
 import { toProfile } from './supabase-rows';
+import { log } from '../../lib/log';
 
 const FALLBACK_NAME = 'Shoebox user';
 
@@ -78,7 +79,7 @@ export class SupabaseAuth implements AuthPort {
     const seen = this.version;
     this.getSession().then(
       (session) => active && this.version === seen && cb(session),
-      (e: unknown) => active && this.version === seen && (console.error(e), cb(null)),
+      (e: unknown) => active && this.version === seen && (log.error(e), cb(null)),
     );
     return () => {
       active = false;
@@ -112,7 +113,7 @@ export class SupabaseAuth implements AuthPort {
 
   async signInWithOAuth(provider: string, redirectTo: string): Promise<void> {
     if (!this.oauthProviders.includes(provider)) {
-      throw new AppError('validation/invalid', `Sign-in with ${provider} is not enabled for this project.`, { details: { field: 'provider' } });
+      throw new AppError('validation/invalid', `Sign-in with ${provider} is not enabled for this project.`, { details: { field: 'provider', rule: 'not-enabled' } });
     }
     const { error } = await this.client.auth.signInWithOAuth({ provider: provider as never, options: { redirectTo } });
     if (error) throw this.authFailure(error);
@@ -173,7 +174,7 @@ export class SupabaseAuth implements AuthPort {
     try {
       session = known === undefined ? await this.getSession() : known ? await this.toSession(known) : null;
     } catch (e) {
-      console.error(e);
+      log.error(e);
       return;
     }
     if (version !== this.version) return;
@@ -181,7 +182,7 @@ export class SupabaseAuth implements AuthPort {
       try {
         cb(session);
       } catch (e) {
-        console.error(e);
+        log.error(e);
       }
     }
   }

@@ -26,5 +26,5 @@ export function decodeCursor(value: string): ItemCursor {
     // Both end up inside a PostgREST filter: only a timestamp and a uuid may get there.
     if (typeof t === 'string' && TIMESTAMP.test(t) && typeof id === 'string' && UUID.test(id)) return { t, id };
   }
-  throw new AppError('validation/invalid', 'This list position is no longer valid. Reload the list.', { details: { field: 'cursor' } });
+  throw new AppError('validation/invalid', 'This list position is no longer valid. Reload the list.', { details: { field: 'cursor', rule: 'stale' } });
 }

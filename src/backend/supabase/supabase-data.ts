@@ -150,7 +150,7 @@ export class SupabaseData implements DataPort {
     if (patch.description !== undefined) p_patch.description = parseField(albumDescription, patch.description, 'description');
     if (patch.coverItemId !== undefined) {
       if (patch.coverItemId !== null && typeof patch.coverItemId !== 'string') {
-        throw new AppError('validation/invalid', 'The cover must be a photo or video of this album.', { details: { field: 'coverItemId' } });
+        throw new AppError('validation/invalid', 'The cover must be a photo or video of this album.', { details: { field: 'coverItemId', rule: 'invalid' } });
       }
       p_patch.cover_item_id = patch.coverItemId;
     }

@@ -4,13 +4,16 @@
  * AbortErrors are never translated: a cancellation is not an error the user sees.
  *
  * [Note: Supabase error convention]
- * The SQL functions raise `errcode 'P0001'` with the product's error code as the message and a sentence for
- * people as the detail; PostgREST returns that as HTTP 400 `{"code":"P0001","message":"album/not-found",
+ * The SQL functions raise `errcode 'P0001'` with the product's error code as the message and an explanation
+ * as the detail; PostgREST returns that as HTTP 400 `{"code":"P0001","message":"album/not-found",
  * "details":"…"}`. A hint that is a JSON object (`{"field":"coverItemId"}`) becomes the AppError's details.
  * Postgres' own refusals (check, not-null, length, RLS) map to `validation/invalid` or `album/forbidden`;
  * "no rows" (PGRST116) maps to the not-found code of whatever the caller was reading.
+ * This module maps to codes only: an AppError's message here is for the log (it may hold the server's own
+ * words, such as "Failing row contains …"); what people read comes from `lib/error-messages.ts`.
  */
 import { AppError, ERROR_CODES, isAbortError, type ErrorCode } from '../../lib/app-error';
+import type { FieldIssue } from '../../lib/error-messages';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
 
@@ -33,20 +36,9 @@ export interface MappingContext {
   retryAfterMs?: number;
 }
 
-const DEFAULT_SENTENCES: Partial<Record<ErrorCode, string>> = {
-  'album/not-found': 'This album does not exist, or you are not a member of it.',
-  'album/forbidden': 'Your role in this album does not allow that.',
-  'item/not-found': 'This item does not exist or was deleted.',
-  'validation/invalid': 'The request holds a value that is not allowed.',
-  'auth/session-expired': 'Your session has expired. Sign in again.',
-  'auth/invalid-credentials': 'The email or password is not right.',
-  'auth/email-not-confirmed': 'Confirm your email address first: follow the link in the message we sent you.',
-  'share/not-found': 'This share link does not exist.',
-};
-
-function sentence(code: ErrorCode, given: string | null | undefined): string {
-  const text = given?.trim();
-  return text ? text : (DEFAULT_SENTENCES[code] ?? 'The server refused the request.');
+/** A line for the log: what the server said, with its code. */
+function said(what: string, code: string | null | undefined, message: string | null | undefined, details?: string | null): string {
+  return [what, code, message, details].filter((part) => part && String(part).trim()).join(': ');
 }
 
 /** Milliseconds to wait from a `Retry-After` header: delay-seconds or an HTTP date. */
@@ -64,23 +56,23 @@ function isOffline(): boolean {
 
 /** A failure to reach the server at all: `offline` when the browser knows it is, else retryable unreachable. */
 export function networkError(cause: unknown): AppError {
-  if (isOffline()) return new AppError('offline', 'You are offline. This will continue when you are back online.', { cause });
-  return new AppError('backend/unreachable', 'The server could not be reached. Try again in a moment.', { cause, retryable: true });
+  if (isOffline()) return new AppError('offline', 'The browser is offline.', { cause });
+  return new AppError('backend/unreachable', 'The request did not reach the server.', { cause, retryable: true });
 }
 
 /** Errors the HTTP status alone decides, whatever the body says; null when the body must decide. */
 export function httpStatusError(status: number, cause: unknown, ctx: MappingContext = {}): AppError | null {
   if (status === 0) return networkError(cause);
-  if (status === 401) return new AppError('auth/session-expired', sentence('auth/session-expired', null), { cause, retryable: false });
+  if (status === 401) return new AppError('auth/session-expired', 'HTTP 401', { cause, retryable: false });
   if (status === 429) {
-    return new AppError('backend/unreachable', 'The server is busy with too many requests. Try again shortly.', {
+    return new AppError('backend/unreachable', 'HTTP 429', {
       cause,
       retryable: true,
       ...(ctx.retryAfterMs === undefined ? {} : { retryAfterMs: ctx.retryAfterMs }),
     });
   }
   if (status >= 500) {
-    return new AppError('backend/unreachable', 'The server had a problem. Try again in a moment.', {
+    return new AppError('backend/unreachable', `HTTP ${status}`, {
       cause,
       retryable: true,
       ...(ctx.retryAfterMs === undefined ? {} : { retryAfterMs: ctx.retryAfterMs }),
@@ -106,22 +98,25 @@ export function postgrestError(error: PostgrestFailure, status: number, ctx: Map
   const code = error.code ?? '';
   const message = error.message ?? '';
   const cause = { ...error, status };
+  const logged = said(`PostgREST ${status}`, code, message, error.details);
   if (code === 'P0001' && isErrorCode(message)) {
-    const details = hintDetails(error.hint);
-    return new AppError(message, sentence(message, error.details), { cause, ...(details ? { details } : {}) });
+    const hint = hintDetails(error.hint);
+    // A field named by the function without a rule: the catalogue's "is not valid" for that field.
+    const details = hint && typeof hint.field === 'string' && hint.rule === undefined ? { ...hint, rule: 'invalid' } : hint;
+    return new AppError(message, logged, { cause, ...(details ? { details } : {}) });
   }
   if (JWT_CODES.has(code) || /jwt expired/i.test(message)) {
-    return new AppError('auth/session-expired', sentence('auth/session-expired', null), { cause, retryable: false });
+    return new AppError('auth/session-expired', logged, { cause, retryable: false });
   }
   const byStatus = httpStatusError(status, cause, ctx);
   if (byStatus) return byStatus;
   switch (code) {
     case 'PGRST116':
-      return new AppError(ctx.notFound ?? 'validation/invalid', sentence(ctx.notFound ?? 'validation/invalid', null), { cause });
+      return new AppError(ctx.notFound ?? 'validation/invalid', logged, { cause });
     case '22P02':
       // Invalid text for a uuid: an id that cannot name anything names nothing.
-      if (ctx.notFound) return new AppError(ctx.notFound, sentence(ctx.notFound, null), { cause });
-      return new AppError('validation/invalid', sentence('validation/invalid', error.details), { cause });
+      if (ctx.notFound) return new AppError(ctx.notFound, logged, { cause });
+      return new AppError('validation/invalid', logged, { cause });
     case '23514':
     case '23502':
     case '22001':
@@ -130,15 +125,15 @@ export function postgrestError(error: PostgrestFailure, status: number, ctx: Map
     case '22023':
     case '22007':
     case '22008':
-      return new AppError('validation/invalid', sentence('validation/invalid', error.details), { cause });
+      return new AppError('validation/invalid', logged, { cause });
     case '42501':
-      return new AppError('album/forbidden', sentence('album/forbidden', null), { cause });
+      return new AppError('album/forbidden', logged, { cause });
     case '57014':
-      return new AppError('backend/unreachable', 'The server took too long to answer. Try again.', { cause, retryable: true });
+      return new AppError('backend/unreachable', logged, { cause, retryable: true });
   }
-  if (status === 403) return new AppError('album/forbidden', sentence('album/forbidden', null), { cause });
-  if (status === 404 && ctx.notFound) return new AppError(ctx.notFound, sentence(ctx.notFound, null), { cause });
-  return new AppError('backend/unreachable', `The server refused the request${message ? `: ${message}` : '.'}`, { cause, retryable: false });
+  if (status === 403) return new AppError('album/forbidden', logged, { cause });
+  if (status === 404 && ctx.notFound) return new AppError(ctx.notFound, logged, { cause });
+  return new AppError('backend/unreachable', logged, { cause, retryable: false });
 }
 
 /** The shape of auth-js errors we read (AuthApiError, AuthRetryableFetchError, AuthSessionMissingError, …). */
@@ -159,13 +154,14 @@ const SESSION_CODES = new Set([
   'user_not_found',
 ]);
 const RATE_CODES = new Set(['over_request_rate_limit', 'over_email_send_rate_limit', 'over_sms_send_rate_limit']);
-const FIELD_CODES: Record<string, { field: string; message: string }> = {
-  weak_password: { field: 'password', message: 'This password is too weak. Choose a longer one.' },
-  email_address_invalid: { field: 'email', message: 'This email address is not valid.' },
-  validation_failed: { field: 'email', message: 'The email or password is not valid.' },
-  user_already_exists: { field: 'email', message: 'An account with this email address already exists. Sign in instead.' },
-  email_exists: { field: 'email', message: 'An account with this email address already exists. Sign in instead.' },
-  same_password: { field: 'password', message: 'The new password must differ from the old one.' },
+/** GoTrue's field refusals, as the field and rule the catalogue words. */
+const FIELD_CODES: Record<string, FieldIssue> = {
+  weak_password: { field: 'password', rule: 'weak' },
+  email_address_invalid: { field: 'email', rule: 'invalid' },
+  validation_failed: { field: 'email', rule: 'invalid' },
+  user_already_exists: { field: 'email', rule: 'taken' },
+  email_exists: { field: 'email', rule: 'taken' },
+  same_password: { field: 'password', rule: 'same' },
 };
 
 /** A GoTrue error (as auth-js reports it) as an AppError. */
@@ -176,29 +172,30 @@ export function authError(e: unknown, ctx: MappingContext = {}): AppError {
   const message = err.message ?? '';
   const status = typeof err.status === 'number' ? err.status : undefined;
   if (err.name === 'AuthRetryableFetchError') return httpStatusError(status ?? 0, e, ctx) ?? networkError(e);
+  const logged = said(`GoTrue${status === undefined ? '' : ` ${status}`}`, code, message);
   if (err.name === 'AuthSessionMissingError' || SESSION_CODES.has(code)) {
-    return new AppError('auth/session-expired', sentence('auth/session-expired', null), { cause: e, retryable: false });
+    return new AppError('auth/session-expired', logged, { cause: e, retryable: false });
   }
   if (code === 'invalid_credentials' || /invalid login credentials/i.test(message)) {
-    return new AppError('auth/invalid-credentials', sentence('auth/invalid-credentials', null), { cause: e, retryable: false });
+    return new AppError('auth/invalid-credentials', logged, { cause: e, retryable: false });
   }
   if (code === 'email_not_confirmed' || /email not confirmed/i.test(message)) {
-    return new AppError('auth/email-not-confirmed', sentence('auth/email-not-confirmed', null), { cause: e, retryable: false });
+    return new AppError('auth/email-not-confirmed', logged, { cause: e, retryable: false });
   }
   if (RATE_CODES.has(code) || status === 429) {
-    return new AppError('backend/unreachable', 'Too many attempts. Wait a little, then try again.', {
+    return new AppError('backend/unreachable', logged, {
       cause: e,
       retryable: true,
       ...(ctx.retryAfterMs === undefined ? {} : { retryAfterMs: ctx.retryAfterMs }),
     });
   }
   const field = FIELD_CODES[code] ?? (err.name === 'AuthWeakPasswordError' ? FIELD_CODES.weak_password : undefined);
-  if (field) return new AppError('validation/invalid', field.message, { cause: e, details: { field: field.field } });
+  if (field) return new AppError('validation/invalid', logged, { cause: e, details: { ...field } });
   if (status !== undefined) {
     const byStatus = httpStatusError(status, e, ctx);
     if (byStatus) return byStatus;
   }
-  return new AppError('backend/unreachable', `Sign-in failed${message ? `: ${message}` : '.'}`, { cause: e, retryable: false });
+  return new AppError('backend/unreachable', logged, { cause: e, retryable: false });
 }
 
 interface FunctionsFailure {
@@ -219,7 +216,7 @@ export async function functionsError(e: unknown): Promise<AppError> {
   if (e instanceof AppError) return e;
   const err = (e && typeof e === 'object' ? e : {}) as FunctionsFailure;
   if (err.name === 'FunctionsFetchError') return networkError(err.context ?? e);
-  if (!isResponse(err.context)) return new AppError('backend/unreachable', err.message || 'The function failed.', { cause: e, retryable: true });
+  if (!isResponse(err.context)) return new AppError('backend/unreachable', said('Edge Function', err.name, err.message), { cause: e, retryable: true });
   const response = err.context;
   const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'));
   let body: unknown = null;
@@ -232,17 +229,18 @@ export async function functionsError(e: unknown): Promise<AppError> {
   const bodyMessage = typeof fields.message === 'string' ? fields.message : undefined;
   if (isErrorCode(fields.code)) {
     const details = fields.details && typeof fields.details === 'object' ? (fields.details as Record<string, unknown>) : undefined;
-    return new AppError(fields.code, sentence(fields.code, bodyMessage), {
+    return new AppError(fields.code, said(`Edge Function ${response.status}`, fields.code, bodyMessage), {
       cause: e,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       ...(details ? { details } : {}),
     });
   }
-  if (err.name === 'FunctionsRelayError') return new AppError('backend/unreachable', 'The server could not run the function. Try again.', { cause: e, retryable: true });
+  const logged = said(`Edge Function ${response.status}`, err.name, bodyMessage);
+  if (err.name === 'FunctionsRelayError') return new AppError('backend/unreachable', logged, { cause: e, retryable: true });
   const byStatus = httpStatusError(response.status, e, retryAfterMs === undefined ? {} : { retryAfterMs });
   if (byStatus) return byStatus;
-  if (response.status === 403) return new AppError('album/forbidden', sentence('album/forbidden', bodyMessage), { cause: e });
-  return new AppError('backend/unreachable', bodyMessage ?? `The function refused the request (HTTP ${response.status}).`, { cause: e, retryable: false });
+  if (response.status === 403) return new AppError('album/forbidden', logged, { cause: e });
+  return new AppError('backend/unreachable', logged, { cause: e, retryable: false });
 }
 
 /** The AbortError to throw for a fired signal (its own reason when that is one). */

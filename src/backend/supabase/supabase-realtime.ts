@@ -24,6 +24,7 @@ import type {
   Unsubscribe,
 } from '../ports';
 import { toPlainRow, type Row } from './supabase-rows';
+import { log } from '../../lib/log';
 
 export const BROADCAST_EVENT = 'upload-progress';
 /** The event of the messages the database sends (realtime.send in the triggers). */
@@ -112,7 +113,7 @@ interface ChannelEntry {
 
 function report(e: unknown): void {
   if (typeof reportError === 'function') reportError(e);
-  else console.error(e);
+  else log.error(e);
 }
 
 /** A subscriber's exception must not stop the others from hearing. */

