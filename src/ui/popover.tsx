@@ -1,4 +1,5 @@
 import * as RadixPopover from '@radix-ui/react-popover';
+import clsx from 'clsx';
 import type { ReactElement, ReactNode } from 'react';
 
 /**
@@ -6,18 +7,19 @@ import type { ReactElement, ReactNode } from 'react';
  * Escape or a click elsewhere closes it, and focus goes back to the button. `trigger` is a <button> element;
  * `label` names the panel for assistive technology.
  */
-export function Popover({ trigger, label, children, open, onOpenChange }: {
+export function Popover({ trigger, label, children, open, onOpenChange, className }: {
   trigger: ReactElement;
   label: string;
   children: ReactNode;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
+  className?: string;
 }) {
   return (
     <RadixPopover.Root open={open} onOpenChange={onOpenChange}>
       <RadixPopover.Trigger asChild>{trigger}</RadixPopover.Trigger>
       <RadixPopover.Portal>
-        <RadixPopover.Content className="popover" aria-label={label} align="end" sideOffset={6} collisionPadding={8}>
+        <RadixPopover.Content className={clsx('popover', className)} aria-label={label} align="end" sideOffset={6} collisionPadding={8}>
           {children}
         </RadixPopover.Content>
       </RadixPopover.Portal>
