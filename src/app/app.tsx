@@ -5,6 +5,7 @@ import { BackendContext, type BackendState } from '../backend/backend-context';
 import { createBackend } from '../backend/create-backend';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { ErrorPanel } from '../ui/error-panel';
+import { ToastProvider } from '../ui/toast';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
 import { ConfigError, loadRuntimeConfig } from './runtime-config';
@@ -62,7 +63,9 @@ export function App() {
     <BackendContext.Provider value={boot.state}>
       <QueryClientProvider client={queryClient}>
         <UploadEngineProvider>
-          <RouterProvider router={router} />
+          <ToastProvider>
+            <RouterProvider router={router} />
+          </ToastProvider>
         </UploadEngineProvider>
       </QueryClientProvider>
     </BackendContext.Provider>

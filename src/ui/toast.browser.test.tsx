@@ -22,7 +22,7 @@ test('a toast is shown and announced in a status region, and its Close button re
   flushSync(() => root.render(<ToastProvider><CopyButton /></ToastProvider>));
   await userEvent.click(page.getByRole('button', { name: 'Copy link' }));
 
-  await expect.element(page.getByText('Link copied', { exact: true })).toBeVisible();
+  await expect.element(page.getByText('Link copied', { exact: true }), { timeout: 10_000 }).toBeVisible();
   // Screen readers hear it: a polite live region with the text, as it appears.
   await expect
     .poll(() => [...document.querySelectorAll('[role="status"][aria-live="polite"]')].map((e) => e.textContent ?? '').join('|'))
@@ -35,7 +35,7 @@ test('a toast is shown and announced in a status region, and its Close button re
 test('a toast goes away on its own', async () => {
   flushSync(() => root.render(<ToastProvider duration={300}><CopyButton /></ToastProvider>));
   await userEvent.click(page.getByRole('button', { name: 'Copy link' }));
-  await expect.element(page.getByText('Link copied', { exact: true })).toBeVisible();
+  await expect.element(page.getByText('Link copied', { exact: true }), { timeout: 10_000 }).toBeVisible();
   // Moved away, so the pause-on-hover does not hold it.
   await userEvent.unhover(page.getByRole('button', { name: 'Copy link' }));
   await expect.element(page.getByText('Link copied', { exact: true }), { timeout: 5000 }).not.toBeInTheDocument();
