@@ -95,15 +95,16 @@ test('the delete-album confirmation opens clean after a failed attempt was cance
   await show(backend, `/albums/${album.id}`);
   await eventually(() => button(document, 'Delete album')).toBeTruthy();
   await userEvent.click(button(document, 'Delete album')!);
-  const dialog = () => document.querySelector<HTMLDialogElement>('dialog[open]');
-  await eventually(() => dialog()?.getAttribute('aria-label')).toBe('Delete this album?');
+  const dialog = () => document.querySelector<HTMLElement>('[role="dialog"][data-state="open"]');
+  const dialogName = () => document.getElementById(dialog()?.getAttribute('aria-labelledby') ?? '')?.textContent;
+  await eventually(dialogName).toBe('Delete this album?');
   await userEvent.click(button(dialog()!, 'Delete album')!);
   await eventually(() => alerts(dialog()!)).toEqual(['backend/unreachable']);
 
   await userEvent.click(button(dialog()!, 'Cancel')!);
   await eventually(() => dialog()).toBeNull();
   await userEvent.click(button(document, 'Delete album')!);
-  await eventually(() => dialog()?.getAttribute('aria-label')).toBe('Delete this album?');
+  await eventually(dialogName).toBe('Delete this album?');
   expect(alerts(dialog()!)).toEqual([]);
   expect((await backend.data.getAlbum(album.id)).title).toBe('Lisbon');
 });

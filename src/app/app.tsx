@@ -7,6 +7,7 @@ import { UploadEngineProvider } from '../features/uploads/upload-engine-provider
 import { CONFIG_INVALID } from '../lib/error-messages';
 import { ErrorPanel } from '../ui/error-panel';
 import { narrowContentSecurityPolicy } from './narrow-content-security-policy';
+import { ToastProvider } from '../ui/toast';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
 import { ConfigError, loadRuntimeConfig } from './runtime-config';
@@ -65,7 +66,9 @@ export function App() {
     <BackendContext.Provider value={boot.state}>
       <QueryClientProvider client={queryClient}>
         <UploadEngineProvider>
-          <RouterProvider router={router} />
+          <ToastProvider>
+            <RouterProvider router={router} />
+          </ToastProvider>
         </UploadEngineProvider>
       </QueryClientProvider>
     </BackendContext.Provider>

@@ -1,52 +1,37 @@
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 
-/**
- * A modal on the native <dialog>: focus is trapped and restored, Escape closes it, and the rest of the page
- * is inert while it is open — the browser does all of that, accessibly.
- */
-export function Dialog({ open, onClose, title, children, className }: {
+const DialogPanel = lazy(() => import('./dialog-panel'));
+
+export interface DialogProps {
   open: boolean;
+  /** Asked on Escape; the owner may refuse by keeping `open` (say, while saving). */
   onClose: () => void;
   title: string;
   children: ReactNode;
   className?: string;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const wanted = useRef(open);
-  useLayoutEffect(() => {
-    wanted.current = open;
-  }, [open]);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+}
+
+/**
+ * A modal dialog: focus moves in and stays in, Escape asks to close, the page behind is hidden from assistive
+ * technology, and focus goes back to where it was on close. Its code loads on first open, so screens that only
+ * might show a dialog (the albums screen's "New album") do not carry it on their first load.
+ */
+export function Dialog(props: DialogProps) {
+  const [opened, setOpened] = useState(props.open);
+  const [wasOpen, setWasOpen] = useState(props.open);
+  const [returnTo, setReturnTo] = useState<Element | null>(() => (props.open ? document.activeElement : null));
+  if (props.open !== wasOpen) {
+    // Noted while rendering, before anything in the dialog (an autoFocus field) can take focus.
+    setWasOpen(props.open);
+    if (props.open) {
+      setOpened(true);
+      setReturnTo(document.activeElement);
+    }
+  }
+  if (!opened) return null;
   return (
-    <dialog
-      ref={ref}
-      className={`dialog ${className ?? ''}`}
-      aria-label={title}
-      onClose={() => {
-        onClose();
-        // The browser closes a dialog on a repeated Escape even when its cancel is refused; if the owner still
-        // wants it open (say, while saving), open it again. React has applied onClose's update by then.
-        queueMicrotask(() => {
-          const d = ref.current;
-          if (d?.isConnected && wanted.current && !d.open) d.showModal();
-        });
-      }}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
-      {open && (
-        <>
-          <h2 className="dialog__title">{title}</h2>
-          {children}
-        </>
-      )}
-    </dialog>
+    <Suspense fallback={null}>
+      <DialogPanel {...props} returnTo={returnTo} />
+    </Suspense>
   );
 }

@@ -26,6 +26,7 @@ const PATHS = {
   archive: 'M4 4h16v5H4zM5 9v11h14V9M10 13h4',
   music: 'M9 18V5l11-2v13M9 18a3 3 0 1 1-6 0 3 3 0 0 1 6 0zM20 16a3 3 0 1 1-6 0 3 3 0 0 1 6 0z',
   text: 'M6 3h8l4 4v14H6zM9 12h6M9 16h6',
+  calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
 } as const;
 
 export type IconName = keyof typeof PATHS;

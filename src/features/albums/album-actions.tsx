@@ -58,7 +58,7 @@ export function AlbumActions({ album }: { album: Album }) {
           </button>
           <button
             type="button"
-            className="btn btn--primary"
+            className="btn btn--destructive"
             disabled={remove.isPending}
             onClick={() =>
               remove.mutate(album.id, {

@@ -1,0 +1,42 @@
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { afterEach, expect, test } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { ToastProvider, useToast } from './toast';
+
+const host = document.createElement('div');
+document.body.append(host);
+const root = createRoot(host);
+afterEach(() => flushSync(() => root.render(null)));
+
+function CopyButton() {
+  const toast = useToast();
+  return (
+    <button type="button" onClick={() => toast({ title: 'Link copied', description: 'Paste it anywhere.' })}>
+      Copy link
+    </button>
+  );
+}
+
+test('a toast is shown and announced in a status region, and its Close button removes it', async () => {
+  flushSync(() => root.render(<ToastProvider><CopyButton /></ToastProvider>));
+  await userEvent.click(page.getByRole('button', { name: 'Copy link' }));
+
+  await expect.element(page.getByText('Link copied', { exact: true }), { timeout: 10_000 }).toBeVisible();
+  // Screen readers hear it: a polite live region with the text, as it appears.
+  await expect
+    .poll(() => [...document.querySelectorAll('[role="status"][aria-live="polite"]')].map((e) => e.textContent ?? '').join('|'))
+    .toMatch(/Link copied.*Paste it anywhere\./);
+
+  await userEvent.click(page.getByRole('button', { name: 'Close' }));
+  await expect.element(page.getByText('Link copied', { exact: true })).not.toBeInTheDocument();
+});
+
+test('a toast goes away on its own', async () => {
+  flushSync(() => root.render(<ToastProvider duration={300}><CopyButton /></ToastProvider>));
+  await userEvent.click(page.getByRole('button', { name: 'Copy link' }));
+  await expect.element(page.getByText('Link copied', { exact: true }), { timeout: 10_000 }).toBeVisible();
+  // Moved away, so the pause-on-hover does not hold it.
+  await userEvent.unhover(page.getByRole('button', { name: 'Copy link' }));
+  await expect.element(page.getByText('Link copied', { exact: true }), { timeout: 5000 }).not.toBeInTheDocument();
+});
