@@ -12,6 +12,7 @@ describe('contentSecurityPolicy', () => {
       expect(d.get('base-uri')).toBe("'none'");
       expect(d.get('form-action')).toBe("'none'");
       expect(d.get('style-src')).toBe("'self'");
+      expect(d.get('style-src-elem')).toBe("'self' 'unsafe-inline'");
       expect(d.has('frame-ancestors')).toBe(false); // ignored in a <meta>
     }
     expect(directives(contentSecurityPolicy({ backend: null }, 'header')).get('frame-ancestors')).toBe("'none'");

@@ -73,6 +73,9 @@ export function contentSecurityPolicy({ backend, allowedOrigins = [] }: PolicySo
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
+    // The dialogs' and menus' scroll lock (Radix, through react-remove-scroll) writes a <style> element sized
+    // to the scrollbar at run time, so no hash can name it. CSS runs no script, and user text is never HTML.
+    "style-src-elem 'self' 'unsafe-inline'",
     `img-src ${list(files)}`,
     `media-src ${list(files)}`,
     `connect-src ${list(connect)}`,
