@@ -3,20 +3,15 @@
  * refuse. The local backend has one profile, the owner of everything: here its album is shown under another
  * role, and some items as added by someone else.
  */
-import { QueryClientProvider } from '@tanstack/react-query';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, expect, test } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { BackendContext } from '../backend/backend-context';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { Backend, Item, Role } from '../backend/ports';
-import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { seedLocalAlbum } from '../testing/local-seed';
-import { createQueryClient } from './query-client';
-import { appRoutes } from './router';
+import { renderRoutes } from '../testing/render-routes';
 
 const host = document.createElement('div');
 document.body.append(host);
@@ -56,21 +51,7 @@ async function albumAs(role: Role, othersItems: (items: Item[]) => Set<string> =
   return { backend, real, album, items };
 }
 
-async function show(backend: Backend, path: string): Promise<void> {
-  const session = await backend.auth.getSession();
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  flushSync(() =>
-    root.render(
-      <BackendContext.Provider value={{ backend, session }}>
-        <QueryClientProvider client={createQueryClient()}>
-          <UploadEngineProvider>
-            <RouterProvider router={router} />
-          </UploadEngineProvider>
-        </QueryClientProvider>
-      </BackendContext.Provider>,
-    ),
-  );
-}
+const show = (backend: Backend, path: string): Promise<void> => renderRoutes(root, backend, path);
 
 const buttons = (scope: ParentNode) =>
   [...scope.querySelectorAll<HTMLButtonElement>('button')].map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? '');

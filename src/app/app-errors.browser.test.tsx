@@ -2,21 +2,16 @@
  * The screens with the local backend, where a call fails on purpose: each error shows where the action was
  * tried, and only there and then.
  */
-import { QueryClientProvider } from '@tanstack/react-query';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, expect, test } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { BackendContext } from '../backend/backend-context';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { seedLocalAlbum } from '../testing/local-seed';
 import type { AuthPort, Backend, DataPort } from '../backend/ports';
-import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { AppError } from '../lib/app-error';
-import { createQueryClient } from './query-client';
-import { appRoutes } from './router';
+import { renderRoutes } from '../testing/render-routes';
 
 const host = document.createElement('div');
 document.body.append(host);
@@ -49,21 +44,7 @@ async function albumOfThree(overrides: { data?: Partial<DataPort>; auth?: Partia
   return { backend, real, album, items };
 }
 
-async function show(backend: Backend, path: string): Promise<void> {
-  const session = await backend.auth.getSession();
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  flushSync(() =>
-    root.render(
-      <BackendContext.Provider value={{ backend, session }}>
-        <QueryClientProvider client={createQueryClient()}>
-          <UploadEngineProvider>
-            <RouterProvider router={router} />
-          </UploadEngineProvider>
-        </QueryClientProvider>
-      </BackendContext.Provider>,
-    ),
-  );
-}
+const show = (backend: Backend, path: string): Promise<void> => renderRoutes(root, backend, path);
 
 const button = (scope: ParentNode, text: string) =>
   [...scope.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent?.trim() === text || b.getAttribute('aria-label') === text);

@@ -2,21 +2,16 @@
  * The owner's line about uploads others never finished, on the album screen with the local backend: it
  * says how many there are, and Clear removes them (rows and bytes) and the line with them.
  */
-import { QueryClientProvider } from '@tanstack/react-query';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, expect, test } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { BackendContext } from '../backend/backend-context';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { LocalDb, WRITE_STORES } from '../backend/local/local-db';
 import { ItemLedger } from '../backend/local/local-item-ledger';
 import { withListFields } from '../backend/local/local-item-record';
 import { objectKeys, type Backend, type Item } from '../backend/ports';
-import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
-import { createQueryClient } from './query-client';
-import { appRoutes } from './router';
+import { renderRoutes } from '../testing/render-routes';
 
 const host = document.createElement('div');
 document.body.append(host);
@@ -50,21 +45,7 @@ async function othersPending(dbName: string, albumId: string, n: number): Promis
   }
 }
 
-async function show(backend: Backend, path: string): Promise<void> {
-  const session = await backend.auth.getSession();
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  flushSync(() =>
-    root.render(
-      <BackendContext.Provider value={{ backend, session }}>
-        <QueryClientProvider client={createQueryClient()}>
-          <UploadEngineProvider>
-            <RouterProvider router={router} />
-          </UploadEngineProvider>
-        </QueryClientProvider>
-      </BackendContext.Provider>,
-    ),
-  );
-}
+const show = (backend: Backend, path: string): Promise<void> => renderRoutes(root, backend, path);
 
 const line = () => document.querySelector('.pending-uploads');
 
