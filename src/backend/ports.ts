@@ -323,6 +323,13 @@ export interface BackendCapabilities {
     /** The ports talk to a server: while offline, work that needs it waits for `online` instead of failing. */
     required: boolean;
   };
+  sharing: {
+    /**
+     * Albums can have other members (invitations, roles, uploads by others). Without it one profile owns every
+     * row, so screens skip what only others could cause (for instance others' unfinished uploads).
+     */
+    members: boolean;
+  };
 }
 
 export interface Backend {

@@ -309,7 +309,7 @@ describe('UploadEngine offline, by what the backend declares', () => {
 
   it('a backend that needs the network holds uploads while offline and sends them once online', async () => {
     const { n, backend: local, album } = await setup();
-    const backend = { ...local, capabilities: { storage: { onDevice: false }, network: { required: true } } };
+    const backend = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false }, network: { required: true } } };
     const engine = newEngine({ backend, dbName: n.queueDb });
     await engine.start();
     window.dispatchEvent(new Event('offline'));

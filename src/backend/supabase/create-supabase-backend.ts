@@ -40,7 +40,7 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
   const functions = new SupabaseFunctions(client);
   const auth = new SupabaseAuth(client, http, config.oauthProviders ?? []);
   return {
-    capabilities: { storage: { onDevice: false }, network: { required: true } },
+    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: true } },
     auth,
     data: new SupabaseData(client, http),
     realtime: new SupabaseRealtime(client, auth),

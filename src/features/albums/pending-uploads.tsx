@@ -11,10 +11,11 @@ import { albumKeys } from './album-keys';
 import { can } from './album-permissions';
 
 export function PendingUploads({ album }: { album: Album }) {
-  const { data } = useBackend();
+  const { data, capabilities } = useBackend();
   const qc = useQueryClient();
-  // Clearing what a member left behind is the owner's, with the other decisions about members.
-  const isOwner = can(album.role, 'manageMembers');
+  // Clearing what a member left behind is the owner's, with the other decisions about members. Where albums
+  // have no other members there is nothing to ask (and a large album would be read whole for it).
+  const isOwner = can(album.role, 'manageMembers') && capabilities.sharing.members;
   const pending = useQuery({
     queryKey: albumKeys.pending(album.id),
     queryFn: ({ signal }) => data.countPendingItems(album.id, { signal }),
