@@ -51,7 +51,8 @@ export const PERMISSION_TABLE = [
   // invites: owner only.
   { target: 'invites', op: 'select', allowed: 'O', action: 'manageMembers' },
   { target: 'invites', op: 'insert', allowed: '' },
-  { target: 'invites', op: 'update', allowed: 'O', action: 'manageMembers' },
+  // Withdrawing goes through revoke_invite (supabase/migrations/20261123200000_invitations.sql).
+  { target: 'invites', op: 'update', allowed: '' },
   { target: 'invites', op: 'delete', allowed: 'O', action: 'manageMembers' },
   { target: 'invites.token_hash', op: 'select', allowed: '' },
 
@@ -71,12 +72,31 @@ export const PERMISSION_TABLE = [
   { target: 'comments (viewer\'s)', op: 'update', allowed: 'V' },
   { target: 'comments (viewer\'s)', op: 'delete', allowed: 'OEV' },
   { target: 'comments (as someone else)', op: 'insert', allowed: '' },
+  { target: 'comments (contributor\'s)', op: 'update', allowed: 'C' },
+  { target: 'comments (contributor\'s)', op: 'delete', allowed: 'OEC' },
+  { target: 'comments (owner\'s)', op: 'update', allowed: 'O' },
+  { target: 'comments (owner\'s)', op: 'delete', allowed: 'OE' },
+  // The database stamps an edit; a deleted comment is deleted, never hidden behind deleted_at.
+  { target: 'comments.edited_at', op: 'update', allowed: '' },
+  { target: 'comments.deleted_at', op: 'update', allowed: '' },
 
   // favorites: every member marks their own (target: the viewer's).
   { target: 'favorites (viewer\'s)', op: 'select', allowed: 'OECV' },
   { target: 'favorites (viewer\'s)', op: 'insert', allowed: 'OECV', action: 'comment' },
   { target: 'favorites (viewer\'s)', op: 'update', allowed: '' },
   { target: 'favorites (viewer\'s)', op: 'delete', allowed: 'V' },
+  // One person's heart is never another's to give or take.
+  { target: 'favorites (as someone else)', op: 'insert', allowed: '' },
+  { target: 'favorites (editor\'s)', op: 'delete', allowed: 'E' },
+  { target: 'item_counts', op: 'call', allowed: 'OECV', action: 'view' },
+
+  // album_visits: when each member last opened the album is theirs alone; mark_album_seen writes it.
+  { target: 'album_visits (viewer\'s)', op: 'select', allowed: 'V' },
+  { target: 'album_visits (viewer\'s)', op: 'insert', allowed: '' },
+  { target: 'album_visits (viewer\'s)', op: 'update', allowed: '' },
+  { target: 'album_visits (viewer\'s)', op: 'delete', allowed: '' },
+  { target: 'mark_album_seen', op: 'call', allowed: 'OECV', action: 'view' },
+  { target: 'unread_counts', op: 'call', allowed: 'OECVS' },
 
   // share_links: "manage share links": owner, editor.
   { target: 'share_links', op: 'select', allowed: 'OE', action: 'manageShareLinks' },
@@ -138,6 +158,23 @@ export const PERMISSION_TABLE = [
   { target: 'update_album (cover)', op: 'call', allowed: 'OE', action: 'editAlbum' },
   { target: 'count_pending_items', op: 'call', allowed: 'O', action: 'manageMembers' },
   { target: 'clear_pending_items', op: 'call', allowed: 'O', action: 'manageMembers' },
+
+  // Invitations by token (the seed's pending viewer invitation, and a withdrawn one): anyone signed in with a
+  // valid token sees the invite page and joins; a member who opens an old link again just opens the album.
+  { target: 'invite_preview (valid token)', op: 'call', allowed: 'OECVS' },
+  { target: 'invite_preview (revoked token)', op: 'call', allowed: '' },
+  { target: 'invite_preview (unknown token)', op: 'call', allowed: '' },
+  { target: 'accept_invite (valid token)', op: 'call', allowed: 'OECVS' },
+  { target: 'accept_invite (revoked token)', op: 'call', allowed: 'OECV' },
+  { target: 'revoke_invite', op: 'call', allowed: 'O', action: 'manageMembers' },
+
+  // Members: "transfer ownership" is the owner's (§6's row with deleting the album); anyone but the owner leaves;
+  // the owner's own role changes only by handing over; nobody removes the owner.
+  { target: 'transfer_ownership', op: 'call', allowed: 'O', action: 'deleteAlbum' },
+  { target: 'leave_album (keeping items)', op: 'call', allowed: 'ECV', action: 'leaveAlbum' },
+  { target: 'leave_album (trashing items)', op: 'call', allowed: 'ECV', action: 'leaveAlbum' },
+  { target: 'set_member_role (owner\'s own)', op: 'call', allowed: '' },
+  { target: 'remove_member (the owner)', op: 'call', allowed: '' },
 ] as const satisfies readonly PermissionRow[];
 
 /** `target|op`: the key of a row, unique in the table. */

@@ -34,18 +34,29 @@ export interface DbError {
   detail?: string;
 }
 
+/** A connection of its own to the test database, outside the harness's one-at-a-time queue. */
+export interface Session extends Queryable {
+  /** Opens a transaction as `actor`, as `Harness.as` does; the caller commits or rolls back. */
+  begin(actor: Actor): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface Harness extends Queryable {
   /** Runs `fn` as `actor` in a transaction that is rolled back, unless `commit` is set. */
   as<T>(actor: Actor, fn: (q: Queryable) => Promise<T>, opts?: { commit?: boolean }): Promise<T>;
   /** Creates a user in auth.users (the profile follows by trigger) and returns it as an actor. */
   createUser(displayName: string): Promise<Actor>;
   exec(sql: string): Promise<void>;
+  /** Another connection to the same database, for races between transactions: only on the Postgres server (PGlite has one connection). */
+  session: (() => Promise<Session>) | null;
   /** `pglite` or `postgres`. */
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
 
 interface Conn {
+  /** Opens another connection to the same database, where there can be one. */
+  another?: () => Promise<Conn>;
   query(sql: string, params?: unknown[]): Promise<Row[]>;
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -74,7 +85,20 @@ async function postgresConn(url: string): Promise<Conn> {
   await client.connect();
   // Notices (publication without logical WAL, etc.) are not test output.
   client.on('notice', () => undefined);
+  const another = async (): Promise<Conn> => {
+    const c = new pg.Client({ connectionString: target.toString() });
+    await c.connect();
+    c.on('notice', () => undefined);
+    return {
+      query: async (sql, params) => (await c.query<Row>(sql, params)).rows,
+      exec: async (sql) => {
+        await c.query(sql);
+      },
+      close: () => c.end(),
+    };
+  };
   return {
+    another,
     query: async (sql, params) => (await client.query<Row>(sql, params)).rows,
     exec: async (sql) => {
       await client.query(sql);
@@ -113,23 +137,49 @@ export async function startDb(): Promise<Harness> {
     return next;
   };
 
+  const claimsOf = (actor: Actor) => {
+    const role = actor.id ? 'authenticated' : 'anon';
+    const claims = actor.id ? { sub: actor.id, role, email: actor.email ?? null, aud: 'authenticated' } : { role };
+    return { role, claims: JSON.stringify(claims) };
+  };
+  const beginAs = async (c: Conn, actor: Actor) => {
+    const { role, claims } = claimsOf(actor);
+    await c.exec('begin');
+    await c.query(`select set_config('request.jwt.claims', $1, true)`, [claims]);
+    await c.exec(`set local role ${role}`);
+  };
+  const { another } = conn;
+  const sessions: Conn[] = [];
+
   const inner: Queryable = { query: async <T extends Row>(sql: string, params?: unknown[]) => (await conn.query(sql, params)) as T[] };
 
   return {
     kind: url ? 'postgres' : 'pglite',
+    session: another
+      ? async () => {
+          const c = await another();
+          sessions.push(c);
+          return {
+            query: async <T extends Row>(sql: string, params?: unknown[]) => (await c.query(sql, params)) as T[],
+            begin: (actor: Actor) => beginAs(c, actor),
+            close: async () => {
+              sessions.splice(sessions.indexOf(c), 1);
+              await c.close();
+            },
+          };
+        }
+      : null,
     query: (sql, params) => serial(() => inner.query(sql, params)),
     exec: (sql) => serial(() => conn.exec(sql)),
-    close: () => serial(() => conn.close()),
+    close: () =>
+      serial(async () => {
+        for (const c of sessions.splice(0)) await c.close();
+        await conn.close();
+      }),
     as: (actor, fn, opts = {}) =>
       serial(async () => {
-        await conn.exec('begin');
         try {
-          const role = actor.id ? 'authenticated' : 'anon';
-          const claims = actor.id
-            ? { sub: actor.id, role, email: actor.email ?? null, aud: 'authenticated' }
-            : { role };
-          await conn.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)]);
-          await conn.exec(`set local role ${role}`);
+          await beginAs(conn, actor);
           const out = await fn(inner);
           await conn.exec(opts.commit ? 'commit' : 'rollback');
           return out;

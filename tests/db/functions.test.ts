@@ -260,8 +260,8 @@ describe('members and invites', () => {
     expect(joined).toMatchObject({ id: a!.id, title: 'Club', role: 'contributor' });
     // Accepting again changes nothing; the single use is spent for anyone else.
     expect((await db.as(viewer, (q) => q.query<Summary>(`select * from public.accept_invite($1)`, [inv!.token])))[0]?.role).toBe('contributor');
-    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite($1)`, [inv!.token])))).message).toBe('share/expired');
-    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite('nope')`)))).message).toBe('share/not-found');
+    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite($1)`, [inv!.token])))).message).toBe('invite/used-up');
+    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite('nope')`)))).message).toBe('invite/not-found');
   });
 
   test('revoked, expired and e-mail-bound invites are refused with their codes', async () => {
@@ -269,13 +269,13 @@ describe('members and invites', () => {
     const make = async (email: string | null) =>
       (await db.as(owner, (q) => q.query<{ invite_id: string; token: string }>(`select * from public.create_invite($1, 'viewer', $2)`, [a!.id, email]), { commit: true }))[0]!;
     const revoked = await make(null);
-    await db.as(owner, (q) => q.query(`update public.invites set revoked_at = now() where id = $1`, [revoked.invite_id]), { commit: true });
-    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite($1)`, [revoked.token])))).message).toBe('share/revoked');
+    await db.as(owner, (q) => q.query(`select public.revoke_invite($1)`, [revoked.invite_id]), { commit: true });
+    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite($1)`, [revoked.token])))).message).toBe('invite/revoked');
     const expired = await make(null);
     await db.query(`update public.invites set expires_at = now() - interval '1 minute' where id = $1`, [expired.invite_id]);
-    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite($1)`, [expired.token])))).message).toBe('share/expired');
+    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite($1)`, [expired.token])))).message).toBe('invite/expired');
     const bound = await make(viewer.email!.toUpperCase());
-    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite($1)`, [bound.token])))).message).toBe('share/not-found');
+    expect((await errorOf(db.as(stranger, (q) => q.query(`select * from public.accept_invite($1)`, [bound.token])))).message).toBe('invite/not-found');
     expect((await db.as(viewer, (q) => q.query<Summary>(`select * from public.accept_invite($1)`, [bound.token])))[0]?.role).toBe('viewer');
     expect((await errorOf(db.as(owner, (q) => q.query(`select * from public.create_invite($1, 'owner')`, [a!.id])))).message).toBe('validation/invalid');
   });
@@ -285,7 +285,7 @@ describe('members and invites', () => {
     await db.as(owner, (q) => q.query(`select public.set_member_role($1, $2, 'editor')`, [id, viewer.id]), { commit: true });
     expect((await summary(viewer, id))?.role).toBe('editor');
     expect((await errorOf(db.as(owner, (q) => q.query(`select public.set_member_role($1, $2, 'editor')`, [id, stranger.id])))).message).toBe('validation/invalid');
-    expect((await errorOf(db.as(owner, (q) => q.query(`select public.remove_member($1, $2)`, [id, owner.id])))).message).toBe('validation/invalid');
+    expect((await errorOf(db.as(owner, (q) => q.query(`select public.remove_member($1, $2)`, [id, owner.id])))).message).toBe('album/forbidden');
     await db.as(contributor, (q) => q.query(`select public.remove_member($1, $2)`, [id, contributor.id]), { commit: true });
     expect(await summary(contributor, id)).toBeUndefined();
     await db.as(owner, (q) => q.query(`select public.set_member_role($1, $2, 'owner')`, [id, editor.id]), { commit: true });

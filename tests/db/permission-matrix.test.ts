@@ -57,8 +57,14 @@ const SQL: Record<PermissionKey, Sql> = {
   // comments: every member comments as themselves; the author edits; author, owner, editor delete (target: the viewer's).
   'comments (viewer\'s)|select': (w) => [`select 1 from public.comments where id = $1`, [w.viewerCommentId]],
   'comments (viewer\'s)|insert': (w) => [`insert into public.comments (item_id, album_id, body) values ($1, $2, 'Nice')`, [w.items.owner, w.albumId]],
-  'comments (viewer\'s)|update': (w) => [`update public.comments set body = 'Edited', edited_at = now() where id = $1 returning 1`, [w.viewerCommentId]],
+  'comments (viewer\'s)|update': (w) => [`update public.comments set body = 'Edited' where id = $1 returning 1`, [w.viewerCommentId]],
   'comments (viewer\'s)|delete': (w) => [`delete from public.comments where id = $1 returning 1`, [w.viewerCommentId]],
+  'comments (contributor\'s)|update': (w) => [`update public.comments set body = 'Edited' where id = $1 returning 1`, [w.contributorCommentId]],
+  'comments (contributor\'s)|delete': (w) => [`delete from public.comments where id = $1 returning 1`, [w.contributorCommentId]],
+  'comments (owner\'s)|update': (w) => [`update public.comments set body = 'Edited' where id = $1 returning 1`, [w.ownerCommentId]],
+  'comments (owner\'s)|delete': (w) => [`delete from public.comments where id = $1 returning 1`, [w.ownerCommentId]],
+  'comments.edited_at|update': (w) => [`update public.comments set edited_at = null where id = $1 returning 1`, [w.viewerCommentId]],
+  'comments.deleted_at|update': (w) => [`update public.comments set deleted_at = now() where id = $1 returning 1`, [w.viewerCommentId]],
   'comments (as someone else)|insert': (w) => [`insert into public.comments (item_id, album_id, author_id, body) values ($1, $2, $3, 'Forged')`, [w.items.owner, w.albumId, w.viewer2.id]],
 
   // favorites: every member marks their own (target: the viewer's).
@@ -66,6 +72,17 @@ const SQL: Record<PermissionKey, Sql> = {
   'favorites (viewer\'s)|insert': (w) => [`insert into public.favorites (item_id, album_id) values ($1, $2) on conflict do nothing returning 1`, [w.items.editor, w.albumId]],
   'favorites (viewer\'s)|update': (w) => [`update public.favorites set created_at = now() where item_id = $1 and user_id = $2 returning 1`, [w.items.owner, w.viewer.id]],
   'favorites (viewer\'s)|delete': (w) => [`delete from public.favorites where item_id = $1 and user_id = $2 returning 1`, [w.items.owner, w.viewer.id]],
+
+  'favorites (as someone else)|insert': (w) => [`insert into public.favorites (item_id, album_id, user_id) values ($1, $2, $3)`, [w.items.contributor, w.albumId, w.viewer2.id]],
+  'favorites (editor\'s)|delete': (w) => [`delete from public.favorites where item_id = $1 and user_id = $2 returning 1`, [w.items.owner, w.editor.id]],
+  'item_counts|call': (w) => [`select * from public.item_counts($1, array[$2::uuid])`, [w.albumId, w.items.owner]],
+
+  'album_visits (viewer\'s)|select': (w) => [`select 1 from public.album_visits where album_id = $1 and user_id = $2`, [w.albumId, w.viewer.id]],
+  'album_visits (viewer\'s)|insert': (w, me) => [`insert into public.album_visits (album_id, user_id) values ($1, $2)`, [w.albumId, me.id]],
+  'album_visits (viewer\'s)|update': (w) => [`update public.album_visits set seen_at = now() where album_id = $1 and user_id = $2 returning 1`, [w.albumId, w.viewer.id]],
+  'album_visits (viewer\'s)|delete': (w) => [`delete from public.album_visits where album_id = $1 and user_id = $2 returning 1`, [w.albumId, w.viewer.id]],
+  'mark_album_seen|call': (w) => [`select public.mark_album_seen($1)`, [w.albumId]],
+  'unread_counts|call': () => [`select * from public.unread_counts()`],
 
   // share_links: "manage share links": owner, editor.
   'share_links|select': (w) => [`select 1 from public.share_links where id = $1`, [w.shareLinkId]],
@@ -124,6 +141,18 @@ const SQL: Record<PermissionKey, Sql> = {
   'update_album (cover)|call': (w) => [`select * from public.update_album($1, jsonb_build_object('cover_item_id', $2::uuid))`, [w.albumId, w.items.owner]],
   'count_pending_items|call': (w) => [`select public.count_pending_items($1)`, [w.albumId]],
   'clear_pending_items|call': (w) => [`select public.clear_pending_items($1)`, [w.albumId]],
+
+  'invite_preview (valid token)|call': (w) => [`select * from public.invite_preview($1)`, [w.inviteToken]],
+  'invite_preview (revoked token)|call': (w) => [`select * from public.invite_preview($1)`, [w.revokedInviteToken]],
+  'invite_preview (unknown token)|call': () => [`select * from public.invite_preview('no-such-invitation')`],
+  'accept_invite (valid token)|call': (w) => [`select * from public.accept_invite($1)`, [w.inviteToken]],
+  'accept_invite (revoked token)|call': (w) => [`select * from public.accept_invite($1)`, [w.revokedInviteToken]],
+  'revoke_invite|call': (w) => [`select public.revoke_invite($1)`, [w.inviteId]],
+  'transfer_ownership|call': (w) => [`select public.transfer_ownership($1, $2)`, [w.albumId, w.viewer2.id]],
+  'leave_album (keeping items)|call': (w) => [`select public.leave_album($1, true)`, [w.albumId]],
+  'leave_album (trashing items)|call': (w) => [`select public.leave_album($1, false)`, [w.albumId]],
+  'set_member_role (owner\'s own)|call': (w) => [`select public.set_member_role($1, $2, 'editor')`, [w.albumId, w.owner.id]],
+  'remove_member (the owner)|call': (w) => [`select public.remove_member($1, $2)`, [w.albumId, w.owner.id]],
 };
 
 const MATRIX: Case[] = PERMISSION_TABLE.map((row) => ({ ...row, sql: SQL[keyOf(row)] }));
@@ -173,7 +202,7 @@ describe('the permission matrix of PRODUCT.md §6', () => {
         outcomes.set(key(c, who), out);
         const expected = c.allowed.includes(who);
         // A refusal is a refusal by policy or privilege, never some other failure of the statement.
-        const refusal = !out.error || out.error.code === '42501' || (out.error.code === 'P0001' && /^(album\/(not-found|forbidden)|item\/not-found)$/.test(out.error.message));
+        const refusal = !out.error || out.error.code === '42501' || (out.error.code === 'P0001' && /^(album\/(not-found|forbidden)|item\/not-found|invite\/(not-found|revoked|expired|used-up))$/.test(out.error.message));
         const ok = out.allowed === expected && refusal;
         if (!ok) unexpected.push(`${c.target} ${c.op} as ${NAMES[who]}: expected ${expected ? 'allowed' : 'denied'}, got ${out.allowed ? 'allowed' : 'denied'}${out.error ? ` (${out.error.code} ${out.error.message})` : ''}`);
         line += `${(out.allowed ? '✔' : '·') + (ok ? ' ' : '!')}`.padEnd(6);
@@ -185,7 +214,8 @@ describe('the permission matrix of PRODUCT.md §6', () => {
   });
 
   test('a stranger cannot learn that the album exists: every refused call says album/not-found', () => {
-    const calls = MATRIX.filter((c) => c.op === 'call' && !c.allowed.includes('S'));
+    // Calls that name an album; an invitation's token says what is wrong with it, and nothing of its album.
+    const calls = MATRIX.filter((c) => c.op === 'call' && !c.allowed.includes('S') && !/^(invite_preview|accept_invite) /.test(c.target));
     expect(calls.length).toBeGreaterThan(10);
     for (const c of calls) expect(outcomes.get(key(c, 'S'))?.error?.message, c.target).toBe('album/not-found');
     // …and a member lacking the role is told so.

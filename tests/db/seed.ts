@@ -17,7 +17,12 @@ export interface World {
   /** Ready items by uploader, one uploading item of the contributor, one trashed item of the editor. */
   items: { owner: string; editor: string; contributor: string; contributorUploading: string; editorTrashed: string };
   viewerCommentId: string;
+  contributorCommentId: string;
+  ownerCommentId: string;
   inviteId: string;
+  /** The tokens of a pending viewer invitation (inviteId) and of a withdrawn one. */
+  inviteToken: string;
+  revokedInviteToken: string;
   shareLinkId: string;
   viewerDeviceId: string;
   multipartUploadId: string;
@@ -63,9 +68,19 @@ export async function seedWorld(db: Harness): Promise<World> {
     `insert into public.comments (item_id, album_id, author_id, body) values ($1, $2, $3, 'Lovely') returning id`,
     [items.owner, albumId, viewer.id],
   );
-  await db.query(`insert into public.favorites (item_id, album_id, user_id) values ($1, $2, $3)`, [items.owner, albumId, viewer.id]);
+  const commentBy = async (who: Actor, body: string) =>
+    (await db.query<{ id: string }>(`insert into public.comments (item_id, album_id, author_id, body) values ($1, $2, $3, $4) returning id`,
+      [items.owner, albumId, who.id, body]))[0]!.id;
+  const contributorCommentId = await commentBy(contributor, 'Where is this?');
+  const ownerCommentId = await commentBy(owner, 'The lake, at dawn');
+  await db.query(`insert into public.favorites (item_id, album_id, user_id) values ($1, $2, $3), ($1, $2, $4)`, [items.owner, albumId, viewer.id, editor.id]);
+  await db.query(`insert into public.album_visits (album_id, user_id) values ($1, $2)`, [albumId, viewer.id]);
   const [invite] = await db.query<{ id: string }>(
     `insert into public.invites (album_id, role, token_hash, created_by) values ($1, 'viewer', encode(sha256('seed-invite'), 'hex'), $2) returning id`,
+    [albumId, owner.id],
+  );
+  await db.query(
+    `insert into public.invites (album_id, role, token_hash, created_by, revoked_at) values ($1, 'viewer', encode(sha256('seed-revoked-invite'), 'hex'), $2, now())`,
     [albumId, owner.id],
   );
   const [link] = await db.query<{ id: string }>(
@@ -94,6 +109,7 @@ export async function seedWorld(db: Harness): Promise<World> {
 
   return {
     owner, editor, contributor, viewer, viewer2, stranger, albumId, items,
-    viewerCommentId: comment!.id, inviteId: invite!.id, shareLinkId: link!.id, viewerDeviceId, multipartUploadId,
+    viewerCommentId: comment!.id, contributorCommentId, ownerCommentId, inviteId: invite!.id,
+    inviteToken: 'seed-invite', revokedInviteToken: 'seed-revoked-invite', shareLinkId: link!.id, viewerDeviceId, multipartUploadId,
   };
 }
