@@ -259,7 +259,7 @@ describe('Supabase data: requests on the wire', () => {
 });
 
 describe('Supabase data: every error becomes an AppError', () => {
-  const productCodes = ['album/not-found', 'album/forbidden', 'item/not-found', 'validation/invalid', 'upload/too-large', 'upload/empty', 'share/not-found'] as const;
+  const productCodes = ['album/not-found', 'album/forbidden', 'item/not-found', 'validation/invalid', 'upload/too-large', 'upload/empty', 'share/not-found', 'invite/not-found', 'invite/expired', 'invite/revoked', 'invite/used-up'] as const;
 
   it.each(productCodes)('a function raising %s (P0001) gives that code, and the function’s words only to the log', async (code) => {
     const { backend, stub } = await signedIn();
