@@ -48,20 +48,20 @@ export interface PolicySources {
   allowedOrigins?: readonly string[];
 }
 
-export function contentSecurityPolicy({ backend, allowedOrigins = [] }: PolicySources, delivery: 'meta' | 'header' = 'meta'): string {
+export function contentSecurityPolicy({ backend: config, allowedOrigins = [] }: PolicySources, delivery: 'meta' | 'header' = 'meta'): string {
   const connect = ["'self'"];
   const files = ["'self'", 'blob:', 'data:'];
-  if (backend === null) {
+  if (config === null) {
     connect.push('https:', 'wss:');
     files.push('https:');
-  } else if (backend.kind === 'supabase') {
-    const origin = new URL(backend.url).origin;
+  } else if (config.kind === 'supabase') {
+    const origin = new URL(config.url).origin;
     connect.push(origin, origin.replace(/^http/, 'ws'));
     // Supabase Storage's S3 endpoint and its presigned URLs live on the project's own origin.
-    if (backend.storage?.provider === 'supabase') files.push(origin);
+    if (config.storage?.provider === 'supabase') files.push(origin);
     // Another S3 provider: its endpoint is a secret of the storage-sign function; without VITE_ALLOWED_ORIGINS
     // (or config.json's allowedOrigins) naming it, presigned URLs may point anywhere on https.
-    if (backend.storage?.provider === 's3' && allowedOrigins.length === 0) {
+    if (config.storage?.provider === 's3' && allowedOrigins.length === 0) {
       connect.push('https:');
       files.push('https:');
     }
@@ -101,8 +101,8 @@ export function allowedOriginsFromEnv(env: Record<string, string | undefined>): 
  * (then config.json may name any backend at run time, and the app narrows the policy once it has read it).
  */
 export function policySourcesFromEnv(env: Record<string, string | undefined>): PolicySources {
-  const backend = backendConfigFromEnv(env);
+  const config = backendConfigFromEnv(env);
   const allowedOrigins = allowedOriginsFromEnv(env);
   if (!allowedOrigins) throw new Error('VITE_ALLOWED_ORIGINS must hold origins such as https://<account>.r2.cloudflarestorage.com, separated by spaces.');
-  return { backend: backend.kind === 'supabase' ? backend : null, allowedOrigins };
+  return { backend: config.kind === 'supabase' ? config : null, allowedOrigins };
 }
