@@ -91,6 +91,52 @@ export interface Activity {
   createdAt: string;
 }
 
+/** A member of an album, as its member list shows them. */
+export interface Member {
+  userId: string;
+  displayName: string;
+  avatarKey: string | null;
+  role: Role;
+  /** Who let them in (the inviter, or the owner themselves); null once that account is gone. */
+  addedBy: string | null;
+  /** That person's name, when the caller can still see them (a fellow member). */
+  addedByName?: string;
+  createdAt: string;
+}
+
+/** A role an invitation grants: never `owner` (the album changes hands only by a transfer). */
+export type InviteRole = Exclude<Role, 'owner'>;
+
+/** An invitation as its album's owner sees it. The token itself is never stored, so it is not here. */
+export interface Invite {
+  id: string;
+  albumId: string;
+  role: InviteRole;
+  /** Bound to this address (an e-mail invitation), else anyone holding the link. */
+  email: string | null;
+  expiresAt: string;
+  maxUses: number | null;
+  useCount: number;
+  createdBy: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface InviteInput {
+  role: InviteRole;
+  /** Default 7; at most 365. */
+  expiresInDays?: number;
+  /** How many people may join through it; unlimited when left out. */
+  maxUses?: number;
+}
+
+/** What the invite page shows before joining: nothing that names the album's id or its members. */
+export interface InvitePreview {
+  albumTitle: string;
+  coverThumbKey: string | null;
+  inviterName: string;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Common shapes.
 
@@ -217,6 +263,35 @@ export interface DataPort {
   clearPendingItems(albumId: string, opts?: CallOptions): Promise<number>;
 
   listActivity(limit: number, opts?: CallOptions): Promise<Activity[]>;
+
+  // Members and invitations (PRODUCT.md §6). [Note: Members without sharing]: with
+  // `capabilities.sharing.members === false` (the local backend) an album has exactly one member, its owner:
+  // listMembers shows them, listInvites is empty, and every call that needs another person is refused with
+  // `album/forbidden` (setMemberRole, removeMember, transferOwnership, createInvite, and leaveAlbum, since the
+  // one member is the owner); an album that does not exist is `album/not-found` first. No invitation exists
+  // on such a backend: invitePreview and acceptInvite answer `invite/not-found`, revokeInvite
+  // `album/not-found` (as the server answers an id that is no invitation).
+
+  /** The album's members, the owner first, then by when they joined. */
+  listMembers(albumId: string, opts?: CallOptions): Promise<Member[]>;
+  /** Owner only; `owner` as the new role hands the album over, as transferOwnership does. */
+  setMemberRole(albumId: string, userId: string, role: Role, opts?: CallOptions): Promise<void>;
+  /** Owner only for others; removing oneself is leaving with one's items kept. */
+  removeMember(albumId: string, userId: string, opts?: CallOptions): Promise<void>;
+  /** Owner only, to another member; the old owner becomes an editor. */
+  transferOwnership(albumId: string, userId: string, opts?: CallOptions): Promise<void>;
+  /** Anyone but the owner (`album/forbidden`). `keepItems` false sends the items they added to the trash. */
+  leaveAlbum(albumId: string, choice: { keepItems: boolean }, opts?: CallOptions): Promise<void>;
+  /** Owner only. The token is in the answer once, never again: only its hash is kept. */
+  createInvite(albumId: string, input: InviteInput, opts?: CallOptions): Promise<{ invite: Invite; token: string }>;
+  /** The owner's pending invitations (not revoked, expired or used up), newest first; [] for other members. */
+  listInvites(albumId: string, opts?: CallOptions): Promise<Invite[]>;
+  /** Owner only; revoking twice keeps the first time. */
+  revokeInvite(inviteId: string, opts?: CallOptions): Promise<void>;
+  /** For a signed-in holder of a valid token; `invite/not-found|expired|revoked|used-up` otherwise. */
+  invitePreview(token: string, opts?: CallOptions): Promise<InvitePreview>;
+  /** Joins the album (or keeps a higher role already held) and returns its id; the same codes as invitePreview. */
+  acceptInvite(token: string, opts?: CallOptions): Promise<string>;
 }
 
 export type ChangeEntity = 'album' | 'item' | 'album_member' | 'comment' | 'favorite';

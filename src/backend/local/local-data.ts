@@ -11,15 +11,21 @@ import type {
   CallOptions,
   DataPort,
   FinalizeItemInput,
+  Invite,
+  InviteInput,
+  InvitePreview,
   Item,
   ItemQuery,
   MonthCount,
+  Member,
   Page,
   ReserveItemInput,
+  Role,
 } from '../ports';
 import * as activity from './local-activity';
 import * as albums from './local-albums';
 import type { LocalDataDeps } from './local-data-deps';
+import * as members from './local-members';
 import * as pages from './local-item-pages';
 import * as pending from './local-pending-items';
 import * as writes from './local-item-writes';
@@ -96,6 +102,48 @@ export class LocalData implements DataPort {
 
   listActivity(limit: number, opts: CallOptions = {}): Promise<Activity[]> {
     return activity.listActivity(this.deps, limit, opts);
+  }
+
+  // --- Members and invitations: one member, the owner ([Note: Members without sharing] in ports.ts) ------
+
+  listMembers(albumId: string, opts: CallOptions = {}): Promise<Member[]> {
+    return members.listMembers(this.deps, albumId, opts);
+  }
+
+  setMemberRole(albumId: string, _userId: string, _role: Role, opts: CallOptions = {}): Promise<void> {
+    return members.refuse(this.deps, albumId, opts);
+  }
+
+  removeMember(albumId: string, _userId: string, opts: CallOptions = {}): Promise<void> {
+    return members.refuse(this.deps, albumId, opts);
+  }
+
+  transferOwnership(albumId: string, _userId: string, opts: CallOptions = {}): Promise<void> {
+    return members.refuse(this.deps, albumId, opts);
+  }
+
+  leaveAlbum(albumId: string, _choice: { keepItems: boolean }, opts: CallOptions = {}): Promise<void> {
+    return members.refuse(this.deps, albumId, opts);
+  }
+
+  createInvite(albumId: string, _input: InviteInput, opts: CallOptions = {}): Promise<{ invite: Invite; token: string }> {
+    return members.refuse(this.deps, albumId, opts);
+  }
+
+  listInvites(albumId: string, opts: CallOptions = {}): Promise<Invite[]> {
+    return members.listInvites(this.deps, albumId, opts);
+  }
+
+  revokeInvite(_inviteId: string, opts: CallOptions = {}): Promise<void> {
+    return members.revokeInvite(opts);
+  }
+
+  invitePreview(_token: string, opts: CallOptions = {}): Promise<InvitePreview> {
+    return members.findInvite(opts);
+  }
+
+  acceptInvite(_token: string, opts: CallOptions = {}): Promise<string> {
+    return members.findInvite(opts);
   }
 
   // --- Functions ----------------------------------------------------------------------------------------

@@ -14,32 +14,38 @@ import type {
   CallOptions,
   DataPort,
   FinalizeItemInput,
+  Invite,
+  InviteInput,
+  InvitePreview,
   Item,
   ItemKind,
   ItemQuery,
   ItemSort,
   MonthCount,
+  Member,
   Page,
   ReserveItemInput,
+  Role,
 } from '../ports';
 import { decodeCursor, encodeCursor } from './supabase-cursor';
 import { abortErrorOf, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
-import { toActivity, toAlbum, toItem, toMonthCount, type Row } from './supabase-rows';
+import { SupabaseMembers } from './supabase-members';
+import { rows, toActivity, toAlbum, toItem, toMonthCount, type Row } from './supabase-rows';
 
 export const DEFAULT_PAGE_SIZE = 200;
 // One row more than the page is fetched to learn whether another follows, and a hosted project answers at
 // most 1,000 rows per request (PostgREST's max-rows): a page stops one short of that.
 export const MAX_PAGE_SIZE = 999;
 
-interface PgResult {
+export interface PgResult {
   data: unknown;
   error: PostgrestFailure | null;
   status: number;
 }
 
 /** What every postgrest-js builder offers that we use. */
-interface Sendable extends PromiseLike<PgResult> {
+export interface Sendable extends PromiseLike<PgResult> {
   abortSignal(signal: AbortSignal): Sendable;
   retry(enabled: boolean): Sendable;
 }
@@ -79,19 +85,20 @@ function quoted(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-/** The rows of an answer (the parsers in supabase-rows.ts check each); a body that holds no rows is a broken server. */
-function rows(data: unknown): Row[] {
-  if (Array.isArray(data)) return data as Row[];
-  if (data === null || data === undefined) return [];
-  if (typeof data === 'object') return [data as Row];
-  throw new AppError('backend/unreachable', 'The server sent an answer the app cannot read (not rows).', { details: { received: typeof data } });
-}
-
 export class SupabaseData implements DataPort {
+  private readonly members: SupabaseMembers;
+
   constructor(
     private readonly client: SupabaseClient,
     private readonly http: SupabaseFetch,
-  ) {}
+  ) {
+    this.members = new SupabaseMembers({
+      client,
+      send: (query, signal, notFound) => this.send(query, signal, notFound),
+      rpc: (fn, args) => this.rpc(fn, args),
+      requireAlbum: (albumId, signal) => this.requireAlbum(albumId, signal),
+    });
+  }
 
   /**
    * Sends one request: refuses an already aborted signal, lets the caller's own cancellation out as an
@@ -285,5 +292,47 @@ export class SupabaseData implements DataPort {
       .order('id', { ascending: false })
       .limit(limit);
     return rows(await this.send(query as unknown as Sendable, opts.signal)).map(toActivity);
+  }
+
+  // --- Members and invitations (supabase-members.ts) ----------------------------------------------------
+
+  listMembers(albumId: string, opts: CallOptions = {}): Promise<Member[]> {
+    return this.members.listMembers(albumId, opts);
+  }
+
+  setMemberRole(albumId: string, userId: string, role: Role, opts: CallOptions = {}): Promise<void> {
+    return this.members.setMemberRole(albumId, userId, role, opts);
+  }
+
+  removeMember(albumId: string, userId: string, opts: CallOptions = {}): Promise<void> {
+    return this.members.removeMember(albumId, userId, opts);
+  }
+
+  transferOwnership(albumId: string, userId: string, opts: CallOptions = {}): Promise<void> {
+    return this.members.transferOwnership(albumId, userId, opts);
+  }
+
+  leaveAlbum(albumId: string, choice: { keepItems: boolean }, opts: CallOptions = {}): Promise<void> {
+    return this.members.leaveAlbum(albumId, choice, opts);
+  }
+
+  createInvite(albumId: string, input: InviteInput, opts: CallOptions = {}): Promise<{ invite: Invite; token: string }> {
+    return this.members.createInvite(albumId, input, opts);
+  }
+
+  listInvites(albumId: string, opts: CallOptions = {}): Promise<Invite[]> {
+    return this.members.listInvites(albumId, opts);
+  }
+
+  revokeInvite(inviteId: string, opts: CallOptions = {}): Promise<void> {
+    return this.members.revokeInvite(inviteId, opts);
+  }
+
+  invitePreview(token: string, opts: CallOptions = {}): Promise<InvitePreview> {
+    return this.members.invitePreview(token, opts);
+  }
+
+  acceptInvite(token: string, opts: CallOptions = {}): Promise<string> {
+    return this.members.acceptInvite(token, opts);
   }
 }

@@ -8,9 +8,17 @@
 // zod/mini, as in lib/validation.ts: tree-shakable, and this adapter loads only with a Supabase backend.
 import * as z from 'zod/mini';
 import { AppError } from '../../lib/app-error';
-import type { Activity, Album, Item, ItemKind, ItemMetadata, ItemStatus, MonthCount, Profile, Role } from '../ports';
+import type { Activity, Album, Invite, InvitePreview, InviteRole, Item, ItemKind, ItemMetadata, ItemStatus, MonthCount, Profile, Role } from '../ports';
 
 export type Row = Record<string, unknown>;
+
+/** The rows of an answer (the parsers below check each); a body that holds no rows is a broken server. */
+export function rows(data: unknown): Row[] {
+  if (Array.isArray(data)) return data as Row[];
+  if (data === null || data === undefined) return [];
+  if (typeof data === 'object') return [data as Row];
+  throw new AppError('backend/unreachable', 'The server sent an answer the app cannot read (not rows).', { details: { received: typeof data } });
+}
 
 /** Postgres `timestamptz` text (`2024-03-01 10:00:00.123456+00`) as an ISO string in UTC, ms precision. */
 export function isoTime(value: unknown): string | null {
@@ -191,6 +199,84 @@ export function toActivity(row: unknown): Activity {
     count: toNumber(r.count),
     createdAt: iso(r.created_at),
   };
+}
+
+/** A row of `album_members`, before the names are joined in. */
+const MEMBERSHIP = z.object({ user_id: text, role: oneOf(ROLES), added_by: z.nullable(text), created_at: timestamp });
+
+export interface Membership {
+  userId: string;
+  role: Role;
+  addedBy: string | null;
+  createdAt: string;
+}
+
+export function toMembership(row: unknown): Membership {
+  const r = parse(MEMBERSHIP, row, 'a member');
+  return { userId: r.user_id, role: r.role, addedBy: r.added_by, createdAt: iso(r.created_at) };
+}
+
+/** The columns of `profiles` a member list shows. */
+const PROFILE_CARD = z.object({ id: text, display_name: text, avatar_key: z.nullable(text) });
+
+export function toProfileCard(row: unknown): { id: string; displayName: string; avatarKey: string | null } {
+  const r = parse(PROFILE_CARD, row, 'a profile');
+  return { id: r.id, displayName: r.display_name, avatarKey: r.avatar_key };
+}
+
+const INVITE_ROLES: readonly InviteRole[] = ['editor', 'contributor', 'viewer'];
+/** The columns of `invites` a client may read (never token_hash). */
+export const INVITE_COLUMNS = 'id,album_id,role,email,expires_at,max_uses,use_count,created_by,created_at,revoked_at';
+const INVITE = z.object({
+  id: text,
+  album_id: text,
+  role: oneOf(INVITE_ROLES),
+  email: z.nullable(text),
+  expires_at: timestamp,
+  max_uses: z.nullable(whole),
+  use_count: whole,
+  created_by: z.nullable(text),
+  created_at: timestamp,
+  revoked_at: z.nullable(timestamp),
+});
+
+export function toInvite(row: unknown): Invite {
+  const r = parse(INVITE, row, 'an invitation');
+  return {
+    id: r.id,
+    albumId: r.album_id,
+    role: r.role,
+    email: r.email,
+    expiresAt: iso(r.expires_at),
+    maxUses: toNumberOrNull(r.max_uses),
+    useCount: toNumber(r.use_count),
+    createdBy: r.created_by,
+    createdAt: iso(r.created_at),
+    revokedAt: isoOrNull(r.revoked_at),
+  };
+}
+
+/** A row of `create_invite`: the new invitation's id and its token, which is sent this once. */
+const NEW_INVITE = z.object({ invite_id: text, token: z.string().check(z.minLength(16)) });
+
+export function toNewInvite(row: unknown): { inviteId: string; token: string } {
+  const r = parse(NEW_INVITE, row, 'an invitation');
+  return { inviteId: r.invite_id, token: r.token };
+}
+
+/** A row of `invite_preview`. */
+const INVITE_PREVIEW = z.object({ album_title: text, cover_thumb_key: z.nullable(text), inviter_name: text });
+
+export function toInvitePreview(row: unknown): InvitePreview {
+  const r = parse(INVITE_PREVIEW, row, 'an invitation');
+  return { albumTitle: r.album_title, coverThumbKey: r.cover_thumb_key, inviterName: r.inviter_name };
+}
+
+/** A row of `album_summaries` reduced to its id (what accept_invite answers with). */
+const ALBUM_ID = z.object({ id: text });
+
+export function toAlbumId(row: unknown): string {
+  return parse(ALBUM_ID, row, 'an album').id;
 }
 
 /** Any row of a realtime change, camelCased, with timestamps as ISO strings: plain data for the app. */

@@ -14,6 +14,7 @@ import {
   reserveInput,
   sleep,
 } from './contract-fixtures';
+import { describeMembersContract } from './data-port-members-contract';
 
 export function describeDataPortContract(name: string, makeBackend: () => Promise<Backend> | Backend): void {
   describe(`DataPort contract: ${name}`, () => {
@@ -371,5 +372,7 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         expect(await b.data.listActivity(2)).toHaveLength(2);
       });
     });
+
+    describeMembersContract(makeBackend);
   });
 }
