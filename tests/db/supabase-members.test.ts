@@ -1,0 +1,179 @@
+/**
+ * Members and invitations through the Supabase adapter, with two and three people: real supabase-js, our
+ * real SQL, only the hosted HTTP API emulated (tests/db/wire). What every backend shares is in the DataPort
+ * contract (src/testing/contract/data-port-members-contract.ts); this file holds what needs someone else.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addReadyItem, expectAppError } from '../../src/testing/contract/contract-fixtures';
+import type { Backend } from '../../src/backend/ports';
+import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
+import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
+import { startDb, type Harness } from './db-harness';
+import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
+
+let db: Harness;
+let wire: WireEmulator;
+
+beforeAll(async () => {
+  db = await startDb();
+  wire = await createWireEmulator(db);
+}, 300_000);
+afterAll(async () => {
+  await db?.close();
+});
+
+let accounts = 0;
+
+interface Person {
+  backend: Backend;
+  id: string;
+  name: string;
+}
+
+/** A new account, signed up through the adapter. */
+async function person(): Promise<Person> {
+  const n = ++accounts;
+  const name = `Member ${n}`;
+  const backend = createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: SilentWebSocket as never });
+  const session = await backend.auth.signUp(`member${n}.${crypto.randomUUID().slice(0, 8)}@example.test`, 'correct horse battery staple', name);
+  if (!session) throw new Error('sign-up gave no session: the emulated project asks for no email confirmation');
+  return { backend, id: session.userId, name };
+}
+
+/** `owner`'s new album, joined by `others` through one invitation with `role`. */
+async function sharedAlbum(owner: Person, role: 'editor' | 'contributor' | 'viewer', ...others: Person[]): Promise<string> {
+  const album = await owner.backend.data.createAlbum({ title: 'Together' });
+  const { token } = await owner.backend.data.createInvite(album.id, { role });
+  for (const other of others) expect(await other.backend.data.acceptInvite(token)).toBe(album.id);
+  return album.id;
+}
+
+describe('members and invitations over the emulated wire', () => {
+  it('the owner invites; a stranger previews the album, joins with the role, and shows in the member list', async () => {
+    const ada = await person();
+    const bob = await person();
+    const album = await ada.backend.data.createAlbum({ title: 'Lisbon' });
+    const { invite, token } = await ada.backend.data.createInvite(album.id, { role: 'contributor', maxUses: 2 });
+    expect(token.length).toBeGreaterThanOrEqual(22);
+    expect(invite).toMatchObject({ albumId: album.id, role: 'contributor', email: null, maxUses: 2, useCount: 0, createdBy: ada.id, revokedAt: null });
+    const days = (Date.parse(invite.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+    expect((await ada.backend.data.listInvites(album.id)).map((i) => i.id)).toEqual([invite.id]);
+    expect(JSON.stringify(await ada.backend.data.listInvites(album.id))).not.toContain(token);
+
+    await expectAppError(bob.backend.data.getAlbum(album.id), 'album/not-found');
+    expect(await bob.backend.data.invitePreview(token)).toEqual({ albumTitle: 'Lisbon', coverThumbKey: null, inviterName: ada.name });
+    expect(await bob.backend.data.acceptInvite(token)).toBe(album.id);
+    expect((await bob.backend.data.getAlbum(album.id)).role).toBe('contributor');
+
+    const members = await ada.backend.data.listMembers(album.id);
+    expect(members.map((m) => [m.userId, m.displayName, m.role])).toEqual([
+      [ada.id, ada.name, 'owner'],
+      [bob.id, bob.name, 'contributor'],
+    ]);
+    expect(members[1]).toMatchObject({ addedBy: ada.id, addedByName: ada.name, avatarKey: null });
+    expect(await bob.backend.data.listMembers(album.id)).toEqual(members);
+    expect((await ada.backend.data.listInvites(album.id))[0]?.useCount).toBe(1);
+    // Only the owner sees the invitations.
+    expect(await bob.backend.data.listInvites(album.id)).toEqual([]);
+    // Opening the link again as a member spends nothing.
+    expect(await bob.backend.data.acceptInvite(token)).toBe(album.id);
+    expect((await ada.backend.data.listInvites(album.id))[0]?.useCount).toBe(1);
+  });
+
+  it('the owner changes a role and removes a member; the member may do neither', async () => {
+    const ada = await person();
+    const bob = await person();
+    const albumId = await sharedAlbum(ada, 'editor', bob);
+    await expectAppError(bob.backend.data.setMemberRole(albumId, ada.id, 'viewer'), 'album/forbidden');
+    await expectAppError(bob.backend.data.removeMember(albumId, ada.id), 'album/forbidden');
+    await expectAppError(bob.backend.data.createInvite(albumId, { role: 'editor' }), 'album/forbidden');
+    await expectAppError(bob.backend.data.transferOwnership(albumId, bob.id), 'album/forbidden');
+
+    await ada.backend.data.setMemberRole(albumId, bob.id, 'viewer');
+    expect((await bob.backend.data.getAlbum(albumId)).role).toBe('viewer');
+    expect((await ada.backend.data.listMembers(albumId)).find((m) => m.userId === bob.id)?.role).toBe('viewer');
+
+    await ada.backend.data.removeMember(albumId, bob.id);
+    await expectAppError(bob.backend.data.getAlbum(albumId), 'album/not-found');
+    await expectAppError(bob.backend.data.listMembers(albumId), 'album/not-found');
+    expect((await ada.backend.data.listMembers(albumId)).map((m) => m.userId)).toEqual([ada.id]);
+  });
+
+  it('a revoked invitation says so to whoever holds it, and leaves the pending list', async () => {
+    const ada = await person();
+    const bob = await person();
+    const album = await ada.backend.data.createAlbum({ title: 'Withdrawn' });
+    const { invite, token } = await ada.backend.data.createInvite(album.id, { role: 'viewer' });
+    await expectAppError(bob.backend.data.revokeInvite(invite.id), 'album/not-found');
+    await ada.backend.data.revokeInvite(invite.id);
+    await ada.backend.data.revokeInvite(invite.id);
+    expect(await ada.backend.data.listInvites(album.id)).toEqual([]);
+    await expectAppError(bob.backend.data.invitePreview(token), 'invite/revoked');
+    await expectAppError(bob.backend.data.acceptInvite(token), 'invite/revoked');
+    await expectAppError(bob.backend.data.getAlbum(album.id), 'album/not-found');
+  });
+
+  it('a single-use invitation lets one person in and tells the next it is used up', async () => {
+    const ada = await person();
+    const bob = await person();
+    const cy = await person();
+    const album = await ada.backend.data.createAlbum({ title: 'One seat' });
+    const { token } = await ada.backend.data.createInvite(album.id, { role: 'viewer', maxUses: 1, expiresInDays: 1 });
+    expect(await bob.backend.data.acceptInvite(token)).toBe(album.id);
+    await expectAppError(cy.backend.data.acceptInvite(token), 'invite/used-up');
+    await expectAppError(cy.backend.data.invitePreview(token), 'invite/used-up');
+    expect(await ada.backend.data.listInvites(album.id)).toEqual([]);
+  });
+
+  it('refuses an invitation that lasts no day or more than a year, or that no one may use', async () => {
+    const ada = await person();
+    const album = await ada.backend.data.createAlbum({ title: 'Bounds' });
+    for (const expiresInDays of [0, 366, 1.5]) {
+      const e = await expectAppError(ada.backend.data.createInvite(album.id, { role: 'viewer', expiresInDays }), 'validation/invalid');
+      expect(e.details).toMatchObject({ field: 'expiresInDays' });
+    }
+    await expectAppError(ada.backend.data.createInvite(album.id, { role: 'viewer', maxUses: 0 }), 'validation/invalid');
+    await expectAppError(ada.backend.data.createInvite(album.id, { role: 'owner' as never }), 'validation/invalid');
+    const { invite } = await ada.backend.data.createInvite(album.id, { role: 'viewer', expiresInDays: 365 });
+    expect(Date.parse(invite.expiresAt) - Date.now()).toBeGreaterThan(364 * 86_400_000);
+  });
+
+  it('hands the album over to a member; the old owner becomes an editor and may leave, trashing what they added', async () => {
+    const ada = await person();
+    const bob = await person();
+    const albumId = await sharedAlbum(ada, 'contributor', bob);
+    const adas = await addReadyItem(ada.backend, albumId);
+    const bobs = await addReadyItem(bob.backend, albumId);
+
+    await ada.backend.data.transferOwnership(albumId, bob.id);
+    expect((await bob.backend.data.getAlbum(albumId)).role).toBe('owner');
+    expect((await ada.backend.data.listMembers(albumId)).map((m) => [m.userId, m.role])).toEqual([
+      [bob.id, 'owner'],
+      [ada.id, 'editor'],
+    ]);
+    await expectAppError(bob.backend.data.leaveAlbum(albumId, { keepItems: true }), 'album/forbidden');
+
+    await ada.backend.data.leaveAlbum(albumId, { keepItems: false });
+    await expectAppError(ada.backend.data.getAlbum(albumId), 'album/not-found');
+    const trashed = await bob.backend.data.listItems(albumId, { sort: 'added', trashed: true });
+    expect(trashed.rows.map((i) => i.id)).toEqual([adas.id]);
+    expect((await bob.backend.data.listItems(albumId, { sort: 'added' })).rows.map((i) => i.id)).toEqual([bobs.id]);
+    expect((await bob.backend.data.listMembers(albumId)).map((m) => m.userId)).toEqual([bob.id]);
+  });
+
+  it('a member who leaves keeping their items leaves them in the album', async () => {
+    const ada = await person();
+    const bob = await person();
+    const albumId = await sharedAlbum(ada, 'contributor', bob);
+    const bobs = await addReadyItem(bob.backend, albumId);
+    await bob.backend.data.leaveAlbum(albumId, { keepItems: true });
+    await expectAppError(bob.backend.data.getAlbum(albumId), 'album/not-found');
+    expect((await ada.backend.data.listItems(albumId, { sort: 'added' })).rows.map((i) => i.id)).toEqual([bobs.id]);
+  });
+
+  it('sends no request the emulated project cannot serve', () => {
+    expect(wire.unserved).toEqual([]);
+  });
+});
