@@ -142,6 +142,19 @@ describe('local backend', () => {
     expect(await afterReload.auth.getSession()).toMatchObject({ userId: session!.userId, profile: { displayName: 'Ada' } });
   });
 
+  it('declares no other members: inviting, handing over and changing roles are refused, and the owner stays alone', async () => {
+    const b = createLocalBackend(isolated());
+    expect(b.capabilities.sharing.members).toBe(false);
+    const album = await b.data.createAlbum({ title: 'Only me' });
+    const someone = crypto.randomUUID();
+    await expectAppError(b.data.createInvite(album.id, { role: 'viewer' }), 'album/forbidden');
+    await expectAppError(b.data.transferOwnership(album.id, someone), 'album/forbidden');
+    await expectAppError(b.data.setMemberRole(album.id, someone, 'editor'), 'album/forbidden');
+    await expectAppError(b.data.removeMember(album.id, someone), 'album/forbidden');
+    expect(await b.data.listInvites(album.id)).toEqual([]);
+    expect((await b.data.listMembers(album.id)).map((m) => m.role)).toEqual(['owner']);
+  });
+
   it('keeps albums and items across a reload', async () => {
     const names = isolated();
     const before = createLocalBackend(names);
