@@ -80,13 +80,26 @@ export interface Item {
   deletedAt: string | null;
 }
 
+export type ActivityVerb =
+  | 'added_items'
+  | 'created_album'
+  | 'commented'
+  | 'joined'
+  | 'trashed_items'
+  | 'restored_items'
+  // Membership: the actor left, removed someone, changed someone's role, or handed the album over.
+  | 'left'
+  | 'removed_member'
+  | 'changed_role'
+  | 'transferred_ownership';
+
 export interface Activity {
   id: string;
   albumId: string;
   albumTitle: string;
   actorId: string;
   actorName: string;
-  verb: 'added_items' | 'created_album' | 'commented' | 'joined' | 'trashed_items' | 'restored_items';
+  verb: ActivityVerb;
   count: number;
   createdAt: string;
 }

@@ -173,6 +173,19 @@ describe('members and invitations over the emulated wire', () => {
     expect((await ada.backend.data.listItems(albumId, { sort: 'added' })).rows.map((i) => i.id)).toEqual([bobs.id]);
   });
 
+  it('the home screen\'s activity still reads once people join, change roles, leave, are removed and hand over', async () => {
+    const ada = await person();
+    const bob = await person();
+    const cy = await person();
+    const albumId = await sharedAlbum(ada, 'viewer', bob, cy);
+    await ada.backend.data.setMemberRole(albumId, bob.id, 'editor');
+    await ada.backend.data.removeMember(albumId, cy.id);
+    await ada.backend.data.transferOwnership(albumId, bob.id);
+    await ada.backend.data.leaveAlbum(albumId, { keepItems: true });
+    const verbs = (await bob.backend.data.listActivity(20)).map((a) => a.verb);
+    expect(verbs).toEqual(['left', 'transferred_ownership', 'removed_member', 'changed_role', 'joined', 'joined', 'created_album']);
+  });
+
   it('sends no request the emulated project cannot serve', () => {
     expect(wire.unserved).toEqual([]);
   });

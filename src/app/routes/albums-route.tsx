@@ -93,6 +93,10 @@ const VERBS: Record<Activity['verb'], (n: number) => string> = {
   joined: () => 'joined',
   trashed_items: (n) => `moved ${n} item${n === 1 ? '' : 's'} to the trash in`,
   restored_items: (n) => `restored ${n} item${n === 1 ? '' : 's'} in`,
+  left: () => 'left',
+  removed_member: () => 'removed a member from',
+  changed_role: () => 'changed a member’s role in',
+  transferred_ownership: () => 'handed over',
 };
 
 function ActivityLine({ activity }: { activity: Activity }) {

@@ -41,7 +41,18 @@ const jsonObject = z.custom<Record<string, unknown>>((v) => !!v && typeof v === 
 const ROLES: readonly Role[] = ['owner', 'editor', 'contributor', 'viewer'];
 const KINDS: readonly ItemKind[] = ['image', 'video', 'file'];
 const STATUSES: readonly ItemStatus[] = ['uploading', 'ready', 'failed'];
-const VERBS: readonly Activity['verb'][] = ['added_items', 'created_album', 'commented', 'joined', 'trashed_items', 'restored_items'];
+const VERBS: readonly Activity['verb'][] = [
+  'added_items',
+  'created_album',
+  'commented',
+  'joined',
+  'trashed_items',
+  'restored_items',
+  'left',
+  'removed_member',
+  'changed_role',
+  'transferred_ownership',
+];
 
 const iso = (value: string): string => new Date(parseTime(value)).toISOString();
 const isoOrNull = (value: string | null): string | null => (value === null ? null : iso(value));
