@@ -10,7 +10,8 @@ import { createLocalBackend } from '../backend/local/create-local-backend';
 import { LocalDb, WRITE_STORES } from '../backend/local/local-db';
 import { ItemLedger } from '../backend/local/local-item-ledger';
 import { withListFields } from '../backend/local/local-item-record';
-import { objectKeys, type Backend, type Item } from '../backend/ports';
+import { objectKeys, type Backend } from '../backend/ports';
+import type { Item } from '../backend/entities';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { renderRoutes } from '../testing/render-routes';
 

@@ -1,4 +1,4 @@
-import type { ItemKind, ItemMetadata, ItemNotice } from '../backend/ports';
+import type { ItemKind, ItemMetadata, ItemNotice } from '../backend/entities';
 
 /** What the type sniffer decides from a file's first bytes (never from its name). */
 export interface SniffedType {

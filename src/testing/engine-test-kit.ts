@@ -1,7 +1,8 @@
 /** What the upload engine's browser tests share: engines that are disposed after each test, files, gates. */
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { withOverrides } from './contract/contract-fixtures';
-import type { Backend, DataPort, Item } from '../backend/ports';
+import type { Backend, DataPort } from '../backend/ports';
+import type { Item } from '../backend/entities';
 import { processMedia } from '../media/media-client';
 import { UploadEngine, type QueueSnapshot, type UploadEngineDeps } from '../upload/upload-engine';
 import type { TaskState } from '../upload/upload-task';

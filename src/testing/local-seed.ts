@@ -4,7 +4,8 @@
  */
 import { unwrap } from 'idb';
 import { albumTitle, parseField } from '../lib/validation';
-import { objectKeys, type Item } from '../backend/ports';
+import { objectKeys } from '../backend/ports';
+import type { Item } from '../backend/entities';
 import { LOCAL_DEFAULTS } from '../backend/local/create-local-backend';
 import { loadLocalProfile } from '../backend/local/local-auth';
 import { LocalDb, WRITE_STORES, newAlbumRecord } from '../backend/local/local-db';

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
-import type { Album, Item, ItemSort } from '../../backend/ports';
+import type { ItemSort } from '../../backend/ports';
+import type { Album, Item } from '../../backend/entities';
 import { useBackend } from '../../backend/backend-context';
 import { AlbumActions } from '../../features/albums/album-actions';
 import { albumAbilities } from '../../features/albums/album-permissions';

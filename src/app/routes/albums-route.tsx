@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { Activity } from '../../backend/ports';
+import type { Activity } from '../../backend/entities';
 import { AlbumCard } from '../../features/albums/album-card';
 import { AlbumFormDialog } from '../../features/albums/album-form-dialog';
 import { useActivity, useAlbums, useAlbumsLive, useCreateAlbum } from '../../features/albums/use-albums';

@@ -1,6 +1,7 @@
 /** Album operations of the local DataPort. The local profile owns every local album. */
 import { albumDescription, albumTitle, parseField, validateAlbumInput } from '../../lib/validation';
-import type { Album, AlbumInput, AlbumPatch, CallOptions } from '../ports';
+import type { AlbumInput, AlbumPatch, CallOptions } from '../ports';
+import type { Album } from '../entities';
 import { addActivity } from './local-activity';
 import { albumView, isCoverable, requireAlbum, toAlbum } from './local-album-view';
 import { now, readTransaction, rowOf, writeTransaction, type LocalDataDeps } from './local-data-deps';

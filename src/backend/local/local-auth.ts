@@ -1,7 +1,8 @@
 /** AuthPort of the local backend: one built-in profile, no accounts, nothing to sign in to. */
 import { AppError } from '../../lib/app-error';
 import { displayName as displayNameSchema, parseField } from '../../lib/validation';
-import type { AuthCapabilities, AuthPort, Profile, Session, Unsubscribe } from '../ports';
+import type { AuthCapabilities, AuthPort, Session, Unsubscribe } from '../ports';
+import type { Profile } from '../entities';
 import type { LocalDb } from './local-db';
 import { guard } from './local-errors';
 import type { LocalRealtime } from './local-realtime';

@@ -6,7 +6,8 @@ import { addReadyItem, expectAbortError, expectAppError, expectNewestFirst, list
 import { describeDataPortContract } from '../../testing/contract/data-port-contract';
 import { describeFilesPortContract } from '../../testing/contract/files-port-contract';
 import { describeRealtimePortContract } from '../../testing/contract/realtime-port-contract';
-import { objectKeys, type ChangeEvent, type Item, type PresenceViewer } from '../ports';
+import { objectKeys, type ChangeEvent, type PresenceViewer } from '../ports';
+import type { Item } from '../entities';
 import { createLocalBackend, type LocalBackendOptions } from './create-local-backend';
 import { seedLocalAlbum } from '../../testing/local-seed';
 

@@ -3,25 +3,8 @@
  * their shared dependencies. How every read and write meets the database: local-data-deps.ts.
  * Indexes and counters: [Note: Local item indexes] in local-db.ts.
  */
-import type {
-  Activity,
-  Album,
-  AlbumInput,
-  AlbumPatch,
-  CallOptions,
-  DataPort,
-  FinalizeItemInput,
-  Invite,
-  InviteInput,
-  InvitePreview,
-  Item,
-  ItemQuery,
-  MonthCount,
-  Member,
-  Page,
-  ReserveItemInput,
-  Role,
-} from '../ports';
+import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemQuery, MonthCount, Page, ReserveItemInput } from '../ports';
+import type { Activity, Album, Invite, InviteInput, InvitePreview, Item, Member, Role } from '../entities';
 import * as activity from './local-activity';
 import * as albums from './local-albums';
 import type { LocalDataDeps } from './local-data-deps';

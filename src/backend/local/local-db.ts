@@ -15,7 +15,8 @@
  * album is a read of a few hundred small rows.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import type { Activity, Item, ItemKind, ItemSort, Profile } from '../ports';
+import type { ItemSort } from '../ports';
+import type { Activity, Item, ItemKind, Profile } from '../entities';
 
 export const LOCAL_DB_VERSION = 1;
 

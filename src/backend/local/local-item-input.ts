@@ -2,7 +2,8 @@
 import { limits } from '../../config';
 import { AppError } from '../../lib/app-error';
 import { itemMetadata } from '../../lib/validation';
-import type { FinalizeItemInput, ItemKind, ItemMetadata, ItemSort, ReserveItemInput } from '../ports';
+import type { FinalizeItemInput, ItemSort, ReserveItemInput } from '../ports';
+import type { ItemKind, ItemMetadata } from '../entities';
 import { invalid } from './local-errors';
 import { ITEM_KINDS, sortableTime } from './local-item-record';
 

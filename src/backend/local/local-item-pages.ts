@@ -3,7 +3,8 @@
  * these reads small: [Note: Local item indexes] in local-db.ts.
  */
 import { unwrap } from 'idb';
-import type { CallOptions, Item, ItemKind, ItemQuery, ItemSort, MonthCount, Page } from '../ports';
+import type { CallOptions, ItemQuery, ItemSort, MonthCount, Page } from '../ports';
+import type { Item, ItemKind } from '../entities';
 import { requireAlbum } from './local-album-view';
 import { decodeItemCursor, encodeItemCursor, type ItemCursor } from './local-cursor';
 import { readTransaction, type LocalDataDeps } from './local-data-deps';

@@ -5,7 +5,8 @@
  */
 import { limits } from '../../config';
 import { AppError } from '../../lib/app-error';
-import { objectKeys, type CallOptions, type ChangeEvent, type FinalizeItemInput, type Item, type ReserveItemInput } from '../ports';
+import { objectKeys, type CallOptions, type ChangeEvent, type FinalizeItemInput, type ReserveItemInput } from '../ports';
+import type { Item } from '../entities';
 import { addActivity, noteAddition } from './local-activity';
 import { albumView, requireAlbum } from './local-album-view';
 import { now, rowOf, writeTransaction, type LocalDataDeps } from './local-data-deps';

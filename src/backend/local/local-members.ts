@@ -4,7 +4,8 @@
  * refused. An unknown album is `album/not-found` before anything else, as on the server.
  */
 import { AppError } from '../../lib/app-error';
-import type { CallOptions, Invite, Member } from '../ports';
+import type { CallOptions } from '../ports';
+import type { Invite, Member } from '../entities';
 import { requireAlbum } from './local-album-view';
 import { readTransaction, type LocalDataDeps } from './local-data-deps';
 import { albumNotFound, guard } from './local-errors';

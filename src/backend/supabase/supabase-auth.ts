@@ -7,7 +7,8 @@ import type { Session as GoTrueSession, SupabaseClient, User } from '@supabase/s
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import { displayName as displayNameSchema, INVISIBLE_FORMAT, parseField } from '../../lib/validation';
 import { limits } from '../../config';
-import type { AuthCapabilities, AuthPort, CallOptions, Profile, Session, SignInMethod, Unsubscribe } from '../ports';
+import type { AuthCapabilities, AuthPort, CallOptions, Session, SignInMethod, Unsubscribe } from '../ports';
+import type { Profile } from '../entities';
 import { abortErrorOf, authError, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
 import { toProfile } from './supabase-rows';

@@ -6,27 +6,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { AppError, throwIfAborted, type ErrorCode } from '../../lib/app-error';
 import { albumDescription, albumTitle, parseField, validateAlbumInput } from '../../lib/validation';
-import type {
-  Activity,
-  Album,
-  AlbumInput,
-  AlbumPatch,
-  CallOptions,
-  DataPort,
-  FinalizeItemInput,
-  Invite,
-  InviteInput,
-  InvitePreview,
-  Item,
-  ItemKind,
-  ItemQuery,
-  ItemSort,
-  MonthCount,
-  Member,
-  Page,
-  ReserveItemInput,
-  Role,
-} from '../ports';
+import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemQuery, ItemSort, MonthCount, Page, ReserveItemInput } from '../ports';
+import type { Activity, Album, Invite, InviteInput, InvitePreview, Item, ItemKind, Member, Role } from '../entities';
 import { decodeCursor, encodeCursor } from './supabase-cursor';
 import { abortErrorOf, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';

@@ -5,7 +5,8 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { AppError, throwIfAborted, type ErrorCode } from '../../lib/app-error';
-import type { CallOptions, Invite, InviteInput, InvitePreview, Member, Role } from '../ports';
+import type { CallOptions } from '../ports';
+import type { Invite, InviteInput, InvitePreview, Member, Role } from '../entities';
 import type { Sendable } from './supabase-data';
 import { INVITE_COLUMNS, rows, toAlbumId, toInvite, toInvitePreview, toMembership, toNewInvite, toProfileCard } from './supabase-rows';
 

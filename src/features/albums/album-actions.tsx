@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { Album } from '../../backend/ports';
+import type { Album } from '../../backend/entities';
 import { Dialog } from '../../ui/dialog';
 import { ErrorLine } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';

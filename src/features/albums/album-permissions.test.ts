@@ -4,7 +4,7 @@
  * answer here.
  */
 import { describe, expect, test } from 'vitest';
-import type { Role } from '../../backend/ports';
+import type { Role } from '../../backend/entities';
 import { NAMES, PERMISSION_TABLE, type PermissionRow, type Who } from '../../testing/permission-table';
 import { albumAbilities, can, type AlbumAction } from './album-permissions';
 

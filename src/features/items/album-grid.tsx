@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import type { Item } from '../../backend/ports';
+import type { Item } from '../../backend/entities';
 import { formatMonth, formatNumber } from '../../lib/format';
 import { buildGridRows, lazyGridIndex, type GridRow, type GridSection } from './grid-model';
 import { ItemTile } from './item-tile';

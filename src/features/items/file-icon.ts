@@ -1,4 +1,4 @@
-import type { Item } from '../../backend/ports';
+import type { Item } from '../../backend/entities';
 import { fileCategory, type FileCategory } from '../../media/file-category';
 import type { IconName } from '../../ui/icon';
 

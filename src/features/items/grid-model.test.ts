@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Item } from '../../backend/ports';
+import type { Item } from '../../backend/entities';
 import { buildGridRows, lazyGridIndex, orderedItems, type GridSection } from './grid-model';
 
 function item(id: string, width: number | null, height: number | null): Item {

@@ -1,5 +1,5 @@
 import { memo, type MouseEvent } from 'react';
-import type { Item } from '../../backend/ports';
+import type { Item } from '../../backend/entities';
 import { formatDuration, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 import { useObjectUrl } from '../files/use-url';

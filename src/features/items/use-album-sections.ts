@@ -1,7 +1,8 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useBackend } from '../../backend/backend-context';
-import type { DataPort, Item, ItemQuery } from '../../backend/ports';
+import type { DataPort, ItemQuery } from '../../backend/ports';
+import type { Item } from '../../backend/entities';
 import { isAbortError } from '../../lib/app-error';
 import type { GridSection } from './grid-model';
 import { itemKeys } from './item-keys';

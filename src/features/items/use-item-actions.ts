@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '../../backend/backend-context';
-import type { FilesPort, Item } from '../../backend/ports';
+import type { FilesPort } from '../../backend/ports';
+import type { Item } from '../../backend/entities';
 import { albumKeys } from '../albums/album-keys';
 import { itemKeys } from './item-keys';
 

@@ -1,4 +1,4 @@
-import type { Item } from '../../backend/ports';
+import type { Item } from '../../backend/entities';
 import { errorText } from '../../lib/error-messages';
 import { formatBytes, formatDateTime, formatDuration, safeFilename } from '../../lib/format';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Item } from '../../backend/ports';
+import type { Item } from '../../backend/entities';
 import { useBackend } from '../../backend/backend-context';
 import { errorText } from '../../lib/error-messages';
 import { formatBytes, safeFilename } from '../../lib/format';

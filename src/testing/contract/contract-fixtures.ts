@@ -4,7 +4,8 @@
  */
 import { expect } from 'vitest';
 import { AppError, type ErrorCode } from '../../lib/app-error';
-import type { Backend, FinalizeItemInput, Item, ItemKind, ReserveItemInput } from '../../backend/ports';
+import type { Backend, FinalizeItemInput, ReserveItemInput } from '../../backend/ports';
+import type { Item, ItemKind } from '../../backend/entities';
 
 export function reserveInput(overrides: Partial<ReserveItemInput> = {}): ReserveItemInput {
   const kind = overrides.kind ?? 'image';

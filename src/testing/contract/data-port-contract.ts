@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { limits } from '../../config';
-import { objectKeys, type Backend, type Item, type ItemMetadata } from '../../backend/ports';
+import { objectKeys, type Backend } from '../../backend/ports';
+import type { Item, ItemMetadata } from '../../backend/entities';
 import {
   addReadyItem,
   expectAbortError,

@@ -1,0 +1,145 @@
+/**
+ * The entities of PRODUCT.md §3 as the app sees them: plain data that every port speaks in
+ * (src/backend/ports.ts). No SDK type and no backend's own shape reaches past the adapters.
+ */
+export type Role = 'owner' | 'editor' | 'contributor' | 'viewer';
+export type ItemKind = 'image' | 'video' | 'file';
+/** `uploading`: row reserved, invisible to others. A trashed item is `ready` with `deletedAt` set. */
+export type ItemStatus = 'uploading' | 'ready' | 'failed';
+export type ItemNotice = 'image/undecodable' | 'image/too-large';
+
+export interface Profile {
+  id: string;
+  displayName: string;
+  avatarKey: string | null;
+  createdAt: string;
+}
+
+export interface Album {
+  id: string;
+  ownerId: string;
+  title: string;
+  description: string;
+  coverItemId: string | null;
+  /** The thumbnail key of the cover (the chosen cover, else the newest ready image or video). */
+  coverThumbKey: string | null;
+  coverThumbhash: string | null;
+  itemCount: number;
+  bytesTotal: number;
+  createdAt: string;
+  updatedAt: string;
+  /** The caller's role in this album. */
+  role: Role;
+}
+
+export interface ItemMetadata {
+  cameraMake?: string;
+  cameraModel?: string;
+  lens?: string;
+  exposureTime?: number;
+  fNumber?: number;
+  iso?: number;
+  focalLength?: number;
+  /** XMP fields. */
+  title?: string;
+  description?: string;
+  rating?: number;
+  keywords?: string[];
+  label?: string;
+  /** Why the item has no preview, when it is an image kept as a file. */
+  notice?: ItemNotice;
+}
+
+export interface Item {
+  id: string;
+  albumId: string;
+  uploaderId: string;
+  kind: ItemKind;
+  status: ItemStatus;
+  filename: string;
+  mime: string;
+  bytes: number;
+  sha256: string | null;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  takenAt: string | null;
+  originalKey: string;
+  previewKey: string | null;
+  thumbKey: string | null;
+  /** base64 of a thumbhash (< 40 bytes). */
+  thumbhash: string | null;
+  metadata: ItemMetadata;
+  createdAt: string;
+  deletedAt: string | null;
+}
+
+export type ActivityVerb =
+  | 'added_items'
+  | 'created_album'
+  | 'commented'
+  | 'joined'
+  | 'trashed_items'
+  | 'restored_items'
+  // Membership: the actor left, removed someone, changed someone's role, or handed the album over.
+  | 'left'
+  | 'removed_member'
+  | 'changed_role'
+  | 'transferred_ownership';
+
+export interface Activity {
+  id: string;
+  albumId: string;
+  albumTitle: string;
+  actorId: string;
+  actorName: string;
+  verb: ActivityVerb;
+  count: number;
+  createdAt: string;
+}
+
+/** A member of an album, as its member list shows them. */
+export interface Member {
+  userId: string;
+  displayName: string;
+  avatarKey: string | null;
+  role: Role;
+  /** Who let them in (the inviter, or the owner themselves); null once that account is gone. */
+  addedBy: string | null;
+  /** That person's name, when the caller can still see them (a fellow member). */
+  addedByName?: string;
+  createdAt: string;
+}
+
+/** A role an invitation grants: never `owner` (the album changes hands only by a transfer). */
+export type InviteRole = Exclude<Role, 'owner'>;
+
+/** An invitation as its album's owner sees it. The token itself is never stored, so it is not here. */
+export interface Invite {
+  id: string;
+  albumId: string;
+  role: InviteRole;
+  /** Bound to this address (an e-mail invitation), else anyone holding the link. */
+  email: string | null;
+  expiresAt: string;
+  maxUses: number | null;
+  useCount: number;
+  createdBy: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface InviteInput {
+  role: InviteRole;
+  /** Default 7; at most 365. */
+  expiresInDays?: number;
+  /** How many people may join through it; unlimited when left out. */
+  maxUses?: number;
+}
+
+/** What the invite page shows before joining: nothing that names the album's id or its members. */
+export interface InvitePreview {
+  albumTitle: string;
+  coverThumbKey: string | null;
+  inviterName: string;
+}
