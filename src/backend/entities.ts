@@ -141,5 +141,7 @@ export interface InviteInput {
 export interface InvitePreview {
   albumTitle: string;
   coverThumbKey: string | null;
+  /** The cover's placeholder: the thumbnail itself is for members only, and the holder is not one yet. */
+  coverThumbhash: string | null;
   inviterName: string;
 }

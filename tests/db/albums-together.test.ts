@@ -59,7 +59,7 @@ async function upload(who: Actor, albumId: string, n: number): Promise<string[]>
   await db.as(who, async (q: Queryable) => {
     await q.query(`select * from public.reserve_items($1, $2)`, [albumId, JSON.stringify(files)]);
     for (const f of files) {
-      await q.query(`select * from public.finalize_item($1, $2, $3)`, [albumId, f.id, JSON.stringify({ sha256: 'a'.repeat(64), has_thumb: true })]);
+      await q.query(`select * from public.finalize_item($1, $2, $3)`, [albumId, f.id, JSON.stringify({ sha256: 'a'.repeat(64), has_thumb: true, thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==' })]);
     }
   }, commit);
   return files.map((f) => f.id);
@@ -143,7 +143,8 @@ describe('invitations', () => {
     const [itemId] = await upload(owner, id, 1);
     const inv = await createInvite(id);
     const preview = await call(stranger, `select * from public.invite_preview($1)`, [inv.token]);
-    expect(preview).toEqual([{ album_title: 'Porto', cover_thumb_key: `albums/${id}/${itemId}/thumb.webp`, inviter_name: 'Olive' }]);
+    // The bucket does not serve a non-member the thumbnail: the blurred placeholder stands in for it.
+    expect(preview).toEqual([{ album_title: 'Porto', cover_thumb_key: `albums/${id}/${itemId}/thumb.webp`, inviter_name: 'Olive', cover_thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==' }]);
     // Looking is not joining.
     expect(await roleOf(id, stranger)).toBeUndefined();
     expect(await codeOf(call(stranger, `select * from public.invite_preview('nope')`))).toBe('invite/not-found');

@@ -63,7 +63,7 @@ describe('members and invitations over the emulated wire', () => {
     expect(JSON.stringify(await ada.backend.data.listInvites(album.id))).not.toContain(token);
 
     await expectAppError(bob.backend.data.getAlbum(album.id), 'album/not-found');
-    expect(await bob.backend.data.invitePreview(token)).toEqual({ albumTitle: 'Lisbon', coverThumbKey: null, inviterName: ada.name });
+    expect(await bob.backend.data.invitePreview(token)).toEqual({ albumTitle: 'Lisbon', coverThumbKey: null, coverThumbhash: null, inviterName: ada.name });
     expect(await bob.backend.data.acceptInvite(token)).toBe(album.id);
     expect((await bob.backend.data.getAlbum(album.id)).role).toBe('contributor');
 

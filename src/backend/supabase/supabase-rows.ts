@@ -277,11 +277,11 @@ export function toNewInvite(row: unknown): { inviteId: string; token: string } {
 }
 
 /** A row of `invite_preview`. */
-const INVITE_PREVIEW = z.object({ album_title: text, cover_thumb_key: z.nullable(text), inviter_name: text });
+const INVITE_PREVIEW = z.object({ album_title: text, cover_thumb_key: z.nullable(text), inviter_name: text, cover_thumbhash: z.nullable(text) });
 
 export function toInvitePreview(row: unknown): InvitePreview {
   const r = parse(INVITE_PREVIEW, row, 'an invitation');
-  return { albumTitle: r.album_title, coverThumbKey: r.cover_thumb_key, inviterName: r.inviter_name };
+  return { albumTitle: r.album_title, coverThumbKey: r.cover_thumb_key, coverThumbhash: r.cover_thumbhash, inviterName: r.inviter_name };
 }
 
 /** A row of `album_summaries` reduced to its id (what accept_invite answers with). */
