@@ -1,4 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
+import axe from 'axe-core';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterEach, expect, test } from 'vitest';
@@ -40,6 +41,12 @@ function invited(email: string, role: string) {
 
 const field = () => host.querySelector('input[name="email"]') as HTMLInputElement;
 const send = () => host.querySelector('button[type="submit"]') as HTMLButtonElement;
+/** axe's serious and critical findings in the form, by rule. */
+async function seriousViolations(): Promise<string[]> {
+  const result = await axe.run(host);
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+}
+
 const alertText = () => host.querySelector('[role="alert"]')?.textContent ?? null;
 
 test('the owner sends an invitation: the function gets the address, the role and this app’s origin, and the form says where it went', async () => {
@@ -53,6 +60,7 @@ test('the owner sends an invitation: the function gets the address, the role and
   expect(stub.last('/functions/v1/invite-email').body).toEqual({ albumId: ALBUM, email: 'ana@example.org', role: 'contributor', redirectOrigin: window.location.origin });
   expect(field().value).toBe('');
   expect(alertText()).toBeNull();
+  expect(await seriousViolations()).toEqual([]);
 });
 
 test('an address that is not one is said at once and nothing is sent', async () => {
@@ -91,6 +99,7 @@ test('a refused or failed send says why with the catalogue’s sentence and keep
   await expect.poll(alertText).toBe('At most 20 invitations by e-mail can be sent for one album in an hour. Try again later.');
   expect(field().value).toBe('ben@example.org');
   expect(send().textContent).toBe('Send invitation');
+  expect(await seriousViolations()).toEqual([]);
 });
 
 test('on this device, where albums have no other members, the form explains instead of offering to send', async () => {
