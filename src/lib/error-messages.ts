@@ -94,6 +94,7 @@ const FIELD_TEXT: Record<string, (noun: string, limit: number | undefined) => st
   'email/taken': () => 'An account with this email address already exists. Sign in instead.',
   'provider/not-enabled': () => 'This way of signing in is not enabled for this project.',
   'files/too-many': (_, limit) => `At most ${count(limit)} files can be added at once.`,
+  'email/too-many': (_, limit) => `At most ${count(limit)} invitations by e-mail can be sent for one album in an hour. Try again later.`,
   'items/full': (_, limit) => `This album is full: it can hold ${count(limit)} items.`,
   'coverItemId/invalid': () => 'The cover must be a photo or a video of this album.',
   'cursor/stale': () => 'This list position is no longer valid. Reload the list.',

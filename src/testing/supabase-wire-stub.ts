@@ -2,6 +2,8 @@
  * The HTTP side of a Supabase project as tests see it: a `fetch` that records every request and answers with
  * the documented PostgREST and GoTrue responses the test sets up, and a WebSocket that never connects.
  */
+import { toBase64UrlJson } from '../lib/base64url-json';
+
 export interface RecordedRequest {
   method: string;
   url: URL;
@@ -96,7 +98,8 @@ export class SilentWebSocket {
 }
 
 function base64Url(value: unknown): string {
-  return Buffer.from(JSON.stringify(value)).toString('base64url');
+  // The app's own encoder, so the stub works in the browser as well as in Node.
+  return toBase64UrlJson(value);
 }
 
 /** An access token shaped like GoTrue's (a JWT; the signature is not checked by the client). */

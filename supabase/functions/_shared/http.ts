@@ -15,9 +15,12 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   });
 }
 
-/** A whole-call error: an error code of the product's catalogue and a sentence for people. */
-export function failure(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  return json(status, { code, message }, headers);
+/**
+ * A whole-call error: an error code of the product's catalogue and a sentence for the log; `details` names
+ * what the app can say more precisely (for `validation/invalid`, the field and its rule).
+ */
+export function failure(status: number, code: string, message: string, headers: Record<string, string> = {}, details?: Record<string, unknown>): Response {
+  return json(status, details ? { code, message, details } : { code, message }, headers);
 }
 
 export function preflight(): Response {

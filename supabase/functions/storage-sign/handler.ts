@@ -13,7 +13,8 @@
  */
 import { ConfigError, type Env } from '../_shared/config-error.ts';
 import { type Sql, sqlFromEnv } from '../_shared/database.ts';
-import { bearerToken, failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
+import { signedInCaller } from '../_shared/caller.ts';
+import { failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
 import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
 import { attachment, DERIVED_SERVED_TYPE, isAttachment, isInlineOriginalType, mayStore, OCTET_STREAM } from './content-safety.ts';
@@ -56,7 +57,7 @@ export async function handle(request: Request, deps: SignDeps): Promise<Response
   if (request.method === 'OPTIONS') return preflight();
   if (request.method !== 'POST') return methodNotAllowed();
 
-  const claims = await verify(request, deps);
+  const claims = await signedInCaller(request, deps.verifyToken);
   if (claims instanceof Response) return claims;
 
   const body = await readBody(request);
@@ -85,22 +86,6 @@ export async function handle(request: Request, deps: SignDeps): Promise<Response
     console.error('storage-sign: presign', e instanceof Error ? e.message : e);
     return failure(500, 'backend/unreachable', 'The storage service is not configured correctly.');
   }
-}
-
-async function verify(request: Request, deps: SignDeps): Promise<Claims | Response> {
-  const expired = () => failure(401, 'auth/session-expired', 'Sign in again.');
-  const token = bearerToken(request);
-  if (!token) return expired();
-  let claims: Claims;
-  try {
-    claims = await deps.verifyToken(token);
-  } catch (e) {
-    if (e instanceof ConfigError) return failure(500, 'backend/unreachable', 'The sign-in keys could not be read.');
-    return expired();
-  }
-  // The anon key is a valid token too, but of nobody: only a signed-in user's session counts.
-  if (claims.role !== 'authenticated' || typeof claims.sub !== 'string') return expired();
-  return claims;
 }
 
 async function readBody(request: Request): Promise<unknown[] | null> {
