@@ -1,9 +1,11 @@
 /** The Supabase backend: auth, data, realtime and functions through supabase-js; files on S3 (supabase-files.ts). */
 import { createClient } from '@supabase/supabase-js';
+import { log } from '../../lib/log';
 import type { StorageConfig } from '../../config';
 import type { Backend } from '../ports';
 import { SupabaseAuth } from './supabase-auth';
 import { SupabaseData } from './supabase-data';
+import { takeEmailedSession } from './emailed-session';
 import { SupabaseFetch } from './supabase-fetch';
 import { createSupabaseFiles } from './supabase-files';
 import { SupabaseFunctions } from './supabase-functions';
@@ -26,6 +28,8 @@ export interface SupabaseBackendConfig {
 export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
   const http = new SupabaseFetch(config.fetch);
   const persistSession = config.persistSession ?? true;
+  // Before supabase-js reads the address: see [Note: Sessions from e-mailed links].
+  const emailed = typeof window === 'undefined' ? null : takeEmailedSession(window.location, (url) => window.history.replaceState(window.history.state, '', url));
   const client = createClient(config.url, config.anonKey, {
     global: { fetch: http.fetch },
     auth: {
@@ -38,7 +42,13 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
     ...(config.webSocket ? { realtime: { transport: config.webSocket as never } } : {}),
   });
   const functions = new SupabaseFunctions(client);
-  const auth = new SupabaseAuth(client, http, config.oauthProviders ?? []);
+  const adopted = emailed
+    ? client.auth.setSession({ access_token: emailed.accessToken, refresh_token: emailed.refreshToken }).then(
+        ({ error }) => error && log.warn('The session of the e-mailed link was refused; signing in is needed.', error),
+        (e: unknown) => log.warn('The session of the e-mailed link could not be checked.', e),
+      )
+    : null;
+  const auth = new SupabaseAuth(client, http, config.oauthProviders ?? [], adopted);
   return {
     capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: true } },
     auth,

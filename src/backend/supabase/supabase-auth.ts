@@ -57,6 +57,8 @@ export class SupabaseAuth implements AuthPort {
     private readonly client: SupabaseClient,
     private readonly http: SupabaseFetch,
     private readonly oauthProviders: readonly string[],
+    /** A session being adopted from an e-mailed link: the first answers wait for it. */
+    private readonly adopting: Promise<unknown> | null = null,
   ) {}
 
   capabilities(): AuthCapabilities {
@@ -67,6 +69,7 @@ export class SupabaseAuth implements AuthPort {
 
   async getSession(opts: CallOptions = {}): Promise<Session | null> {
     throwIfAborted(opts.signal);
+    if (this.adopting) await this.adopting;
     const { data, error } = await this.client.auth.getSession();
     if (opts.signal?.aborted) throw abortErrorOf(opts.signal);
     if (error) throw this.authFailure(error);
