@@ -33,21 +33,32 @@ export async function startEdgeFunction(name: string, env: Record<string, string
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`edge function ${name} did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      done();
+      child.kill('SIGTERM');
+      reject(new Error(`edge function ${name} did not start within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
     const look = (chunk: Buffer) => {
       output += chunk.toString();
       const m = /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (m) {
-        clearTimeout(timer);
+        done();
         resolve(m[1]!);
       }
     };
+    const early = (code: number | null) => {
+      done();
+      reject(new Error(`edge function ${name} exited (${code}) before listening:\n${output}`));
+    };
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', look);
+      child.stderr?.off('data', look);
+      child.off('exit', early);
+    };
     child.stdout?.on('data', look);
     child.stderr?.on('data', look);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`edge function ${name} exited (${code}) before listening:\n${output}`));
-    });
+    child.once('exit', early);
   });
   // What the function logs while the tests run (a database or S3 failure) is worth seeing in the report.
   child.stdout?.on('data', (chunk: Buffer) => process.stdout.write(`[${name}] ${chunk.toString()}`));
