@@ -52,8 +52,8 @@ function required(name: string): string {
   if (!value) {
     throw new Error(
       `The two-person end-to-end tests need ${name}: a PostgreSQL server the storage-sign function can reach as well as the ` +
-        'emulator (PGlite lives inside one process), and the Ceph test gateway. `source` the test environment, or run them through ' +
-        '`node scripts/test.mjs e2e`, which starts both.',
+        'emulator (PGlite lives inside one process), and the S3 test gateway. Start scripts/postgres-test-server.mjs and ' +
+        'scripts/s3-test-server.mjs and export the settings they print, or run `node scripts/test.mjs e2e`, which starts both.',
     );
   }
   return value;
