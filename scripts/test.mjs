@@ -6,7 +6,8 @@
 //   3. S3 tests (Node) against a real S3 gateway (Ceph RADOS Gateway on loopback, started here), then the edge
 //      functions' tests (Deno) against that gateway and the PostgreSQL server
 //   4. browser tests (Vitest browser mode in Debian's Chromium) and end-to-end tests (Playwright driving Debian's
-//      Chromium against the production build), with the gateway's S3_TEST_* in their environment
+//      Chromium against the production build), with the gateway's S3_TEST_* in their environment, and for the
+//      end-to-end tests the PostgreSQL server's DATABASE_URL
 // `node scripts/test.mjs <step>…` runs only those steps (static, unit, live, db, s3, functions, browser, e2e) and
 // starts only the services they need; every service started here is stopped at the end, also on failure (a service
 // that was already running, such as a developer's own S3 gateway, is used and left running).
@@ -84,8 +85,9 @@ if (want('live')) {
   }
 }
 
-// A PostgreSQL server for the db suite's second pass and the functions: the one at DATABASE_URL, or (in CI or
-// as root) a throwaway cluster started on first use and stopped once the functions have run.
+// A PostgreSQL server for the db suite's second pass, the functions and the end-to-end tests of several people:
+// the one at DATABASE_URL, or (in CI or as root) a throwaway cluster started on first use and stopped once the
+// last step that needs it has run.
 let databaseUrl = process.env.DATABASE_URL || null;
 let ownPostgres = false;
 function postgresUrl() {
@@ -169,7 +171,8 @@ try {
     step('functions', run('edge functions tests', process.execPath, [join(root, 'scripts', 'functions-test.mjs'), file], url ? { DATABASE_URL: url } : {}));
     if (!countVitest(file)) failures.push('functions (no report)');
   }
-  stopPostgres();
+  // The end-to-end tests of several people need the server too (their edge function reaches the database).
+  if (!want('e2e')) stopPostgres();
 
   if (want('browser') || want('e2e')) {
     ensureChromium();
@@ -183,8 +186,10 @@ try {
 
   if (want('e2e')) {
     const file = join(out, 'e2e.json');
-    step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true' }));
+    const url = postgresUrl();
+    step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true', ...(url ? { DATABASE_URL: url } : {}) }));
     if (!countPlaywright(file)) failures.push('e2e (no report)');
+    stopPostgres();
   }
 } finally {
   stopPostgres();

@@ -26,6 +26,8 @@ export interface WireEmulator {
   url: string;
   /** The project's anon key: a JWT with role `anon`, signed with the project's secret. */
   anonKey: string;
+  /** The project's JWT secret (the dashboard's "Legacy JWT secret"), for edge functions run beside the emulator. */
+  jwtSecret: string;
   fetch: typeof fetch;
   /** Every request that met a route or a form the emulator does not serve, as `METHOD path: why`. */
   unserved: string[];
@@ -104,5 +106,5 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
     return response;
   };
 
-  return { url: realtime?.url ?? PROJECT_URL, anonKey, fetch: emulatedFetch, unserved, realtime, close: async () => realtime?.close() };
+  return { url: realtime?.url ?? PROJECT_URL, anonKey, jwtSecret, fetch: emulatedFetch, unserved, realtime, close: async () => realtime?.close() };
 }

@@ -1,0 +1,200 @@
+/**
+ * A Supabase project for end-to-end tests with several people: the production build in Chromium, each person
+ * in a browser context of their own, against
+ *   - the wire emulator (tests/db/wire: GoTrue, PostgREST and Realtime as the hosted API documents them) over
+ *     a database of its own on the PostgreSQL server at DATABASE_URL, carrying our migrations;
+ *   - the real storage-sign edge function in Deno, on that same database and the emulator's JWT secret,
+ *     presigning for the Ceph test bucket (S3_TEST_*);
+ * reached through emulated-gateway.ts. The database must be a server, not PGlite: Deno connects to it.
+ *
+ * `world` is made once per Playwright worker. Each test gets `signIn(context, who)`, which routes a context to
+ * the project (config.json included) and signs `who` in through the sign-in screen, and `world.api(who)`, a
+ * supabase-js client as that person for what the UI does not do yet. A test fails when the gateway, the
+ * emulator or Realtime met a request they do not serve, or when a page broke its Content-Security-Policy.
+ */
+import { randomUUID } from 'node:crypto';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { BrowserContext, Page } from '@playwright/test';
+import { WebSocket } from 'ws';
+import { startDb, type Harness } from '../db/db-harness';
+import { createWireEmulator, type WireEmulator } from '../db/wire/wire-emulator';
+import { expect, test as base, type CspViolation } from './csp-test';
+import { startEdgeFunction, type EdgeFunctionServer } from './edge-function-server';
+import { routeThroughGateway, type GatewayTargets } from './emulated-gateway';
+
+const PROJECT_URL = 'https://emulated-project.supabase.test';
+/** The bucket's address as the app sees it; the gateway passes it on to the Ceph gateway at S3_TEST_ENDPOINT. */
+const BUCKET_ORIGIN = 'https://s3.shoebox.test';
+const PASSWORD = 'correct horse battery staple';
+
+export interface Person {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export interface SupabaseWorld {
+  projectUrl: string;
+  /** A new account, signed up through the emulated GoTrue. */
+  newPerson(name: string): Promise<Person>;
+  /** supabase-js in the test process, signed in as `who`, over the same emulated project. */
+  api(who: Person): Promise<SupabaseClient>;
+  /** Everything any part of the project did not serve so far. */
+  unserved(): string[];
+}
+
+interface WorldParts extends SupabaseWorld {
+  targets: GatewayTargets;
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) {
+    throw new Error(
+      `The two-person end-to-end tests need ${name}: a PostgreSQL server the storage-sign function can reach as well as the ` +
+        'emulator (PGlite lives inside one process), and the S3 test gateway. Start scripts/postgres-test-server.mjs and ' +
+        'scripts/s3-test-server.mjs and export the settings they print, or run `node scripts/test.mjs e2e`, which starts both.',
+    );
+  }
+  return value;
+}
+
+async function startWorld(): Promise<{ world: WorldParts; stop: () => Promise<void> }> {
+  const serverUrl = required('DATABASE_URL');
+  const s3 = {
+    endpoint: required('S3_TEST_ENDPOINT'),
+    region: required('S3_TEST_REGION'),
+    bucket: required('S3_TEST_BUCKET'),
+    accessKeyId: required('S3_TEST_ACCESS_KEY_ID'),
+    secretAccessKey: required('S3_TEST_SECRET_ACCESS_KEY'),
+  };
+  const db: Harness = await startDb();
+  let wire: WireEmulator | null = null;
+  let signer: EdgeFunctionServer | null = null;
+  const stop = async () => {
+    await signer?.stop();
+    await wire?.close();
+    await db.close();
+  };
+  try {
+    wire = await createWireEmulator(db, { realtime: true, realtimePrivateOnly: true });
+    const [row] = await db.query<{ name: string }>('select current_database() as name');
+    const dbUrl = new URL(serverUrl);
+    dbUrl.pathname = `/${row!.name}`;
+    signer = await startEdgeFunction('storage-sign', {
+      SUPABASE_DB_URL: dbUrl.toString(),
+      SUPABASE_JWT_SECRET: wire.jwtSecret,
+      S3_ENDPOINT: BUCKET_ORIGIN,
+      S3_REGION: s3.region,
+      S3_BUCKET: s3.bucket,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    const targets: GatewayTargets = {
+      projectUrl: PROJECT_URL,
+      wire,
+      functions: { 'storage-sign': signer.url },
+      s3: { publicOrigin: BUCKET_ORIGIN, upstream: s3.endpoint },
+      unserved: [],
+    };
+    const emulator = wire;
+    const world: WorldParts = {
+      projectUrl: PROJECT_URL,
+      targets,
+      newPerson: async (name) => {
+        const email = `${name.toLowerCase()}.${randomUUID().slice(0, 8)}@example.test`;
+        const res = await emulator.fetch(`${PROJECT_URL}/auth/v1/signup`, {
+          method: 'POST',
+          headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: PASSWORD, data: { display_name: name } }),
+        });
+        const body = (await res.json()) as { user?: { id?: string } };
+        if (!res.ok || !body.user?.id) throw new Error(`sign-up of ${name} failed: ${res.status} ${JSON.stringify(body)}`);
+        return { id: body.user.id, name, email };
+      },
+      api: async (who) => {
+        const client = createClient(PROJECT_URL, emulator.anonKey, {
+          global: { fetch: emulator.fetch },
+          auth: { persistSession: false, autoRefreshToken: false },
+          realtime: { transport: WebSocket as never },
+        });
+        const { error } = await client.auth.signInWithPassword({ email: who.email, password: PASSWORD });
+        if (error) throw error;
+        return client;
+      },
+      unserved: () => [...targets.unserved, ...emulator.unserved, ...(emulator.realtime?.unserved ?? [])],
+    };
+    return { world, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/** Reports `context`'s Content-Security-Policy violations into `seen` (csp-test.ts does this for the default page). */
+async function watchCsp(context: BrowserContext, seen: CspViolation[]): Promise<void> {
+  await context.exposeBinding('__reportCspViolation', (_source, v: CspViolation) => void seen.push(v));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { __reportCspViolation: (v: unknown) => void }).__reportCspViolation;
+      report({ directive: e.effectiveDirective, blocked: e.blockedURI, url: e.documentURI });
+    });
+  });
+}
+
+/** Routes `context` to the project (once) and signs `who` in there, in a new page it returns. */
+export type SignIn = (context: BrowserContext, who: Person) => Promise<Page>;
+
+export const test = base.extend<
+  { signIn: SignIn },
+  { world: SupabaseWorld }
+>({
+  world: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: this one has none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, provide) => {
+      const { world, stop } = await startWorld();
+      try {
+        await provide(world);
+      } finally {
+        await stop();
+      }
+    },
+    // Applying the migrations and starting Deno take a while on a busy machine.
+    { scope: 'worker', timeout: 300_000 },
+  ],
+  signIn: async ({ world }, provide) => {
+    const { targets } = world as WorldParts;
+    const unservedBefore = world.unserved().length;
+    const violations: CspViolation[] = [];
+    const routed = new Map<BrowserContext, () => void>();
+    await provide(async (context, who) => {
+      if (!routed.has(context)) {
+        routed.set(context, () => undefined);
+        await watchCsp(context, violations);
+        await context.route('**/config.json', (route) =>
+          route.fulfill({
+            json: { supabaseUrl: PROJECT_URL, supabaseAnonKey: targets.wire.anonKey, storage: { provider: 's3' }, allowedOrigins: [BUCKET_ORIGIN] },
+          }),
+        );
+        routed.set(context, await routeThroughGateway(context, targets));
+      }
+      const page = await context.newPage();
+      await page.goto('/sign-in');
+      await page.getByLabel('Email').fill(who.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await expect(page).not.toHaveURL(/\/sign-in/);
+      return page;
+    });
+    for (const [context, hangUp] of routed) {
+      await context.close();
+      hangUp();
+    }
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    expect(world.unserved().slice(unservedBefore), 'requests the emulated project does not serve').toEqual([]);
+  },
+});
+
+export { expect };
