@@ -19,6 +19,7 @@ import { useAlbumSections, type AlbumView } from '../../features/items/use-album
 import { downloadItems, useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
 import { AddFilesMenu } from '../../features/uploads/add-files-menu';
 import { DropZone } from '../../features/uploads/drop-zone';
+import { OthersUploading } from '../../features/uploads/others-uploading';
 import { useUploadEngine } from '../../features/uploads/upload-engine-provider';
 import { formatBytes, formatCount, formatNumber } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
@@ -156,6 +157,7 @@ function AlbumScreen({ album }: { album: Album }) {
                 : `${formatCount(album.itemCount, 'item', 'items')} · ${formatBytes(album.bytesTotal)}`}
             </p>
             {!trashed && <PendingUploads album={album} />}
+            {!trashed && <OthersUploading albumId={album.id} />}
           </div>
           <div className="page-header__actions">
             <Presence viewers={viewers} />
