@@ -39,6 +39,7 @@ function instrument() {
   window.__longtasks = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__longtasks.push(e.duration);
+    for (const e of list.getEntries()) (window.__longtaskAt ??= []).push([Math.round(performance.timeOrigin + e.startTime), Math.round(e.duration)]);
   }).observe({ type: 'longtask', buffered: true });
   window.__seen = new Map();
   // Only the nodes added are looked at: the measure must not cost what it measures.
@@ -77,6 +78,12 @@ try {
   const albumId = await actor.evaluate((n) => window.__seedAlbum(n), COUNT);
   const seedSecs = (Date.now() - seedStart) / 1000;
 
+  await actor.evaluate(() => {
+    window.__actorTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__actorTasks.push([Math.round(performance.timeOrigin + e.startTime), Math.round(e.duration)]);
+    }).observe({ type: 'longtask' });
+  });
   const album = await context.newPage();
   await album.addInitScript(instrument);
   await album.goto(`${server.url}/albums/${albumId}`);
@@ -88,6 +95,7 @@ try {
     await album.evaluate(() => {
       window.__reads = 0;
       window.__longtasks.length = 0;
+      window.__longtaskAt = [];
     });
     const sent = [];
     for (let i = 0; i < EVENTS; i++) {
@@ -97,7 +105,10 @@ try {
     await sleep(1500);
     const { reads, tasks, seen } = await album.evaluate(() => ({ reads: window.__reads, tasks: [...window.__longtasks], seen: Object.fromEntries(window.__seen) }));
     const delays = sent.filter((s) => s.itemId).map((s) => (seen[s.itemId] ?? Infinity) - s.sentAt);
-    if (process.env.LIVE_DEBUG) console.log(peer ? 'peer' : 'ours', tasks);
+    if (process.env.LIVE_DEBUG) {
+      console.log(peer ? 'peer' : 'ours', JSON.stringify(await album.evaluate(() => window.__longtaskAt?.splice(0))));
+      console.log('actor', JSON.stringify(await actor.evaluate(() => window.__actorTasks.splice(0))));
+    }
     return { reads, perEvent: reads / EVENTS, worst: tasks.reduce((m, d) => Math.max(m, d), 0), over50: tasks.filter((d) => d > 50).length, delays };
   }
 
@@ -141,6 +152,7 @@ try {
     ],
   );
   process.exitCode = okLive && okPresence ? 0 : 1;
+  if (process.env.LIVE_DEBUG) console.log('load average', (await import('node:os')).loadavg());
 } finally {
   await browser.close();
   await server.close();

@@ -13,9 +13,11 @@ function initials(name: string): string {
  * are fixed so white initials keep a contrast above 4.5:1 on every hue.
  */
 export function avatarHue(userId: string): number {
-  let h = 0;
-  for (let i = 0; i < userId.length; i++) h = (h * 31 + userId.charCodeAt(i)) >>> 0;
-  return h % 360;
+  // FNV-1a, then a final mix: ids that differ in one character (user-1, user-2) still land far apart.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i++) h = Math.imul(h ^ userId.charCodeAt(i), 0x01000193) >>> 0;
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
+  return (h ^ (h >>> 13)) % 360;
 }
 
 /** Who else is looking at this album right now: a list of names, shown as initials in coloured circles. */
