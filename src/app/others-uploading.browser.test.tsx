@@ -3,6 +3,7 @@
  * bar, which goes once Ana is done; and the tab that uploads tells the album's channel, at most twice a second.
  * Two tabs on one local backend, and another person's tab on the same channel with their own profile.
  */
+import axe from 'axe-core';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterEach, expect, test } from 'vitest';
@@ -54,6 +55,11 @@ test('others see "Ana is adding 12 photos" with its progress, gone once she is d
   ana.broadcast(album.id, progress(12, 3, 3_000_000));
   await eventually(() => lines()?.textContent).toContain('Ana Lima is adding 12 photos');
   expect(lines()!.querySelector('[role="progressbar"]')!.getAttribute('aria-valuenow')).toBe('25');
+  // Ana is also looking: the header shows her avatar beside the line. Nothing serious or critical for axe.
+  ana.subscribe(album.id, {});
+  await eventually(() => document.querySelector('ul[aria-label="Looking now"]')?.textContent).toContain('Ana Lima');
+  const found = await axe.run(document.body, { resultTypes: ['violations'] });
+  expect(found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   ana.broadcast(album.id, progress(12, 12, 12_000_000));
   await eventually(() => lines()?.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('100');
   await eventually(() => lines()).toBeNull();
