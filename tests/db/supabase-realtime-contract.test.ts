@@ -10,7 +10,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addReadyItem, sleep, waitFor } from '../../src/testing/contract/contract-fixtures';
 import { describeRealtimePortContract, REALTIME_DEADLINE_MS, subscribeLive, type RealtimePair } from '../../src/testing/contract/realtime-port-contract';
-import type { Backend, ChangeEvent } from '../../src/backend/ports';
+import type { Backend, ChangeEvent, PresenceViewer } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
 import { startDb, type Harness } from './db-harness';
 import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
@@ -135,6 +135,97 @@ describe('Supabase realtime over the emulated wire', () => {
       expect(joins[1]).toEqual({ mayHaveMissed: true });
       const after = await addReadyItem(pair.a, album.id);
       await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row.id === after.id), REALTIME_DEADLINE_MS * 5, 'the item after the rejoin');
+    } finally {
+      stop();
+    }
+  });
+
+  /** An owner's album with one member, a stranger, and the raw clients of the owner and the member. */
+  async function albumWithStranger(title: string) {
+    const owner = await signedUp();
+    const member = await signedUp();
+    const stranger = await signedUp();
+    const [ownerDb, memberDb] = await Promise.all([rawClient(owner), rawClient(member)]);
+    const album = await owner.backend.data.createAlbum({ title });
+    await invite(ownerDb, memberDb, album.id);
+    return { owner, member, stranger, ownerDb, memberDb, album };
+  }
+
+  it('comments, favourites and membership changes reach the members, and never a stranger', async () => {
+    const { owner, member, stranger, ownerDb, memberDb, album } = await albumWithStranger('Together');
+    const item = await addReadyItem(owner.backend, album.id);
+    const byOwner: ChangeEvent[] = [];
+    const byMember: ChangeEvent[] = [];
+    const byStranger: ChangeEvent[] = [];
+    const o = await subscribeLive(owner.backend, album.id, { onChange: (ev) => byOwner.push(ev) });
+    const m = await subscribeLive(member.backend, album.id, { onChange: (ev) => byMember.push(ev) });
+    const stopStranger = stranger.backend.realtime.subscribe(album.id, { onChange: (ev) => byStranger.push(ev) });
+    try {
+      const comment = await memberDb.from('comments').insert({ item_id: item.id, album_id: album.id, author_id: member.userId, body: 'What a view' }).select('id').single();
+      expect(comment.error).toBeNull();
+      const fav = await memberDb.from('favorites').insert({ item_id: item.id, album_id: album.id, user_id: member.userId });
+      expect(fav.error).toBeNull();
+      const role = await ownerDb.rpc('set_member_role', { p_album_id: album.id, p_user_id: member.userId, p_role: 'viewer' });
+      expect(role.error).toBeNull();
+      const wait = REALTIME_DEADLINE_MS * 3;
+      const heardComment = await waitFor(() => byOwner.find((ev) => ev.entity === 'comment' && ev.op === 'insert'), wait, 'the comment');
+      expect(heardComment.row).toMatchObject({ id: (comment.data as { id: string }).id, itemId: item.id, authorId: member.userId, body: 'What a view' });
+      const heardFav = await waitFor(() => byOwner.find((ev) => ev.entity === 'favorite' && ev.op === 'insert'), wait, 'the favourite');
+      expect(heardFav.row).toMatchObject({ itemId: item.id, userId: member.userId });
+      // The member hears their own new role: the app hides what a viewer may not do.
+      const heardRole = await waitFor(() => byMember.find((ev) => ev.entity === 'album_member' && ev.op === 'update'), wait, 'the role change');
+      expect(heardRole.row).toMatchObject({ userId: member.userId, role: 'viewer' });
+      await waitFor(() => byMember.find((ev) => ev.entity === 'comment'), wait, 'the comment, by its author');
+      await sleep(300);
+      expect(byStranger).toEqual([]);
+    } finally {
+      stopStranger();
+      o.stop();
+      m.stop();
+    }
+  });
+
+  it('presence on a private channel: members see each other; a stranger can neither join nor see who is there', async () => {
+    const { owner, member, stranger, album } = await albumWithStranger('Who is here');
+    let seenByMember: PresenceViewer[] = [];
+    const seenByStranger: PresenceViewer[][] = [];
+    let seenByOwner: PresenceViewer[] = [];
+    const o = await subscribeLive(owner.backend, album.id, { onPresence: (v) => (seenByOwner = v) });
+    const m = await subscribeLive(member.backend, album.id, { onPresence: (v) => (seenByMember = v) });
+    const strangerJoins: unknown[] = [];
+    const stopStranger = stranger.backend.realtime.subscribe(album.id, { onPresence: (v) => seenByStranger.push(v), onJoined: (i) => strangerJoins.push(i) });
+    try {
+      const wait = REALTIME_DEADLINE_MS * 3;
+      await waitFor(() => (seenByMember.some((v) => v.userId === owner.userId) ? true : undefined), wait, 'the member seeing the owner');
+      await waitFor(() => (seenByOwner.some((v) => v.userId === member.userId) ? true : undefined), wait, 'the owner seeing the member');
+      expect(seenByMember.find((v) => v.userId === owner.userId)?.displayName).toMatch(/^Viewer \d+$/);
+      await sleep(500);
+      expect(strangerJoins).toEqual([]);
+      expect(seenByStranger).toEqual([]);
+      expect(seenByOwner.map((v) => v.userId)).not.toContain(stranger.userId);
+      expect(seenByMember.map((v) => v.userId)).not.toContain(stranger.userId);
+    } finally {
+      stopStranger();
+      o.stop();
+      m.stop();
+    }
+  });
+
+  it('a rejoin after a dropped socket catches up: reading again on the join that says so finds what changed meanwhile', async () => {
+    const { owner, member, album } = await albumWithStranger('Catch up');
+    const seen = new Set<string>();
+    const read = async () => {
+      for (const it of (await member.backend.data.listItems(album.id, { sort: 'taken', limit: 100 })).rows) seen.add(it.id);
+    };
+    // What the album screen does: read again whenever the join says changes may have been missed.
+    const { stop, joins } = await subscribeLive(member.backend, album.id, { onJoined: (info) => info.mayHaveMissed && void read() });
+    try {
+      await read();
+      wire.realtime!.dropConnections();
+      const whileAway = await addReadyItem(owner.backend, album.id);
+      await waitFor(() => (joins.length >= 2 ? true : undefined), 30_000, 'the rejoin');
+      expect(joins[joins.length - 1]).toEqual({ mayHaveMissed: true });
+      await waitFor(() => (seen.has(whileAway.id) ? true : undefined), REALTIME_DEADLINE_MS * 5, 'the item added while away');
     } finally {
       stop();
     }

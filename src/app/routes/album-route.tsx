@@ -14,16 +14,18 @@ import { AlbumGrid } from '../../features/items/album-grid';
 import { itemKeys } from '../../features/items/item-keys';
 import { orderedItems } from '../../features/items/grid-model';
 import { emptySelection, prune, type Selection } from '../../features/items/selection';
-import { useAlbumLive } from '../../features/items/use-album-live';
+import { useAlbumLive, type AlbumGone } from '../../features/items/use-album-live';
 import { useAlbumSections, type AlbumView } from '../../features/items/use-album-sections';
 import { downloadItems, useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
 import { AddFilesMenu } from '../../features/uploads/add-files-menu';
 import { DropZone } from '../../features/uploads/drop-zone';
+import { OthersUploading } from '../../features/uploads/others-uploading';
 import { useUploadEngine } from '../../features/uploads/upload-engine-provider';
 import { formatBytes, formatCount, formatNumber } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { Presence } from '../../ui/presence';
+import { useToast } from '../../ui/toast';
 
 /** What the viewer, a child route over the grid, gets from the album screen. */
 export interface AlbumOutletContext {
@@ -74,7 +76,15 @@ function AlbumScreen({ album }: { album: Album }) {
     () => (rawSelection.ids.size === 0 ? rawSelection : prune(rawSelection, new Set(getItems().map((i) => i.id)))),
     [rawSelection, getItems],
   );
-  const viewers = useAlbumLive(album.id);
+  const toast = useToast();
+  const onGone = useCallback(
+    (why: AlbumGone) => {
+      toast({ title: why === 'deleted' ? `“${album.title}” was deleted` : `You are no longer a member of “${album.title}”` });
+      void navigate('/', { replace: true });
+    },
+    [toast, navigate, album.title],
+  );
+  const viewers = useAlbumLive(album.id, onGone);
   const engine = useUploadEngine();
   const trash = useTrashItems(album.id);
   const restore = useRestoreItems(album.id);
@@ -147,6 +157,7 @@ function AlbumScreen({ album }: { album: Album }) {
                 : `${formatCount(album.itemCount, 'item', 'items')} · ${formatBytes(album.bytesTotal)}`}
             </p>
             {!trashed && <PendingUploads album={album} />}
+            {!trashed && <OthersUploading albumId={album.id} />}
           </div>
           <div className="page-header__actions">
             <Presence viewers={viewers} />

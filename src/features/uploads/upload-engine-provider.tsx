@@ -1,6 +1,11 @@
-import { createContext, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { useBackend } from '../../backend/backend-context';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useBackend, useSession } from '../../backend/backend-context';
+import type { Album } from '../../backend/entities';
 import { UploadEngine, type QueueSnapshot } from '../../upload/upload-engine';
+import { albumKeys } from '../albums/album-keys';
+import { albumAbilities } from '../albums/album-permissions';
+import { broadcastUploadProgress } from './upload-progress-broadcast';
 
 const EngineContext = createContext<UploadEngine | null>(null);
 
@@ -12,6 +17,24 @@ export function UploadEngineProvider({ children }: { children: ReactNode }) {
     void engine.start();
     return () => engine.dispose();
   }, [engine]);
+  const session = useSession();
+  const sessionRef = useRef(session);
+  sessionRef.current = session;
+  const qc = useQueryClient();
+  useEffect(
+    () =>
+      broadcastUploadProgress(
+        engine,
+        backend.realtime,
+        () => (sessionRef.current ? { userId: sessionRef.current.userId, displayName: sessionRef.current.profile.displayName } : null),
+        // Only where the album's role (as last read or heard) lets this person add: a viewer never speaks.
+        (albumId) => {
+          const role = qc.getQueryData<Album>(albumKeys.detail(albumId))?.role;
+          return !!role && albumAbilities(role).addItems;
+        },
+      ),
+    [engine, backend.realtime, qc],
+  );
   return <EngineContext.Provider value={engine}>{children}</EngineContext.Provider>;
 }
 

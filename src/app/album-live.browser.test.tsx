@@ -1,0 +1,156 @@
+/**
+ * An open album follows what others do from the events alone: an item finished in another tab slots into
+ * the grid and the counts without the album being read again, a trashed one leaves it, a role taken away
+ * hides Add at once, and the people looking show as avatars. Two local backends on the same database and
+ * channel are two tabs; the one on screen counts every call to its data port.
+ */
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { afterEach, expect, test } from 'vitest';
+import { createLocalBackend } from '../backend/local/create-local-backend';
+import { LocalRealtime } from '../backend/local/local-realtime';
+import type { Backend, DataPort } from '../backend/ports';
+import type { Item, Role } from '../backend/entities';
+import { withOverrides } from '../testing/contract/contract-fixtures';
+import { seedLocalAlbum } from '../testing/local-seed';
+import { renderRoutes } from '../testing/render-routes';
+
+const host = document.createElement('div');
+document.body.append(host);
+const root = createRoot(host);
+const closers: (() => void)[] = [];
+afterEach(() => {
+  flushSync(() => root.render(null));
+  for (const close of closers.splice(0)) close();
+});
+
+let seq = 0;
+function isolated() {
+  const tag = `album-live-${Date.now().toString(36)}-${seq++}`;
+  return { dbName: tag, opfsDir: tag, channelName: tag };
+}
+
+const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+const tile = (id: string) => document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(id)}"]`);
+const buttons = () => [...document.querySelectorAll<HTMLButtonElement>('button')].map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? '');
+const header = () => document.querySelector('.page-header')?.textContent ?? '';
+
+/** The data port with every call counted by method. */
+function counted(data: DataPort, role?: Role): { data: DataPort; calls: Map<string, number> } {
+  const calls = new Map<string, number>();
+  const port = new Proxy(data, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  if (!role) return { data: port, calls };
+  return { data: withOverrides(port, { getAlbum: async (id, opts) => ({ ...(await port.getAlbum(id, opts)), role }) }), calls };
+}
+
+/** An album of 3 photos on screen in one tab, and a second tab on the same device. */
+async function openAlbum(role?: Role) {
+  const names = isolated();
+  const shown = createLocalBackend(names);
+  const other = createLocalBackend(names);
+  closers.push(() => (shown.realtime as LocalRealtime).close(), () => (other.realtime as LocalRealtime).close());
+  const album = await shown.data.createAlbum({ title: 'Lisbon' });
+  await seedLocalAlbum(names, album.id, 3, { seed: 5, fromYear: 2023, toYear: 2024 });
+  const items = (await shown.data.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
+  const { data, calls } = counted(shown.data, role);
+  const backend: Backend = { ...shown, data };
+  await renderRoutes(root, backend, `/albums/${album.id}`);
+  for (const item of items) await eventually(() => tile(item.id)).toBeTruthy();
+  await eventually(() => header()).toContain('3 items');
+  const selfId = (await shown.auth.getSession())!.userId;
+  return { album, items, other, calls, selfId, channelName: names.channelName, selfName: (await shown.auth.getSession())!.profile.displayName };
+}
+
+const reads = (calls: Map<string, number>) =>
+  ['listItems', 'countItemsByMonth', 'getAlbum', 'getItem', 'listAlbums', 'listActivity'].reduce((n, m) => n + (calls.get(m) ?? 0), 0);
+
+/** Another tab adds a photo taken `takenAt`; returns it once finished. */
+async function addPhoto(other: Backend, albumId: string, takenAt: string): Promise<Item> {
+  const id = crypto.randomUUID();
+  await other.data.reserveItems(albumId, [{ id, filename: 'coffee.jpg', mime: 'image/jpeg', kind: 'image', bytes: 4_000 }]);
+  return other.data.finalizeItem(albumId, id, {
+    sha256: 'a'.repeat(64),
+    width: 400,
+    height: 300,
+    durationMs: null,
+    takenAt,
+    hasPreview: false,
+    hasThumb: false,
+    thumbhash: null,
+    metadata: {},
+  });
+}
+
+test('a photo finished in another tab slots into its month in order, and the counts follow, with no read of the album', async () => {
+  const { album, items, other, calls } = await openAlbum();
+  calls.clear();
+  // Newer than every seeded photo of its month: it comes first in that month.
+  const month = items[0]!.takenAt!.slice(0, 7);
+  const added = await addPhoto(other, album.id, `${month}-28T23:59:59.000Z`);
+  await eventually(() => tile(added.id)).toBeTruthy();
+  await eventually(() => header()).toContain('4 items');
+  const order = [...document.querySelectorAll('[data-item-id]')].map((e) => e.getAttribute('data-item-id'));
+  expect(order.indexOf(added.id)).toBeLessThan(order.indexOf(items[0]!.id));
+  expect(reads(calls)).toBe(0);
+  // A month the grid did not hold appears with its count; the grid then reads that month's rows as it reads any
+  // month that comes into view: one page, and nothing else.
+  const later = await addPhoto(other, album.id, '2025-06-01T10:00:00.000Z');
+  await eventually(() => tile(later.id)).toBeTruthy();
+  await eventually(() => header()).toContain('5 items');
+  expect(reads(calls)).toBe(1);
+  expect(calls.get('listItems')).toBe(1);
+});
+
+test('a photo moved to the trash in another tab leaves the grid, and the count drops, with no read of the album', async () => {
+  const { album, items, other, calls } = await openAlbum();
+  calls.clear();
+  await other.data.trashItems(album.id, [items[1]!.id]);
+  await eventually(() => tile(items[1]!.id)).toBeNull();
+  await eventually(() => header()).toContain('2 items');
+  expect(tile(items[0]!.id)).toBeTruthy();
+  expect(reads(calls)).toBe(0);
+});
+
+test('a contributor made a viewer loses Add at once; removed from the album, they are taken home and told', async () => {
+  const { album, other, calls, selfId } = await openAlbum('contributor');
+  await eventually(() => buttons()).toContain('Add');
+  calls.clear();
+  const realtime = other.realtime as LocalRealtime;
+  const row = { id: `${album.id}:${selfId}`, albumId: album.id, userId: selfId, addedBy: 'owner-1', createdAt: new Date().toISOString() };
+  realtime.emit([{ entity: 'album_member', op: 'update', albumId: album.id, row: { ...row, role: 'viewer' } }]);
+  await eventually(() => buttons()).not.toContain('Add');
+  expect(reads(calls)).toBe(0);
+
+  realtime.emit([{ entity: 'album_member', op: 'delete', albumId: album.id, row: { id: row.id, albumId: album.id, userId: selfId } }]);
+  await eventually(() => document.body.textContent).toContain('You are no longer a member of “Lisbon”');
+  await eventually(() => document.querySelector('h1')?.textContent).not.toBe('Lisbon');
+});
+
+test('the people looking show as named avatars, the first five and "+N" for the rest; yourself not among them', async () => {
+  const { album, channelName, selfName } = await openAlbum();
+  // Other people's tabs: the same channel, each with their own profile.
+  const names = ['Ana Lima', 'Ben Okafor', 'Chloé Martin', 'Dev Patel', 'Eva Novak', 'Farid Haddad', 'Grace Ho'];
+  names.forEach((displayName, i) => {
+    const rt = new LocalRealtime(channelName, async () => ({ id: `user-${i}`, displayName, avatarKey: null, createdAt: new Date(0).toISOString() }));
+    closers.push(() => rt.close());
+    rt.subscribe(album.id, {});
+  });
+  const list = () => document.querySelector('ul[aria-label="Looking now"]');
+  await eventually(() => list()?.querySelectorAll('.avatar--live').length).toBe(5);
+  expect(list()!.textContent).toContain('Ana Lima');
+  expect(list()!.textContent).toContain('+2');
+  expect(list()!.textContent).toContain('Grace Ho');
+  expect(list()!.textContent).not.toContain(selfName);
+  const first = list()!.querySelector<HTMLElement>('li')!;
+  expect(first.querySelector('.avatar')!.textContent).toBe('AL');
+  expect(first.tabIndex).toBe(0);
+});

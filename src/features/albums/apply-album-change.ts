@@ -1,0 +1,50 @@
+/**
+ * The album's own row, heard on its channel, written into the album's cache: a new title, description, cover
+ * or counts show at once. A message that names only the album (a change to more than 100 items in one go)
+ * says "read it again", and is the one item change that refetches.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import type { ChangeEvent } from '../../backend/ports';
+import type { Album } from '../../backend/entities';
+import { itemKeys } from '../items/item-keys';
+import { albumKeys } from './album-keys';
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** What happened to the album: nothing the screen must do, or it is gone. */
+export type AlbumChangeOutcome = 'none' | 'deleted';
+
+export function applyAlbumChange(qc: QueryClient, ev: ChangeEvent): AlbumChangeOutcome {
+  if (ev.op === 'delete') return 'deleted';
+  const r = ev.row;
+  const key = albumKeys.detail(ev.albumId);
+  void qc.invalidateQueries({ queryKey: albumKeys.list(), refetchType: 'none' });
+  if (typeof r.title !== 'string') {
+    // Only the album's id: many of its items changed at once.
+    void qc.invalidateQueries({ queryKey: itemKeys.album(ev.albumId) });
+    void qc.invalidateQueries({ queryKey: key, exact: true });
+    return 'none';
+  }
+  let coverUnknown = false;
+  qc.setQueryData<Album>(key, (album) => {
+    if (!album) return album;
+    const next: Album = { ...album, title: r.title as string };
+    if (typeof r.description === 'string') next.description = r.description;
+    if (isCount(r.itemCount)) next.itemCount = r.itemCount;
+    if (isCount(r.bytesTotal)) next.bytesTotal = r.bytesTotal;
+    if (typeof r.updatedAt === 'string') next.updatedAt = r.updatedAt;
+    if (r.coverItemId === null || typeof r.coverItemId === 'string') {
+      next.coverItemId = r.coverItemId;
+      if ('coverThumbKey' in r && (r.coverThumbKey === null || typeof r.coverThumbKey === 'string')) {
+        next.coverThumbKey = r.coverThumbKey;
+        if (r.coverThumbhash === null || typeof r.coverThumbhash === 'string') next.coverThumbhash = r.coverThumbhash;
+      } else if (r.coverItemId !== album.coverItemId) {
+        // The table's row names the cover item, not its thumbnail: that one read is worth it (rare).
+        coverUnknown = true;
+      }
+    }
+    return next;
+  });
+  if (coverUnknown) void qc.invalidateQueries({ queryKey: key, exact: true });
+  return 'none';
+}

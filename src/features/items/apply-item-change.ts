@@ -1,0 +1,172 @@
+/**
+ * An item change heard on the album's channel, written into the query cache: the item slots into its loaded
+ * month in grid order, leaves the month it was in, and only the counts change for months not loaded.
+ *
+ * [Note: Placing an item from its event]
+ * The cache holds, per view (sort × album or trash), the per-month counts and the rows of the months near the
+ * viewport. An event carries the row after the change (before it, for a delete; only its id for a delete on
+ * Supabase), never the row before an update, so where the item was is found in the loaded months or, when its
+ * month is not loaded, inferred from what the backends send: an item is only sent once it is ready, and every
+ * update of a ready item moves it between lists (finalize: into the album; trash: album → trash; restore:
+ * trash → album). Its sort date never changes once it is ready, so it leaves the same month it enters.
+ * Where that is not enough (a restore heard while the trash's counts are cached but its month is not loaded,
+ * a bare delete of an item in no loaded month), the view's counts are read again: one request, never the
+ * rows. A row the app cannot read invalidates only the month that held the item, and the counts.
+ */
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { ChangeEvent, ItemSort, MonthCount } from '../../backend/ports';
+import type { Album, Item } from '../../backend/entities';
+import { albumKeys } from '../albums/album-keys';
+import { compareItems, itemFromChange, listOf, monthOf } from './item-from-change';
+import { itemKeys } from './item-keys';
+
+type List = 'album' | 'trash';
+
+interface CachedView {
+  sort: ItemSort;
+  list: List;
+  monthsKey: QueryKey;
+}
+
+interface Found {
+  key: QueryKey;
+  month: string;
+  rows: Item[];
+  index: number;
+}
+
+/** The views of the album whose month counts are cached, read from their keys (see item-keys.ts). */
+function cachedViews(qc: QueryClient, albumId: string): CachedView[] {
+  const out: CachedView[] = [];
+  for (const [key, data] of qc.getQueriesData<MonthCount[]>({ queryKey: [...itemKeys.album(albumId), 'months'] })) {
+    const [, , , sort, trashed] = key;
+    if (!data || (sort !== 'taken' && sort !== 'added')) continue;
+    out.push({ sort, list: trashed === true ? 'trash' : 'album', monthsKey: key });
+  }
+  return out;
+}
+
+function view(v: CachedView) {
+  return { sort: v.sort, trashed: v.list === 'trash' };
+}
+
+/** The loaded month of this view that holds the item, if any. */
+function findLoaded(qc: QueryClient, albumId: string, v: CachedView, itemId: string): Found | null {
+  const prefix = [...itemKeys.album(albumId), 'month', v.sort, v.list === 'trash'];
+  for (const [key, rows] of qc.getQueriesData<Item[]>({ queryKey: prefix })) {
+    if (!rows) continue;
+    const index = rows.findIndex((r) => r.id === itemId);
+    if (index >= 0) return { key, month: String(key[key.length - 1]), rows, index };
+  }
+  return null;
+}
+
+function isLoaded(qc: QueryClient, albumId: string, v: CachedView, month: string): boolean {
+  return qc.getQueryData(itemKeys.month(albumId, view(v), month)) !== undefined;
+}
+
+/** Counts with `delta` added to one month (a month that reaches 0 is dropped), newest month first. */
+export function bumpMonth(counts: readonly MonthCount[], month: string, delta: number): MonthCount[] {
+  const out = counts.map((m) => (m.month === month ? { month, count: m.count + delta } : m)).filter((m) => m.count > 0);
+  if (delta > 0 && !counts.some((m) => m.month === month)) {
+    // `unknown` sorts after every date, as the backends list it.
+    const at = out.findIndex((m) => m.month !== 'unknown' && (month === 'unknown' || m.month < month));
+    out.splice(at < 0 ? out.length : at, 0, { month, count: delta });
+  }
+  return out;
+}
+
+/** The rows with the item in its place (binary search: a loaded month holds up to thousands). */
+export function insertSorted(rows: readonly Item[], item: Item, sort: ItemSort): Item[] {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareItems(rows[mid]!, item, sort) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return [...rows.slice(0, lo), item, ...rows.slice(lo)];
+}
+
+/**
+ * Whether the item was in list `list` before this event, from the event alone (see the note): true, false, or
+ * null when the event cannot say.
+ */
+function wasInFromEvent(ev: ChangeEvent, item: Item | null, list: List): boolean | null {
+  if (!item) return null;
+  const now = listOf(item);
+  if (ev.op === 'insert') return false;
+  if (ev.op === 'delete') return now === list;
+  if (now === 'trash') return list === 'album';
+  if (now === 'album') return list === 'album' ? false : null;
+  return false;
+}
+
+function setCount(qc: QueryClient, v: CachedView, month: string, delta: number): void {
+  qc.setQueryData<MonthCount[]>(v.monthsKey, (counts) => (counts ? bumpMonth(counts, month, delta) : counts));
+}
+
+/** Writes one item event into the cache; see [Note: Placing an item from its event]. */
+export function applyItemChange(qc: QueryClient, ev: ChangeEvent): void {
+  const albumId = ev.albumId;
+  const item = itemFromChange(ev);
+  const malformed = !item && ev.op !== 'delete';
+  let albumDelta: { count: number; bytes: number } | null = null;
+
+  for (const v of cachedViews(qc, albumId)) {
+    const found = findLoaded(qc, albumId, v, ev.row.id);
+    if (malformed) {
+      // What the row says cannot be trusted: the month that held it, and the counts, are read again.
+      if (found) void qc.invalidateQueries({ queryKey: found.key, exact: true });
+      void qc.invalidateQueries({ queryKey: v.monthsKey, exact: true });
+      continue;
+    }
+    const target = item && ev.op !== 'delete' && listOf(item) === v.list ? monthOf(item, v.sort) : null;
+    let was: boolean | null;
+    let fromMonth: string | null = null;
+    if (found) {
+      was = true;
+      fromMonth = found.month;
+    } else if (item && isLoaded(qc, albumId, v, monthOf(item, v.sort))) {
+      was = false; // its month is loaded and does not hold it
+    } else {
+      was = wasInFromEvent(ev, item, v.list);
+      if (was && item) fromMonth = monthOf(item, v.sort);
+    }
+    if (was === null) {
+      void qc.invalidateQueries({ queryKey: v.monthsKey, exact: true });
+    } else if (was && fromMonth) {
+      if (found) qc.setQueryData<Item[]>(found.key, (rows) => rows?.filter((r) => r.id !== ev.row.id));
+      if (fromMonth !== target) setCount(qc, v, fromMonth, -1);
+    }
+    if (target && item) {
+      const key = itemKeys.month(albumId, view(v), target);
+      qc.setQueryData<Item[]>(key, (rows) => (rows ? insertSorted(rows.filter((r) => r.id !== item.id), item, v.sort) : rows));
+      if (!(was && fromMonth === target) && was !== null) setCount(qc, v, target, +1);
+    }
+    if (v.list === 'album' && item && was !== null && (was && fromMonth !== null) !== !!target) {
+      albumDelta = target ? { count: 1, bytes: item.bytes } : { count: -1, bytes: -item.bytes };
+    }
+  }
+
+  const detailKey = itemKeys.detail(albumId, ev.row.id);
+  if (ev.op === 'delete') qc.removeQueries({ queryKey: detailKey, exact: true });
+  else if (item) qc.setQueryData<Item>(detailKey, (old) => (old ? item : old));
+  else void qc.invalidateQueries({ queryKey: detailKey, exact: true });
+
+  // The header's count and size follow the album list; the album row's own event, when one comes, has the last word.
+  if (!albumDelta && item && ev.op !== 'delete' && cachedViews(qc, albumId).every((v) => v.list !== 'album')) {
+    const was = wasInFromEvent(ev, item, 'album');
+    const is = listOf(item) === 'album';
+    if (was !== null && was !== is) albumDelta = is ? { count: 1, bytes: item.bytes } : { count: -1, bytes: -item.bytes };
+  }
+  if (albumDelta) {
+    const d = albumDelta;
+    qc.setQueryData<Album>(albumKeys.detail(albumId), (a) =>
+      a ? { ...a, itemCount: Math.max(0, a.itemCount + d.count), bytesTotal: Math.max(0, a.bytesTotal + d.bytes) } : a,
+    );
+  }
+  // Other screens (the albums list, activity) read again when they are next shown, not now.
+  void qc.invalidateQueries({ queryKey: albumKeys.list(), refetchType: 'none' });
+  void qc.invalidateQueries({ queryKey: albumKeys.activity(), refetchType: 'none' });
+}
