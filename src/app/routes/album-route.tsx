@@ -4,6 +4,7 @@ import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ItemSort } from '../../backend/ports';
 import type { Album, Item } from '../../backend/entities';
 import { useBackend } from '../../backend/backend-context';
+import { useMarkAlbumSeen } from '../../features/activity/use-activity';
 import { AlbumActions } from '../../features/albums/album-actions';
 import { albumAbilities } from '../../features/albums/album-permissions';
 import { PendingUploads } from '../../features/albums/pending-uploads';
@@ -75,6 +76,7 @@ function AlbumScreen({ album }: { album: Album }) {
     [rawSelection, getItems],
   );
   const viewers = useAlbumLive(album.id);
+  useMarkAlbumSeen(album.id);
   const engine = useUploadEngine();
   const trash = useTrashItems(album.id);
   const restore = useRestoreItems(album.id);
