@@ -140,92 +140,92 @@ function AlbumScreen({ album }: { album: Album }) {
   const total = months.data?.reduce((n, m) => n + m.count, 0);
 
   return (
-    <AlbumMembersContext.Provider value={members.data}>
-      <div className="album-page">
-        <div className="page" style={{ paddingBottom: 8 }}>
-          <div className="page-header" style={{ marginBottom: 0 }}>
-            <div className="page-header__text">
-              <h1>{trashed ? `Trash · ${album.title}` : album.title}</h1>
-              {!trashed && album.description && <p className="muted" style={{ whiteSpace: 'pre-wrap', margin: '4px 0' }}>{album.description}</p>}
-              <p className="muted" style={{ margin: 0 }}>
-                {trashed
-                  ? `${formatCount(total ?? 0, 'item', 'items')} in the trash · deleted for good after 30 days`
-                  : `${formatCount(album.itemCount, 'item', 'items')} · ${formatBytes(album.bytesTotal)}`}
-              </p>
-              {!trashed && <PendingUploads album={album} />}
-            </div>
-            <div className="page-header__actions">
-              <Presence viewers={viewers} />
-              {canAdd && <AddFilesMenu onFiles={addFiles} />}
-              {!trashed && <AlbumActions album={album} />}
-            </div>
+    <div className="album-page">
+      <div className="page" style={{ paddingBottom: 8 }}>
+        <div className="page-header" style={{ marginBottom: 0 }}>
+          <div className="page-header__text">
+            <h1>{trashed ? `Trash · ${album.title}` : album.title}</h1>
+            {!trashed && album.description && <p className="muted" style={{ whiteSpace: 'pre-wrap', margin: '4px 0' }}>{album.description}</p>}
+            <p className="muted" style={{ margin: 0 }}>
+              {trashed
+                ? `${formatCount(total ?? 0, 'item', 'items')} in the trash · deleted for good after 30 days`
+                : `${formatCount(album.itemCount, 'item', 'items')} · ${formatBytes(album.bytesTotal)}`}
+            </p>
+            {!trashed && <PendingUploads album={album} />}
+          </div>
+          <div className="page-header__actions">
+            <Presence viewers={viewers} />
+            {canAdd && <AddFilesMenu onFiles={addFiles} />}
+            {!trashed && <AlbumActions album={album} />}
           </div>
         </div>
+      </div>
 
-        {selection.ids.size > 0 ? (
-          <div className="album-toolbar selection-bar" role="toolbar" aria-label="Selection">
-            <button type="button" className="btn btn--icon" aria-label="Clear selection" onClick={() => setSelection(emptySelection)}>
-              <Icon name="close" />
-            </button>
-            <strong>{formatNumber(selection.ids.size)} selected</strong>
-            <span className="album-toolbar__spacer" />
-            <button type="button" className="btn" onClick={() => void runOnSelection('download')}>
-              <Icon name="download" /> Download
-            </button>
-            {abilities.deleteSomeItems &&
-              (trashed ? (
-                <button type="button" className="btn" onClick={() => void runOnSelection('restore')} disabled={restore.isPending || trash.isPending}>
-                  <Icon name="restore" /> Restore
-                </button>
-              ) : (
-                <button type="button" className="btn" onClick={() => void runOnSelection('trash')} disabled={trash.isPending || restore.isPending}>
-                  <Icon name="trash" /> Move to trash
-                </button>
-              ))}
-          </div>
-        ) : (
-          <div className="album-toolbar" role="toolbar" aria-label="Album view">
-            {trashed && (
-              <button type="button" className="btn" onClick={() => setView({ view: null })}>
-                <Icon name="back" /> Back to album
+      {selection.ids.size > 0 ? (
+        <div className="album-toolbar selection-bar" role="toolbar" aria-label="Selection">
+          <button type="button" className="btn btn--icon" aria-label="Clear selection" onClick={() => setSelection(emptySelection)}>
+            <Icon name="close" />
+          </button>
+          <strong>{formatNumber(selection.ids.size)} selected</strong>
+          <span className="album-toolbar__spacer" />
+          <button type="button" className="btn" onClick={() => void runOnSelection('download')}>
+            <Icon name="download" /> Download
+          </button>
+          {abilities.deleteSomeItems &&
+            (trashed ? (
+              <button type="button" className="btn" onClick={() => void runOnSelection('restore')} disabled={restore.isPending || trash.isPending}>
+                <Icon name="restore" /> Restore
               </button>
-            )}
-            <label htmlFor="album-sort" className="muted">Sort</label>
-            <select id="album-sort" className="select" value={sort} onChange={(e) => setView({ sort: e.target.value === 'added' ? 'added' : null })}>
-              <option value="taken">Date taken</option>
-              <option value="added">Date added</option>
-            </select>
-            <span className="album-toolbar__spacer" />
-            {!trashed && (
-              <button type="button" className="btn btn--ghost" onClick={() => setView({ view: 'trash' })}>
-                <Icon name="trash" /> Trash
+            ) : (
+              <button type="button" className="btn" onClick={() => void runOnSelection('trash')} disabled={trash.isPending || restore.isPending}>
+                <Icon name="trash" /> Move to trash
               </button>
+            ))}
+        </div>
+      ) : (
+        <div className="album-toolbar" role="toolbar" aria-label="Album view">
+          {trashed && (
+            <button type="button" className="btn" onClick={() => setView({ view: null })}>
+              <Icon name="back" /> Back to album
+            </button>
+          )}
+          <label htmlFor="album-sort" className="muted">Sort</label>
+          <select id="album-sort" className="select" value={sort} onChange={(e) => setView({ sort: e.target.value === 'added' ? 'added' : null })}>
+            <option value="taken">Date taken</option>
+            <option value="added">Date added</option>
+          </select>
+          <span className="album-toolbar__spacer" />
+          {!trashed && (
+            <button type="button" className="btn btn--ghost" onClick={() => setView({ view: 'trash' })}>
+              <Icon name="trash" /> Trash
+            </button>
+          )}
+        </div>
+      )}
+      {actionError !== null && <div style={{ padding: '0 16px' }}><ErrorLine error={actionError} /></div>}
+      {error ? (
+        <div className="page"><ErrorPanel error={error} onRetry={() => void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) })} /></div>
+      ) : months.isPending ? (
+        <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 240 }} /></div>
+      ) : sections.length === 0 ? (
+        <div className="page">
+          <div className="empty">
+            {trashed ? (
+              <>
+                <h2>The trash is empty</h2>
+                <p>Items you delete stay here for 30 days.</p>
+              </>
+            ) : (
+              <>
+                <h2>This album is empty</h2>
+                <p>{canAdd ? 'Drop photos, videos, files or whole folders here, paste them, or use Add.' : 'Nothing has been added yet.'}</p>
+                {canAdd && <AddFilesMenu onFiles={addFiles} />}
+              </>
             )}
           </div>
-        )}
-        {actionError !== null && <div style={{ padding: '0 16px' }}><ErrorLine error={actionError} /></div>}
-        {error ? (
-          <div className="page"><ErrorPanel error={error} onRetry={() => void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) })} /></div>
-        ) : months.isPending ? (
-          <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 240 }} /></div>
-        ) : sections.length === 0 ? (
-          <div className="page">
-            <div className="empty">
-              {trashed ? (
-                <>
-                  <h2>The trash is empty</h2>
-                  <p>Items you delete stay here for 30 days.</p>
-                </>
-              ) : (
-                <>
-                  <h2>This album is empty</h2>
-                  <p>{canAdd ? 'Drop photos, videos, files or whole folders here, paste them, or use Add.' : 'Nothing has been added yet.'}</p>
-                  {canAdd && <AddFilesMenu onFiles={addFiles} />}
-                </>
-              )}
-            </div>
-          </div>
-        ) : (
+        </div>
+      ) : (
+        <AlbumMembersContext.Provider value={members.data}>
           <AlbumGrid
             label={trashed ? 'Trash' : album.title}
             sections={sections}
@@ -235,10 +235,10 @@ function AlbumScreen({ album }: { album: Album }) {
             onWantedMonths={setWanted}
             onDeleteKey={onDeleteKey}
           />
-        )}
-        {canAdd && <DropZone onFiles={addFiles} />}
-        <Outlet context={outlet} />
-      </div>
-    </AlbumMembersContext.Provider>
+        </AlbumMembersContext.Provider>
+      )}
+      {canAdd && <DropZone onFiles={addFiles} />}
+      <Outlet context={outlet} />
+    </div>
   );
 }
