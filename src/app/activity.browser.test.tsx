@@ -63,7 +63,7 @@ test('activity reads as grouped sentences that link to the album or the photo, w
   await eventually(() => entries().map(entryText)).toEqual([
     'Ana added 12 items to Lisbon',
     'Ben commented on a photo in Lisbon',
-    'Someone who left left Lisbon',
+    'Someone left Lisbon',
     'Ben joined Lisbon',
   ]);
   const [added, commented] = entries();

@@ -26,9 +26,10 @@ const items = (n: number) => (n === 1 ? 'an item' : `${n.toLocaleString()} items
 export const albumHref = (albumId: string) => `/albums/${albumId}`;
 export const itemHref = (albumId: string, itemId: string) => `/albums/${albumId}/items/${itemId}`;
 
-/** Who did it, as the feed names them. */
-export function actorLabel(entry: Pick<ActivityEntry, 'actorName'>): string {
-  return entry.actorName || FORMER_MEMBER;
+/** Who did it, as the feed names them ("Someone left Lisbon" rather than "Someone who left left Lisbon"). */
+export function actorLabel(entry: Pick<ActivityEntry, 'actorName' | 'verb'>): string {
+  if (entry.actorName) return entry.actorName;
+  return entry.verb === 'left' ? 'Someone' : FORMER_MEMBER;
 }
 
 /**

@@ -84,7 +84,7 @@ describe('activity wording and links', () => {
     expect(say({ verb: 'created_album' })).toBe('Ana created Lisbon');
     expect(say({ verb: 'trashed_items', count: 3 })).toBe('Ana moved 3 items to the trash in Lisbon');
     expect(say({ verb: 'restored_items', count: 1 })).toBe('Ana restored an item in Lisbon');
-    expect(say({ verb: 'left', actorName: null })).toBe('Someone who left left Lisbon');
+    expect(say({ verb: 'left', actorName: null })).toBe('Someone left Lisbon');
     expect(say({ verb: 'removed_member', subjectId: 'u2' })).toBe('Ana removed a member from Lisbon');
     expect(say({ verb: 'changed_role', subjectId: 'u2' })).toBe('Ana changed a member’s role in Lisbon');
     expect(say({ verb: 'transferred_ownership', subjectId: 'u2' })).toBe('Ana handed over Lisbon');
