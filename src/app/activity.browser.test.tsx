@@ -11,7 +11,7 @@ import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { Backend } from '../backend/ports';
 import type { Activity, Item } from '../backend/entities';
 import { AppError } from '../lib/app-error';
-import { withOverrides } from '../testing/contract/contract-fixtures';
+import { addReadyItem, withOverrides } from '../testing/contract/contract-fixtures';
 import { seedLocalAlbum } from '../testing/local-seed';
 import { renderRoutes } from '../testing/render-routes';
 
@@ -214,4 +214,32 @@ test('the details panel and the tile say who added an item; someone no longer a 
   await eventually(() => detail('Added by')).toMatch(/^Someone who left · /);
   // One read of the member list for the grid, its tiles and the viewer.
   expect(memberReads).toBe(1);
+});
+
+test('a burst of changes elsewhere refreshes the albums screen once, not once per change', async () => {
+  const names = isolated();
+  const real = createLocalBackend(names);
+  // Another tab on the same albums.
+  const other = createLocalBackend(names);
+  const album = await real.data.createAlbum({ title: 'Busy' });
+  let reads = 0;
+  const backend: Backend = {
+    ...real,
+    data: withOverrides(real.data, {
+      unreadCounts: (opts) => {
+        reads++;
+        return real.data.unreadCounts(opts);
+      },
+    }),
+  };
+  await show(backend, '/');
+  await eventually(() => entries().length).toBe(1);
+  expect(reads).toBe(1);
+  await Promise.all(Array.from({ length: 6 }, () => addReadyItem(other, album.id)));
+  await eventually(() => entries().map(entryText)).toEqual([expect.stringMatching(/ added 6 items to Busy$/), expect.stringMatching(/ created Busy$/)]);
+  await new Promise((r) => setTimeout(r, 1_000));
+  // Six additions send a score of events; a refresh per event read the counts 19 times. A slow machine may
+  // split the burst in two.
+  expect(reads).toBeGreaterThanOrEqual(2);
+  expect(reads).toBeLessThanOrEqual(3);
 });
