@@ -87,13 +87,23 @@ export type ActivityVerb =
   | 'changed_role'
   | 'transferred_ownership';
 
+/** One line of an album's activity; the database merges a person's lines of one kind within 10 minutes. */
 export interface Activity {
   id: string;
   albumId: string;
   albumTitle: string;
+  /** '' once their account is gone. */
   actorId: string;
-  actorName: string;
+  /** null when the caller can no longer see who it was: they left (every album the two shared), or are gone. */
+  actorName: string | null;
   verb: ActivityVerb;
+  /**
+   * What the line is about, by verb: `commented` the item commented on; `added_items` the first item added;
+   * `changed_role`, `removed_member`, `transferred_ownership` the member acted on; null for the others.
+   */
+  subjectId: string | null;
+  /** For `commented`, the kind of that item when the caller can still see it; else null. */
+  subjectKind: ItemKind | null;
   count: number;
   createdAt: string;
 }

@@ -131,7 +131,17 @@ export interface DataPort {
   /** Owner only: clears those uploads, their bytes too; the owner's own stay. Returns how many were cleared. */
   clearPendingItems(albumId: string, opts?: CallOptions): Promise<number>;
 
+  /** The newest lines of activity across the caller's albums, newest first. */
   listActivity(limit: number, opts?: CallOptions): Promise<Activity[]>;
+  /**
+   * For each of the caller's albums with something unread, how many lines of activity by others came since they
+   * last opened it (since joining, if never), counted up to 100 ("99+"). Albums with none may be left out.
+   * Without `capabilities.sharing.members` (the local backend) one person does everything, so nothing is ever
+   * unread: always {}.
+   */
+  unreadCounts(opts?: CallOptions): Promise<Record<string, number>>;
+  /** The caller has opened the album now: its unread count starts again from 0. `album/not-found` for a non-member. */
+  markAlbumSeen(albumId: string, opts?: CallOptions): Promise<void>;
 
   // Members and invitations (PRODUCT.md §6). [Note: Members without sharing]: with
   // `capabilities.sharing.members === false` (the local backend) an album has exactly one member, its owner:

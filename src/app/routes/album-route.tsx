@@ -4,6 +4,7 @@ import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ItemSort } from '../../backend/ports';
 import type { Album, Item } from '../../backend/entities';
 import { useBackend } from '../../backend/backend-context';
+import { useMarkAlbumSeen } from '../../features/activity/use-activity';
 import { AlbumActions } from '../../features/albums/album-actions';
 import { albumAbilities } from '../../features/albums/album-permissions';
 import { PendingUploads } from '../../features/albums/pending-uploads';
@@ -17,6 +18,8 @@ import { emptySelection, prune, type Selection } from '../../features/items/sele
 import { useAlbumLive, type AlbumGone } from '../../features/items/use-album-live';
 import { useAlbumSections, type AlbumView } from '../../features/items/use-album-sections';
 import { downloadItems, useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
+import { AlbumMembersContext } from '../../features/members/uploader-credit';
+import { useMembers } from '../../features/members/use-members';
 import { AddFilesMenu } from '../../features/uploads/add-files-menu';
 import { DropZone } from '../../features/uploads/drop-zone';
 import { OthersUploading } from '../../features/uploads/others-uploading';
@@ -85,6 +88,8 @@ function AlbumScreen({ album }: { album: Album }) {
     [toast, navigate, album.title],
   );
   const viewers = useAlbumLive(album.id, onGone);
+  useMarkAlbumSeen(album.id);
+  const members = useMembers(album.id);
   const engine = useUploadEngine();
   const trash = useTrashItems(album.id);
   const restore = useRestoreItems(album.id);
@@ -231,15 +236,17 @@ function AlbumScreen({ album }: { album: Album }) {
           </div>
         </div>
       ) : (
-        <AlbumGrid
-          label={trashed ? 'Trash' : album.title}
-          sections={sections}
-          selection={selection}
-          onSelectionChange={setSelection}
-          onOpen={open}
-          onWantedMonths={setWanted}
-          onDeleteKey={onDeleteKey}
-        />
+        <AlbumMembersContext.Provider value={members.data}>
+          <AlbumGrid
+            label={trashed ? 'Trash' : album.title}
+            sections={sections}
+            selection={selection}
+            onSelectionChange={setSelection}
+            onOpen={open}
+            onWantedMonths={setWanted}
+            onDeleteKey={onDeleteKey}
+          />
+        </AlbumMembersContext.Provider>
       )}
       {canAdd && <DropZone onFiles={addFiles} />}
       <Outlet context={outlet} />

@@ -1,18 +1,18 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import type { Activity } from '../../backend/entities';
+import { useNavigate } from 'react-router';
+import { ActivityList } from '../../features/activity/activity-list';
+import { useUnreadCounts } from '../../features/activity/use-activity';
 import { AlbumCard } from '../../features/albums/album-card';
 import { AlbumFormDialog } from '../../features/albums/album-form-dialog';
-import { useActivity, useAlbums, useAlbumsLive, useCreateAlbum } from '../../features/albums/use-albums';
+import { useAlbums, useAlbumsLive, useCreateAlbum } from '../../features/albums/use-albums';
 import { useObjectUrls } from '../../features/files/use-object-urls';
-import { formatDateTime } from '../../lib/format';
 import { ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 
 export function AlbumsRoute() {
   useAlbumsLive();
   const albums = useAlbums();
-  const activity = useActivity();
+  const unread = useUnreadCounts();
   const create = useCreateAlbum();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
@@ -52,24 +52,17 @@ export function AlbumsRoute() {
         <ul className="album-list" aria-label="Your albums" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {albums.data.map((album) => (
             <li key={album.id}>
-              <AlbumCard album={album} coverUrl={album.coverThumbKey ? covers.data?.get(album.coverThumbKey) : undefined} />
+              <AlbumCard
+                album={album}
+                coverUrl={album.coverThumbKey ? covers.data?.get(album.coverThumbKey) : undefined}
+                unread={unread.data?.[album.id] ?? 0}
+              />
             </li>
           ))}
         </ul>
       )}
 
-      <h2 className="section-title">Recent activity</h2>
-      {activity.isSuccess && activity.data.length === 0 && <p className="muted">Nothing yet.</p>}
-      {activity.isError && <ErrorPanel error={activity.error} />}
-      {activity.isSuccess && activity.data.length > 0 && (
-        <ul className="activity">
-          {activity.data.map((a) => (
-            <li key={a.id}>
-              <ActivityLine activity={a} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <ActivityList />
 
       <AlbumFormDialog
         open={creating}
@@ -83,28 +76,5 @@ export function AlbumsRoute() {
         }}
       />
     </div>
-  );
-}
-
-const VERBS: Record<Activity['verb'], (n: number) => string> = {
-  added_items: (n) => `added ${n} item${n === 1 ? '' : 's'} to`,
-  created_album: () => 'created',
-  commented: () => 'commented in',
-  joined: () => 'joined',
-  trashed_items: (n) => `moved ${n} item${n === 1 ? '' : 's'} to the trash in`,
-  restored_items: (n) => `restored ${n} item${n === 1 ? '' : 's'} in`,
-  left: () => 'left',
-  removed_member: () => 'removed a member from',
-  changed_role: () => 'changed a member’s role in',
-  transferred_ownership: () => 'handed over',
-};
-
-function ActivityLine({ activity }: { activity: Activity }) {
-  return (
-    <>
-      <strong>{activity.actorName}</strong> {VERBS[activity.verb](activity.count)}{' '}
-      <Link to={`/albums/${activity.albumId}`}>{activity.albumTitle}</Link>{' '}
-      <span className="muted">· {formatDateTime(activity.createdAt)}</span>
-    </>
   );
 }

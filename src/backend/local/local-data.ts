@@ -7,6 +7,7 @@ import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, 
 import type { Activity, Album, Invite, InviteInput, InvitePreview, Item, Member, Role } from '../entities';
 import * as activity from './local-activity';
 import * as albums from './local-albums';
+import { guard } from './local-errors';
 import type { LocalDataDeps } from './local-data-deps';
 import * as members from './local-members';
 import * as pages from './local-item-pages';
@@ -85,6 +86,15 @@ export class LocalData implements DataPort {
 
   listActivity(limit: number, opts: CallOptions = {}): Promise<Activity[]> {
     return activity.listActivity(this.deps, limit, opts);
+  }
+
+  unreadCounts(opts: CallOptions = {}): Promise<Record<string, number>> {
+    // One person on this device: nobody else's doing is ever unread.
+    return guard(opts.signal, () => Promise.resolve({}));
+  }
+
+  markAlbumSeen(albumId: string, opts: CallOptions = {}): Promise<void> {
+    return activity.markAlbumSeen(this.deps, albumId, opts);
   }
 
   // --- Members and invitations: one member, the owner ([Note: Members without sharing] in ports.ts) ------

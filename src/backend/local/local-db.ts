@@ -66,6 +66,8 @@ export interface ActivityRecord {
   albumId: string;
   actorId: string;
   verb: Activity['verb'];
+  /** What the line is about (see Activity.subjectId); absent in rows written before it was kept. */
+  subject?: string | null;
   count: number;
   createdAt: string;
 }

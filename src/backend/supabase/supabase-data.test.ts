@@ -247,10 +247,10 @@ describe('Supabase data: requests on the wire', () => {
   it('reads the activity feed newest first, limited', async () => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/activity_feed', [
-      { id: 'a1', album_id: ALBUM_ID, album_title: 'Lisbon', actor_id: 'u1', actor_name: 'Ada', verb: 'added_items', count: 3, created_at: '2024-06-01T00:00:00+00:00' },
+      { id: 'a1', album_id: ALBUM_ID, album_title: 'Lisbon', actor_id: 'u1', actor_name: 'Ada', verb: 'added_items', subject: 'i1', subject_kind: null, count: 3, created_at: '2024-06-01T00:00:00+00:00' },
     ]);
     expect(await backend.data.listActivity(20)).toEqual([
-      { id: 'a1', albumId: ALBUM_ID, albumTitle: 'Lisbon', actorId: 'u1', actorName: 'Ada', verb: 'added_items', count: 3, createdAt: '2024-06-01T00:00:00.000Z' },
+      { id: 'a1', albumId: ALBUM_ID, albumTitle: 'Lisbon', actorId: 'u1', actorName: 'Ada', verb: 'added_items', subjectId: 'i1', subjectKind: null, count: 3, createdAt: '2024-06-01T00:00:00.000Z' },
     ]);
     const q = stub.last('/rest/v1/activity_feed').url.searchParams;
     expect(q.get('order')).toBe('created_at.desc,id.desc');

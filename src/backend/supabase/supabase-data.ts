@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor } from './supabase-cursor';
 import { abortErrorOf, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
 import { SupabaseMembers } from './supabase-members';
-import { rows, toActivity, toAlbum, toItem, toMonthCount, type Row } from './supabase-rows';
+import { rows, toActivity, toAlbum, toItem, toMonthCount, toUnreadCount, type Row } from './supabase-rows';
 
 export const DEFAULT_PAGE_SIZE = 200;
 // One row more than the page is fetched to learn whether another follows, and a hosted project answers at
@@ -273,6 +273,19 @@ export class SupabaseData implements DataPort {
       .order('id', { ascending: false })
       .limit(limit);
     return rows(await this.send(query as unknown as Sendable, opts.signal)).map(toActivity);
+  }
+
+  async unreadCounts(opts: CallOptions = {}): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const row of rows(await this.send(this.rpc('unread_counts', {}), opts.signal))) {
+      const { albumId, unread } = toUnreadCount(row);
+      if (unread > 0) counts[albumId] = unread;
+    }
+    return counts;
+  }
+
+  async markAlbumSeen(albumId: string, opts: CallOptions = {}): Promise<void> {
+    await this.send(this.rpc('mark_album_seen', { p_album_id: albumId }), opts.signal, 'album/not-found');
   }
 
   // --- Members and invitations (supabase-members.ts) ----------------------------------------------------

@@ -51,7 +51,7 @@ const ITEM_ROW = {
   sort_taken: '2024-06-01T00:00:00+00:00',
 };
 
-const ACTIVITY_ROW = { id: 'a1', album_id: ALBUM_ID, album_title: 'Lisbon', actor_id: null, actor_name: '', verb: 'joined', count: 1, created_at: '2024-06-01T00:00:00+00:00' };
+const ACTIVITY_ROW = { id: 'a1', album_id: ALBUM_ID, album_title: 'Lisbon', actor_id: null, actor_name: null, verb: 'joined', subject: null, subject_kind: null, count: 1, created_at: '2024-06-01T00:00:00+00:00' };
 
 /** The call failed as unreachable, and its cause is the parse's issues, naming `column`. */
 async function expectUnreadable(call: Promise<unknown>, column: string): Promise<void> {

@@ -186,15 +186,25 @@ export function toMonthCount(row: unknown): MonthCount {
   return { month: r.month, count: toNumber(r.count) };
 }
 
+/** A row of `unread_counts()`. */
+const UNREAD = z.object({ album_id: text, unread: whole });
+
+export function toUnreadCount(row: unknown): { albumId: string; unread: number } {
+  const r = parse(UNREAD, row, 'an unread count');
+  return { albumId: r.album_id, unread: toNumber(r.unread) };
+}
+
 /** A row of the `activity_feed` view. */
 const ACTIVITY = z.object({
   id: text,
   album_id: text,
   album_title: text,
-  // No actor once their account is gone; the view then names them ''.
+  // No actor once their account is gone; no name once the caller cannot see them (they left).
   actor_id: z.nullable(text),
-  actor_name: text,
+  actor_name: z.nullable(text),
   verb: oneOf(VERBS),
+  subject: z.nullable(text),
+  subject_kind: z.nullable(oneOf(KINDS)),
   count: whole,
   created_at: timestamp,
 });
@@ -208,6 +218,8 @@ export function toActivity(row: unknown): Activity {
     actorId: r.actor_id ?? '',
     actorName: r.actor_name,
     verb: r.verb,
+    subjectId: r.subject,
+    subjectKind: r.subject_kind,
     count: toNumber(r.count),
     createdAt: iso(r.created_at),
   };

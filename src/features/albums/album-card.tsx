@@ -4,9 +4,20 @@ import { formatBytes, formatCount } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 import { ThumbhashImage } from '../items/thumbhash-image';
 
-export function AlbumCard({ album, coverUrl }: { album: Album; coverUrl: string | undefined }) {
+/** The badge's text: the count, or "99+" from 100 (the backend counts no further). */
+export function unreadLabel(unread: number): string {
+  return unread >= 100 ? '99+' : String(unread);
+}
+
+export function AlbumCard({ album, coverUrl, unread = 0 }: { album: Album; coverUrl: string | undefined; unread?: number }) {
   return (
     <Link className="album-card" to={`/albums/${album.id}`}>
+      {unread > 0 && (
+        <span className="album-card__badge" data-testid="unread-badge" title={`${unreadLabel(unread)} new since you last opened it`}>
+          <span aria-hidden="true">{unreadLabel(unread)}</span>
+          <span className="visually-hidden">{`${unreadLabel(unread)} new`}</span>
+        </span>
+      )}
       <div className="album-card__cover">
         {coverUrl ? (
           <img src={coverUrl} alt="" loading="lazy" decoding="async" />

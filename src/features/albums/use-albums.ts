@@ -15,11 +15,6 @@ export function useAlbum(albumId: string) {
   return useQuery({ queryKey: albumKeys.detail(albumId), queryFn: ({ signal }) => data.getAlbum(albumId, { signal }) });
 }
 
-export function useActivity(limit = 12) {
-  const { data } = useBackend();
-  return useQuery({ queryKey: [...albumKeys.activity(), limit], queryFn: ({ signal }) => data.listActivity(limit, { signal }) });
-}
-
 export function useCreateAlbum() {
   const { data } = useBackend();
   const qc = useQueryClient();
@@ -60,20 +55,33 @@ export function useDeleteAlbum() {
 
 function refreshAlbums(qc: QueryClient): void {
   void qc.invalidateQueries({ queryKey: albumKeys.list() });
+  // Activity and the unread counts, which sit under the same key.
   void qc.invalidateQueries({ queryKey: albumKeys.activity() });
 }
 
-/** Keeps the albums screen live: any album or item change anywhere refreshes the list and activity. */
+/** Changes heard within this long of the first are answered by one refresh: an upload of 500 files is 500 events. */
+export const LIVE_REFRESH_MS = 400;
+
+/** Keeps the albums screen live: any album or item change anywhere refreshes the list, activity and unread counts. */
 export function useAlbumsLive() {
   const { realtime } = useBackend();
   const qc = useQueryClient();
-  useEffect(
-    () =>
-      realtime.subscribe(null, {
-        onChange: () => refreshAlbums(qc),
-        // Back from a dropped connection (or joined after the list was read): what changed meanwhile was not heard.
-        onJoined: ({ mayHaveMissed }) => mayHaveMissed && refreshAlbums(qc),
-      }),
-    [realtime, qc],
-  );
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const soon = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        refreshAlbums(qc);
+      }, LIVE_REFRESH_MS);
+    };
+    const unsubscribe = realtime.subscribe(null, {
+      onChange: soon,
+      // Back from a dropped connection (or joined after the list was read): what changed meanwhile was not heard.
+      onJoined: ({ mayHaveMissed }) => mayHaveMissed && soon(),
+    });
+    return () => {
+      clearTimeout(timer);
+      unsubscribe();
+    };
+  }, [realtime, qc]);
 }

@@ -3,6 +3,7 @@ import type { Item } from '../../backend/entities';
 import { formatDuration, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 import { useObjectUrl } from '../files/use-url';
+import { useUploaderName } from '../members/uploader-credit';
 import { fileIconFor } from './file-icon';
 import { ThumbhashImage } from './thumbhash-image';
 
@@ -17,6 +18,7 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
 }) {
   const url = useObjectUrl(item.thumbKey);
   const name = safeFilename(item.filename);
+  const by = useUploaderName(item);
   return (
     <div
       role="gridcell"
@@ -25,6 +27,7 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
       data-kind={item.kind}
       aria-selected={selected}
       aria-label={name}
+      title={by === undefined ? name : `${name}\nAdded by ${by}`}
       tabIndex={tabbable ? 0 : -1}
       style={{ left, width, height: '100%' }}
       // The round check is drawn, not a button: keyboard users select with Space on the cell itself.
@@ -41,6 +44,12 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
             <span>{name}</span>
           </div>
         )
+      )}
+      {by !== undefined && (
+        // Shown on hover and focus; the cell's title carries it for assistive technology.
+        <span className="tile__credit" aria-hidden="true">
+          {by}
+        </span>
       )}
       {item.kind === 'video' && <span className="tile__badge">{item.durationMs ? formatDuration(item.durationMs) : 'Video'}</span>}
       <span className="tile__check" aria-hidden="true">

@@ -1,9 +1,14 @@
 import type { Item } from '../../backend/entities';
+import { uploaderName } from '../members/uploader-credit';
+import { useMembers } from '../members/use-members';
 import { errorText } from '../../lib/error-messages';
 import { formatBytes, formatDateTime, formatDuration, safeFilename } from '../../lib/format';
 
 /** Date, size, dimensions, camera and the photographer's own fields. Every value is text, never HTML. */
 export function DetailsPanel({ item }: { item: Item }) {
+  const members = useMembers(item.albumId);
+  // The date alone until the member list is known (or if it cannot be read): never a wrong name.
+  const by = uploaderName(item, members.data);
   const m = item.metadata;
   const camera = [m.cameraMake, m.cameraModel].filter(Boolean).join(' ');
   const exposure = [
@@ -15,7 +20,7 @@ export function DetailsPanel({ item }: { item: Item }) {
   const rows: [string, string][] = [
     ['Name', safeFilename(item.filename)],
     ['Taken', formatDateTime(item.takenAt)],
-    ['Added', formatDateTime(item.createdAt)],
+    by === undefined ? ['Added', formatDateTime(item.createdAt)] : ['Added by', `${by} · ${formatDateTime(item.createdAt)}`],
     ['Size', formatBytes(item.bytes)],
     ['Type', item.mime],
   ];

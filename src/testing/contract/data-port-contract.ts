@@ -370,7 +370,29 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
           expect(row).toMatchObject({ albumTitle: 'Activity, renamed', actorId: session!.userId, actorName: session!.profile.displayName });
         }
         for (let i = 1; i < rows.length; i++) expect(rows[i - 1]!.createdAt >= rows[i]!.createdAt).toBe(true);
+        // An addition names its first item (where the line links); the others name nothing.
+        expect(rows.map((a) => [a.verb, a.subjectId, a.subjectKind])).toEqual([
+          ['restored_items', null, null],
+          ['trashed_items', null, null],
+          ['added_items', items[0]!.id, null],
+          ['created_album', null, null],
+        ]);
         expect(await b.data.listActivity(2)).toHaveLength(2);
+      });
+
+      it('one\'s own doing is never unread; opening an album marks it seen, a stranger\'s id is album/not-found', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Unread' });
+        await addReadyItem(b, album.id);
+        const counts = await b.data.unreadCounts();
+        expect(counts[album.id] ?? 0).toBe(0);
+        for (const n of Object.values(counts)) expect(Number.isInteger(n) && n > 0 && n <= 100).toBe(true);
+        await b.data.markAlbumSeen(album.id);
+        expect((await b.data.unreadCounts())[album.id] ?? 0).toBe(0);
+        await expectAppError(b.data.markAlbumSeen(crypto.randomUUID()), 'album/not-found');
+        await b.data.deleteAlbum(album.id);
+        await expectAppError(b.data.markAlbumSeen(album.id), 'album/not-found');
+        expect(album.id in (await b.data.unreadCounts())).toBe(false);
       });
     });
 

@@ -1,0 +1,74 @@
+/**
+ * Activity and unread counts through the Supabase adapter with two people: real supabase-js, our real SQL,
+ * only the hosted HTTP API emulated (tests/db/wire). What one person sees alone is in the DataPort contract.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addReadyItem, expectAppError } from '../../src/testing/contract/contract-fixtures';
+import type { Backend } from '../../src/backend/ports';
+import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
+import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
+import { startDb, type Harness } from './db-harness';
+import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
+
+let db: Harness;
+let wire: WireEmulator;
+
+beforeAll(async () => {
+  db = await startDb();
+  wire = await createWireEmulator(db);
+}, 300_000);
+afterAll(async () => {
+  await db?.close();
+});
+
+let accounts = 0;
+
+async function person(): Promise<{ backend: Backend; id: string; name: string }> {
+  const n = ++accounts;
+  const name = `Person ${n}`;
+  const backend = createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: SilentWebSocket as never });
+  const session = await backend.auth.signUp(`person${n}.${crypto.randomUUID().slice(0, 8)}@example.test`, 'correct horse battery staple', name);
+  if (!session) throw new Error('sign-up gave no session: the emulated project asks for no email confirmation');
+  return { backend, id: session.userId, name };
+}
+
+describe('activity and unread counts over the emulated wire', () => {
+  it('what another member does is unread until the album is opened; their lines name them, and no one once they left', async () => {
+    const ada = await person();
+    const bob = await person();
+    const album = await ada.backend.data.createAlbum({ title: 'Lisbon' });
+    const other = await ada.backend.data.createAlbum({ title: 'Porto' });
+    const { token } = await ada.backend.data.createInvite(album.id, { role: 'contributor' });
+    await bob.backend.data.acceptInvite(token);
+    await ada.backend.data.markAlbumSeen(album.id);
+    expect(await ada.backend.data.unreadCounts()).toEqual({});
+
+    const first = await addReadyItem(bob.backend, album.id);
+    await addReadyItem(bob.backend, album.id);
+    // The two additions are one line; nothing happened in Porto; Bob's own doing is not unread to him.
+    expect(await ada.backend.data.unreadCounts()).toEqual({ [album.id]: 1 });
+    expect((await bob.backend.data.unreadCounts())[album.id]).toBeUndefined();
+    expect(other.id in (await ada.backend.data.unreadCounts())).toBe(false);
+
+    const lines = (await ada.backend.data.listActivity(20)).filter((a) => a.albumId === album.id && a.actorId === bob.id);
+    expect(lines.map((a) => [a.verb, a.actorName, a.count, a.subjectId])).toEqual([
+      ['added_items', bob.name, 2, first.id],
+      ['joined', bob.name, 1, null],
+    ]);
+
+    await ada.backend.data.markAlbumSeen(album.id);
+    expect(await ada.backend.data.unreadCounts()).toEqual({});
+
+    await bob.backend.data.leaveAlbum(album.id, { keepItems: true });
+    expect(await ada.backend.data.unreadCounts()).toEqual({ [album.id]: 1 });
+    const after = (await ada.backend.data.listActivity(20)).filter((a) => a.albumId === album.id && a.actorId === bob.id);
+    expect(after.map((a) => [a.verb, a.actorName])).toEqual([
+      ['left', null],
+      ['added_items', null],
+      ['joined', null],
+    ]);
+    // Gone from the album, Bob can neither mark it nor count it.
+    await expectAppError(bob.backend.data.markAlbumSeen(album.id), 'album/not-found');
+    expect(album.id in (await bob.backend.data.unreadCounts())).toBe(false);
+  });
+});
