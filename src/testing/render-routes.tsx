@@ -8,6 +8,7 @@ import { appRoutes } from '../app/router';
 import { BackendContext } from '../backend/backend-context';
 import type { Backend } from '../backend/ports';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
+import { ToastProvider } from '../ui/toast';
 
 /** Renders the screen at `path` into `root`, signed in as the backend's current session. */
 export async function renderRoutes(root: Root, backend: Backend, path: string): Promise<void> {
@@ -18,7 +19,9 @@ export async function renderRoutes(root: Root, backend: Backend, path: string): 
       <BackendContext.Provider value={{ backend, session }}>
         <QueryClientProvider client={createQueryClient()}>
           <UploadEngineProvider>
-            <RouterProvider router={router} />
+            <ToastProvider>
+              <RouterProvider router={router} />
+            </ToastProvider>
           </UploadEngineProvider>
         </QueryClientProvider>
       </BackendContext.Provider>,

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ItemSort } from '../../backend/ports';
 import type { Album, Item } from '../../backend/entities';
 import { useBackend } from '../../backend/backend-context';
@@ -152,6 +152,11 @@ function AlbumScreen({ album }: { album: Album }) {
             <Presence viewers={viewers} />
             {canAdd && <AddFilesMenu onFiles={addFiles} />}
             {!trashed && <AlbumActions album={album} />}
+            {!trashed && (
+              <Link className="btn" to={`/albums/${album.id}/settings`}>
+                <Icon name="settings" /> Settings
+              </Link>
+            )}
           </div>
         </div>
       </div>
