@@ -11,6 +11,13 @@ type PolicyModule = typeof import('./src/lib/content-security-policy');
 const loadPolicyModule = async () =>
   (await runnerImport<PolicyModule>(fileURLToPath(new URL('./src/lib/content-security-policy.ts', import.meta.url)))).module;
 
+type WireCommands = typeof import('./tests/browser/wire-commands');
+type WireRequest = import('./tests/browser/wire-commands').WireRequest;
+let wireModule: Promise<WireCommands> | undefined;
+// Loaded (once, by the first browser test that asks) through the module runner too: it starts a database.
+const wireCommands = () =>
+  (wireModule ??= runnerImport<WireCommands>(fileURLToPath(new URL('./tests/browser/wire-commands.ts', import.meta.url))).then((r) => r.module));
+
 /** Writes the Content-Security-Policy for the build's settings into index.html (see [Note: Content-Security-Policy]). */
 function contentSecurityPolicyMeta(): Plugin {
   let policy = '';
@@ -126,6 +133,14 @@ export default defineConfig({
               launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
             }),
             instances: [{ browser: 'chromium' }],
+            // An emulated Supabase project on our real SQL for screens with several people (tests/browser/browser-wire.ts).
+            commands: {
+              wireStart: async () => (await wireCommands()).wireStart(),
+              wireFetch: async (_ctx, id: string, req: WireRequest) => (await wireCommands()).wireFetch(id, req),
+              wireUnserved: async (_ctx, id: string) => (await wireCommands()).wireUnserved(id),
+              wireExpireInvite: async (_ctx, id: string, inviteId: string) => (await wireCommands()).wireExpireInvite(id, inviteId),
+              wireStop: async (_ctx, id: string) => (await wireCommands()).wireStop(id),
+            },
           },
         },
       },
