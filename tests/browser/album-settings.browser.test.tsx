@@ -7,8 +7,9 @@
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { page, userEvent } from 'vitest/browser';
+import { page } from 'vitest/browser';
 import type { Role } from '../../src/backend/entities';
+import { createLocalBackend } from '../../src/backend/local/create-local-backend';
 import { addReadyItem, expectAppError } from '../../src/testing/contract/contract-fixtures';
 import { renderRoutes } from '../../src/testing/render-routes';
 import { startBrowserWire, type BrowserWire, type Person } from './browser-wire';
@@ -152,7 +153,7 @@ test('an invitation link is made with its role, expiry and uses, shown with a QR
   await page.getByRole('button', { name: 'Create invitation link' }).click();
 
   const link = page.getByLabelText('Invitation link', { exact: true });
-  await expect.element(link).toHaveValue(new RegExp(`^${location.origin}/invite/[A-Za-z0-9_-]{22,}$`));
+  await eventually(() => (link.query() as HTMLInputElement | null)?.value).toMatch(new RegExp(`^${location.origin}/invite/[A-Za-z0-9_-]{22,}$`));
   const url = (link.element() as HTMLInputElement).value;
   const qr = page.getByRole('img', { name: 'QR code of the invitation link' });
   await expect.element(qr).toBeVisible();
@@ -177,7 +178,7 @@ test('Copy puts the link on the clipboard, and selects it when the browser refus
   await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
   await page.getByRole('button', { name: 'Create invitation link' }).click();
   const link = page.getByLabelText('Invitation link', { exact: true });
-  await expect.element(link).toHaveValue(/\/invite\//);
+  await eventually(() => (link.query() as HTMLInputElement | null)?.value).toMatch(/\/invite\//);
   const refuse = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard');
   Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) } });
   try {
@@ -199,4 +200,17 @@ test('Copy puts the link on the clipboard, and selects it when the browser refus
   } finally {
     delete (navigator as { clipboard?: unknown }).clipboard;
   }
+});
+
+test('on this device the members list shows the owner alone, and members and invitations say sharing needs Supabase', async () => {
+  const tag = `settings-local-${Date.now().toString(36)}`;
+  const local = createLocalBackend({ dbName: tag, opfsDir: tag, channelName: tag });
+  const album = await local.data.createAlbum({ title: 'Home' });
+  await renderRoutes(root, local, `/albums/${album.id}/settings`);
+  await eventually(() => document.querySelectorAll('.member-row').length).toBe(1);
+  expect(headings()).toEqual(['Album', 'Members', 'Invitations', 'Share links', 'Danger zone']);
+  expect(document.querySelectorAll('[data-testid="sharing-needs-supabase"]').length).toBe(2);
+  expect(document.querySelector('.member-row')?.textContent).toContain('Owner');
+  expect(document.querySelectorAll('[aria-label^="Change "]').length).toBe(0);
+  expect(document.querySelector('form[aria-label="Invite by link"]')).toBeNull();
 });
