@@ -132,6 +132,8 @@ for (const keep of [true, false]) {
     await dialog.getByRole('button', { name: 'Leave album' }).click();
     await expect.element(page.getByText('You left “Porto”.')).toBeVisible();
     await eventually(() => document.querySelector('h1')?.textContent).toBe('Albums');
+    // One notice: leaving is not also reported as having been removed.
+    expect(document.body.textContent).not.toContain('no longer a member');
     await expectAppError(bob.backend.data.getAlbum(albumId), 'album/not-found');
     expect((await ada.backend.data.getAlbum(albumId)).itemCount).toBe(keep ? 3 : 1);
     expect((await ada.backend.data.listMembers(albumId)).map((m) => m.userId)).toEqual([ada.id]);

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Album } from '../../backend/entities';
 import { useBackend, useSession } from '../../backend/backend-context';
@@ -21,16 +21,24 @@ export function AlbumSettingsRoute() {
   const navigate = useNavigate();
   const toast = useToast();
   const lastTitle = useRef<string | null>(null);
+  // Set once this person left or deleted the album here, so that its vanishing is not news to them.
+  const departed = useRef(false);
   useMembersLive(albumId);
   if (album.data) lastTitle.current = album.data.title;
+  const home = useCallback(
+    (title: string) => {
+      departed.current = true;
+      toast({ title });
+      void navigate('/', { replace: true });
+    },
+    [navigate, toast],
+  );
 
-  // Removed (or the album deleted) while here: the album can no longer be read.
+  // Removed (or the album deleted) by someone else while here: the album can no longer be read.
   const gone = album.isError && lastTitle.current !== null && isAppError(album.error) && album.error.code === 'album/not-found';
   useEffect(() => {
-    if (!gone) return;
-    toast({ title: `You are no longer a member of “${lastTitle.current ?? ''}”.` });
-    void navigate('/', { replace: true });
-  }, [gone, navigate, toast]);
+    if (gone && !departed.current) home(`You are no longer a member of “${lastTitle.current ?? ''}”.`);
+  }, [gone, home]);
 
   if (album.isPending) return <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 240 }} /></div>;
   if (album.isError) {
@@ -40,20 +48,14 @@ export function AlbumSettingsRoute() {
       </div>
     );
   }
-  return <SettingsScreen album={album.data} />;
+  return <SettingsScreen album={album.data} home={home} />;
 }
 
-function SettingsScreen({ album }: { album: Album }) {
+function SettingsScreen({ album, home }: { album: Album; home: (toast: string) => void }) {
   const backend = useBackend();
   const session = useSession();
-  const navigate = useNavigate();
-  const toast = useToast();
   const sections = settingsSections(album.role);
   const sharing = backend.capabilities.sharing.members;
-  const home = (title: string) => {
-    toast({ title });
-    void navigate('/', { replace: true });
-  };
   return (
     <div className="page settings-page">
       <div className="page-header">

@@ -30,7 +30,8 @@ export function DangerZone({ album, onDeleted }: { album: Album; onDeleted: () =
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (matches) remove.mutate(album.id, { onSuccess: onDeleted });
+            // The promise, not mutate's callback: the screen may unmount as the album's query is dropped.
+            if (matches) remove.mutateAsync(album.id).then(onDeleted, () => undefined);
           }}
         >
           <p>

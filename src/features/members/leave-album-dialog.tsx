@@ -14,7 +14,8 @@ export function LeaveAlbumDialog({ album, open, onClose, onLeft }: { album: Albu
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          leave.mutate(keep, { onSuccess: onLeft });
+          // The promise, not mutate's callback: the screen may unmount as the album's query is dropped.
+          leave.mutateAsync(keep).then(onLeft, () => undefined);
         }}
       >
         <fieldset className="choice-list">
