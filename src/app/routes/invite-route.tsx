@@ -99,6 +99,9 @@ function InviteCover({ preview }: { preview: InvitePreview }) {
 function InvitePage({ children, busy }: { children: ReactNode; busy?: boolean }) {
   return (
     <main className="page page--center invite-page">
+      <p className="invite-page__brand">
+        <img src="/icon.svg" alt="" width={24} height={24} /> Shoebox
+      </p>
       <div className="card invite-card" aria-busy={busy || undefined}>
         {children}
       </div>
