@@ -10,7 +10,7 @@ import type { WireInfo, WireRequest, WireResponse } from './wire-commands';
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
-    wireStart: () => Promise<WireInfo>;
+    wireStart: (opts?: { realtime?: boolean }) => Promise<WireInfo>;
     wireFetch: (id: string, req: WireRequest) => Promise<WireResponse>;
     wireUnserved: (id: string) => Promise<string[]>;
     wireExpireInvite: (id: string, inviteId: string) => Promise<void>;
@@ -35,8 +35,9 @@ export interface Person {
 
 const nullBody = new Set([101, 204, 205, 304]);
 
-export async function startBrowserWire(): Promise<BrowserWire> {
-  const info = await commands.wireStart();
+/** With `realtime`, each person's backend hears the album's changes over a real WebSocket; otherwise none connects. */
+export async function startBrowserWire(opts: { realtime?: boolean } = {}): Promise<BrowserWire> {
+  const info = await commands.wireStart(opts);
   const wireFetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     if (request.signal.aborted) throw new DOMException('This operation was aborted', 'AbortError');
@@ -48,7 +49,7 @@ export async function startBrowserWire(): Promise<BrowserWire> {
   return {
     fetch: wireFetch,
     async person(name) {
-      const backend = createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch: wireFetch, persistSession: false, webSocket: SilentWebSocket as never });
+      const backend = createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch: wireFetch, persistSession: false, webSocket: (opts.realtime ? WebSocket : SilentWebSocket) as never });
       const email = `person${++accounts}.${crypto.randomUUID().slice(0, 8)}@example.test`;
       const session = await backend.auth.signUp(email, 'correct horse battery staple', name);
       if (!session) throw new Error('sign-up gave no session: the emulated project asks for no e-mail confirmation');

@@ -30,9 +30,10 @@ export interface WireResponse {
 const running = new Map<string, { db: Harness; wire: WireEmulator }>();
 let next = 0;
 
-export async function wireStart(): Promise<WireInfo> {
+/** With `realtime`, the page's supabase-js connects its own WebSocket to the emulated Realtime on 127.0.0.1. */
+export async function wireStart(opts: { realtime?: boolean } = {}): Promise<WireInfo> {
   const db = await startDb();
-  const wire = await createWireEmulator(db);
+  const wire = await createWireEmulator(db, opts.realtime ? { realtime: true, realtimePrivateOnly: true } : {});
   const id = `wire-${++next}`;
   running.set(id, { db, wire });
   return { id, url: wire.url, anonKey: wire.anonKey };
