@@ -216,3 +216,34 @@ test('on this device the members list shows the owner alone, and members and inv
   expect(document.querySelectorAll('[aria-label^="Change "]').length).toBe(0);
   expect(document.querySelector('form[aria-label="Invite by link"]')).toBeNull();
 });
+
+test('a save the server refuses (the editor was made a viewer meanwhile) says why and keeps what was typed', async () => {
+  const [ada, bob] = await Promise.all([wire.person('Ada'), wire.person('Bob')]);
+  const albumId = await albumWith(ada, [[bob, 'editor']]);
+  await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
+  const title = page.getByLabelText('Title', { exact: true });
+  await title.fill('Lisbon in May');
+  await page.getByLabelText(/Description/).fill('Trams, tiles and custard tarts.');
+  await ada.backend.data.setMemberRole(albumId, bob.id, 'viewer');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await eventually(() => document.querySelector('[data-error-code]')?.getAttribute('data-error-code')).toBe('album/forbidden');
+  await expect.element(page.getByText('Your role in this album does not allow that.', { exact: false })).toBeVisible();
+  await expect.element(title).toHaveValue('Lisbon in May');
+  await expect.element(page.getByLabelText(/Description/)).toHaveValue('Trams, tiles and custard tarts.');
+  expect((await ada.backend.data.getAlbum(albumId)).title).toBe('Lisbon');
+});
+
+test('an invitation the server refuses (the album changed hands meanwhile) says why, and the chosen options stay', async () => {
+  const [ada, bob] = await Promise.all([wire.person('Ada'), wire.person('Bob')]);
+  const albumId = await albumWith(ada, [[bob, 'editor']]);
+  await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
+  await page.getByLabelText('Role').selectOptions('editor');
+  await page.getByLabelText(/Number of uses/).fill('3');
+  // The album changes hands elsewhere: Ada may no longer invite.
+  await ada.backend.data.transferOwnership(albumId, bob.id);
+  await page.getByRole('button', { name: 'Create invitation link' }).click();
+  await eventually(() => document.querySelector('[data-error-code]')?.getAttribute('data-error-code')).toBe('album/forbidden');
+  expect(document.querySelector('[data-testid="invite-link"]')).toBeNull();
+  await expect.element(page.getByLabelText('Role')).toHaveValue('editor');
+  await expect.element(page.getByLabelText(/Number of uses/)).toHaveValue('3');
+});
