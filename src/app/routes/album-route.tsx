@@ -151,12 +151,12 @@ function AlbumScreen({ album }: { album: Album }) {
           <div className="page-header__actions">
             <Presence viewers={viewers} />
             {canAdd && <AddFilesMenu onFiles={addFiles} />}
-            {!trashed && <AlbumActions album={album} />}
             {!trashed && (
               <Link className="btn" to={`/albums/${album.id}/settings`}>
                 <Icon name="settings" /> Settings
               </Link>
             )}
+            {!trashed && <AlbumActions album={album} />}
           </div>
         </div>
       </div>
