@@ -247,3 +247,35 @@ test('an invitation the server refuses (the album changed hands meanwhile) says 
   await expect.element(page.getByLabelText('Role')).toHaveValue('editor');
   await expect.element(page.getByLabelText(/Number of uses/)).toHaveValue('3');
 });
+
+test('the settings screen with members and a new link, and the invite page, have no serious accessibility violations', async () => {
+  const { default: axe } = await import('axe-core');
+  const serious = async () =>
+    (await axe.run(document, { resultTypes: ['violations'] })).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const [ada, bob, cy] = await Promise.all([wire.person('Ada'), wire.person('Bob'), wire.person('Cy')]);
+  const albumId = await albumWith(ada, [[bob, 'editor']]);
+  await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
+  await page.getByRole('button', { name: 'Create invitation link' }).click();
+  await expect.element(page.getByRole('img', { name: 'QR code of the invitation link' })).toBeVisible();
+  // Bob's invitation (unlimited uses) and the new one.
+  await eventually(() => document.querySelectorAll('.invite-row').length).toBe(2);
+  expect(await serious()).toEqual([]);
+  await page.getByRole('button', { name: 'Change Bob' }).click();
+  await page.getByRole('menuitem', { name: 'Make owner…' }).click();
+  await expect.element(page.getByRole('dialog')).toBeVisible();
+  expect(await serious()).toEqual([]);
+
+  flushSync(() => root.render(null));
+  await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
+  await page.getByRole('button', { name: 'Leave album' }).click();
+  await expect.element(page.getByRole('dialog')).toBeVisible();
+  expect(await serious()).toEqual([]);
+
+  flushSync(() => root.render(null));
+  const { token } = await ada.backend.data.createInvite(albumId, { role: 'viewer' });
+  await renderRoutes(root, cy.backend, `/invite/${token}`);
+  await expect.element(page.getByRole('button', { name: 'Join album' })).toBeVisible();
+  expect(await serious()).toEqual([]);
+});
