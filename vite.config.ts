@@ -11,6 +11,13 @@ type PolicyModule = typeof import('./src/lib/content-security-policy');
 const loadPolicyModule = async () =>
   (await runnerImport<PolicyModule>(fileURLToPath(new URL('./src/lib/content-security-policy.ts', import.meta.url)))).module;
 
+type WireCommands = typeof import('./tests/browser/wire-commands');
+type WireRequest = import('./tests/browser/wire-commands').WireRequest;
+let wireModule: Promise<WireCommands> | undefined;
+// Loaded (once, by the first browser test that asks) through the module runner too: it starts a database.
+const wireCommands = () =>
+  (wireModule ??= runnerImport<WireCommands>(fileURLToPath(new URL('./tests/browser/wire-commands.ts', import.meta.url))).then((r) => r.module));
+
 /** Writes the Content-Security-Policy for the build's settings into index.html (see [Note: Content-Security-Policy]). */
 function contentSecurityPolicyMeta(): Plugin {
   let policy = '';
@@ -51,7 +58,7 @@ export default defineConfig({
   ],
   worker: { format: 'es' },
   // Pre-bundled up front, so the browser test runner never re-optimises (and reloads) in the middle of a run.
-  optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini', 'clsx', '@radix-ui/react-dialog', '@radix-ui/react-dropdown-menu', '@radix-ui/react-popover', '@radix-ui/react-switch', '@radix-ui/react-tabs', '@radix-ui/react-toast', 'react-day-picker', 'axe-core'] },
+  optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini', 'clsx', '@radix-ui/react-dialog', '@radix-ui/react-dropdown-menu', '@radix-ui/react-popover', '@radix-ui/react-switch', '@radix-ui/react-tabs', '@radix-ui/react-toast', 'react-day-picker', 'qrcode.react', 'axe-core'] },
   build: {
     target: 'es2022',
     sourcemap: true,
@@ -126,6 +133,14 @@ export default defineConfig({
               launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
             }),
             instances: [{ browser: 'chromium' }],
+            // An emulated Supabase project on our real SQL for screens with several people (tests/browser/browser-wire.ts).
+            commands: {
+              wireStart: async (_ctx, opts?: { realtime?: boolean }) => (await wireCommands()).wireStart(opts),
+              wireFetch: async (_ctx, id: string, req: WireRequest) => (await wireCommands()).wireFetch(id, req),
+              wireUnserved: async (_ctx, id: string) => (await wireCommands()).wireUnserved(id),
+              wireExpireInvite: async (_ctx, id: string, inviteId: string) => (await wireCommands()).wireExpireInvite(id, inviteId),
+              wireStop: async (_ctx, id: string) => (await wireCommands()).wireStop(id),
+            },
           },
         },
       },

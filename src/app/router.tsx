@@ -31,12 +31,18 @@ export const appRoutes: RouteObject[] = [
           },
         ],
       },
+      {
+        path: 'albums/:albumId/settings',
+        lazy: async () => ({ Component: (await import('./routes/album-settings-route')).AlbumSettingsRoute }),
+      },
       { path: 'uploads', lazy: async () => ({ Component: (await import('./routes/uploads-route')).UploadsRoute }) },
       { path: 'account', lazy: async () => ({ Component: (await import('./routes/account-route')).AccountRoute }) },
       { path: '*', element: <NotFoundRoute /> },
     ],
   },
   { path: '/sign-in', hydrateFallbackElement: loading, lazy: async () => ({ Component: (await import('./routes/sign-in-route')).SignInRoute }) },
+  // Outside RequireSession: a signed-out visitor first sees that they are invited, then signs in.
+  { path: '/invite/:token', hydrateFallbackElement: loading, lazy: async () => ({ Component: (await import('./routes/invite-route')).InviteRoute }) },
   { path: '/auth/callback', hydrateFallbackElement: loading, lazy: async () => ({ Component: (await import('./routes/auth-callback-route')).AuthCallbackRoute }) },
 ];
 

@@ -27,6 +27,8 @@ const PATHS = {
   music: 'M9 18V5l11-2v13M9 18a3 3 0 1 1-6 0 3 3 0 0 1 6 0zM20 16a3 3 0 1 1-6 0 3 3 0 0 1 6 0z',
   text: 'M6 3h8l4 4v14H6zM9 12h6M9 16h6',
   calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
+  settings: 'M4 7h10M18 7h2M4 17h2M10 17h10M16 5v4M8 15v4',
+  link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
 } as const;
 
 export type IconName = keyof typeof PATHS;

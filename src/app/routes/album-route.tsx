@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ItemSort } from '../../backend/ports';
 import type { Album, Item } from '../../backend/entities';
 import { useBackend } from '../../backend/backend-context';
@@ -167,6 +167,11 @@ function AlbumScreen({ album }: { album: Album }) {
           <div className="page-header__actions">
             <Presence viewers={viewers} />
             {canAdd && <AddFilesMenu onFiles={addFiles} />}
+            {!trashed && (
+              <Link className="btn" to={`/albums/${album.id}/settings`}>
+                <Icon name="settings" /> Settings
+              </Link>
+            )}
             {!trashed && <AlbumActions album={album} />}
           </div>
         </div>

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Role } from '../../backend/entities';
 import { NAMES, PERMISSION_TABLE, type PermissionRow, type Who } from '../../testing/permission-table';
-import { albumAbilities, can, type AlbumAction } from './album-permissions';
+import { albumAbilities, can, settingsSections, type AlbumAction } from './album-permissions';
 
 const MEMBERS: Record<Extract<Who, 'O' | 'E' | 'C' | 'V'>, Role> = { O: 'owner', E: 'editor', C: 'contributor', V: 'viewer' };
 const ACTIONS: AlbumAction[] = ['view', 'addItems', 'deleteItems', 'editItemMetadata', 'comment', 'manageShareLinks', 'manageMembers', 'editAlbum', 'deleteAlbum', 'leaveAlbum'];
@@ -61,9 +61,17 @@ describe('the permissions the screens use match the database permission matrix',
   });
 
   test('a viewer is offered no change to the album; the owner every one', () => {
-    expect(albumAbilities('viewer')).toEqual({ addItems: false, deleteSomeItems: false, editAlbum: false, deleteAlbum: false, manageMembers: false, manageShareLinks: false });
+    expect(albumAbilities('viewer')).toEqual({ addItems: false, deleteSomeItems: false, editAlbum: false, deleteAlbum: false, manageMembers: false, manageShareLinks: false, transferOwnership: false });
     expect(albumAbilities('contributor')).toMatchObject({ addItems: true, deleteSomeItems: true, editAlbum: false });
     expect(albumAbilities('editor')).toMatchObject({ editAlbum: true, manageShareLinks: true, deleteAlbum: false, manageMembers: false });
     expect(Object.values(albumAbilities('owner')).every(Boolean)).toBe(true);
+  });
+
+  test('the settings screen shows each role its sections: the owner all but leaving, an editor the album and share links', () => {
+    const shown = (role: Role) => Object.entries(settingsSections(role)).filter(([, on]) => on).map(([name]) => name);
+    expect(shown('owner')).toEqual(['album', 'members', 'invitations', 'shareLinks', 'dangerZone']);
+    expect(shown('editor')).toEqual(['album', 'members', 'shareLinks', 'leave']);
+    expect(shown('contributor')).toEqual(['members', 'leave']);
+    expect(shown('viewer')).toEqual(['members', 'leave']);
   });
 });

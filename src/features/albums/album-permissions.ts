@@ -78,6 +78,8 @@ export interface AlbumAbilities {
   deleteAlbum: boolean;
   manageMembers: boolean;
   manageShareLinks: boolean;
+  /** Hand the album to another member (§6 puts it with deleting the album). */
+  transferOwnership: boolean;
 }
 
 export function albumAbilities(role: Role): AlbumAbilities {
@@ -88,5 +90,31 @@ export function albumAbilities(role: Role): AlbumAbilities {
     deleteAlbum: can(role, 'deleteAlbum'),
     manageMembers: can(role, 'manageMembers'),
     manageShareLinks: can(role, 'manageShareLinks'),
+    transferOwnership: can(role, 'deleteAlbum'),
+  };
+}
+
+/** The sections of an album's settings screen a member sees; the backend refuses the rest anyway. */
+export interface SettingsSections {
+  /** Title, description, cover. */
+  album: boolean;
+  /** The list is everyone's; changing roles, removing and handing over are the owner's. */
+  members: true;
+  invitations: boolean;
+  shareLinks: boolean;
+  /** Deleting the album. */
+  dangerZone: boolean;
+  /** Leaving, with a choice about one's items: anyone but the album's one owner. */
+  leave: boolean;
+}
+
+export function settingsSections(role: Role): SettingsSections {
+  return {
+    album: can(role, 'editAlbum'),
+    members: true,
+    invitations: can(role, 'manageMembers'),
+    shareLinks: can(role, 'manageShareLinks'),
+    dangerZone: can(role, 'deleteAlbum'),
+    leave: can(role, 'leaveAlbum'),
   };
 }

@@ -7,4 +7,6 @@ export const itemKeys = {
   months: (albumId: string, view: View) => [...itemKeys.album(albumId), 'months', view.sort, !!view.trashed] as const,
   month: (albumId: string, view: View, month: string) => [...itemKeys.album(albumId), 'month', view.sort, !!view.trashed, month] as const,
   detail: (albumId: string, itemId: string) => [...itemKeys.album(albumId), 'detail', itemId] as const,
+  /** The newest ready photos and videos, offered as the album's cover. */
+  coverChoices: (albumId: string) => [...itemKeys.album(albumId), 'cover-choices'] as const,
 };

@@ -1,0 +1,51 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useBackend } from '../../backend/backend-context';
+import type { Invite, InviteInput } from '../../backend/entities';
+import { albumKeys } from '../albums/album-keys';
+import { inviteKeys } from './invite-keys';
+
+/** The owner's pending invitations (only asked for when the caller may manage members). */
+export function usePendingInvites(albumId: string, enabled: boolean) {
+  const { data } = useBackend();
+  return useQuery({ queryKey: inviteKeys.pending(albumId), queryFn: ({ signal }) => data.listInvites(albumId, { signal }), enabled });
+}
+
+export function useCreateInvite(albumId: string) {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: InviteInput) => data.createInvite(albumId, input),
+    onSuccess: ({ invite }) => {
+      qc.setQueryData<Invite[]>(inviteKeys.pending(albumId), (list) => (list ? [invite, ...list.filter((i) => i.id !== invite.id)] : list));
+      void qc.invalidateQueries({ queryKey: inviteKeys.pending(albumId) });
+    },
+  });
+}
+
+export function useRevokeInvite(albumId: string) {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (inviteId: string) => data.revokeInvite(inviteId),
+    onSuccess: (_v, inviteId) => qc.setQueryData<Invite[]>(inviteKeys.pending(albumId), (list) => list?.filter((i) => i.id !== inviteId)),
+    onSettled: () => void qc.invalidateQueries({ queryKey: inviteKeys.pending(albumId) }),
+  });
+}
+
+/** What the invite page shows; the error codes say why a token no longer works, so no retries. */
+export function useInvitePreview(token: string, enabled: boolean) {
+  const { data } = useBackend();
+  return useQuery({ queryKey: inviteKeys.preview(token), queryFn: ({ signal }) => data.invitePreview(token, { signal }), enabled, retry: false });
+}
+
+export function useAcceptInvite() {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) => data.acceptInvite(token),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: albumKeys.all });
+      void qc.invalidateQueries({ queryKey: albumKeys.activity() });
+    },
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * An emulated Supabase project for browser tests (see wire-commands.ts): a `fetch` that hands each request to
+ * the emulator in the Vitest process, and people signed up on it, each with their own real Supabase backend.
+ */
+import { commands } from 'vitest/browser';
+import type { Backend } from '../../src/backend/ports';
+import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
+import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
+import type { WireInfo, WireRequest, WireResponse } from './wire-commands';
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    wireStart: (opts?: { realtime?: boolean }) => Promise<WireInfo>;
+    wireFetch: (id: string, req: WireRequest) => Promise<WireResponse>;
+    wireUnserved: (id: string) => Promise<string[]>;
+    wireExpireInvite: (id: string, inviteId: string) => Promise<void>;
+    wireStop: (id: string) => Promise<void>;
+  }
+}
+
+export interface BrowserWire {
+  fetch: typeof fetch;
+  /** A new account, signed up with `name`, and its own backend. */
+  person(name: string): Promise<Person>;
+  unserved(): Promise<string[]>;
+  expireInvite(inviteId: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface Person {
+  backend: Backend;
+  id: string;
+  name: string;
+}
+
+const nullBody = new Set([101, 204, 205, 304]);
+
+/** With `realtime`, each person's backend hears the album's changes over a real WebSocket; otherwise none connects. */
+export async function startBrowserWire(opts: { realtime?: boolean } = {}): Promise<BrowserWire> {
+  const info = await commands.wireStart(opts);
+  const wireFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.signal.aborted) throw new DOMException('This operation was aborted', 'AbortError');
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.text();
+    const res = await commands.wireFetch(info.id, { url: request.url, method: request.method, headers: [...request.headers.entries()], body });
+    return new Response(nullBody.has(res.status) ? null : res.body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  let accounts = 0;
+  return {
+    fetch: wireFetch,
+    async person(name) {
+      const backend = createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch: wireFetch, persistSession: false, webSocket: (opts.realtime ? WebSocket : SilentWebSocket) as never });
+      const email = `person${++accounts}.${crypto.randomUUID().slice(0, 8)}@example.test`;
+      const session = await backend.auth.signUp(email, 'correct horse battery staple', name);
+      if (!session) throw new Error('sign-up gave no session: the emulated project asks for no e-mail confirmation');
+      return { backend, id: session.userId, name };
+    },
+    unserved: () => commands.wireUnserved(info.id),
+    expireInvite: (inviteId) => commands.wireExpireInvite(info.id, inviteId),
+    stop: () => commands.wireStop(info.id),
+  };
+}
