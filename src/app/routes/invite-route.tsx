@@ -4,6 +4,7 @@ import { useBackend, useSession } from '../../backend/backend-context';
 import type { InvitePreview } from '../../backend/entities';
 import { useObjectUrls } from '../../features/files/use-object-urls';
 import { useAcceptInvite, useInvitePreview } from '../../features/invites/use-invites';
+import { thumbhashDataUrl } from '../../features/items/thumbhash-image';
 import { SharingNeedsSupabase } from '../../features/members/sharing-needs-supabase';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
@@ -83,10 +84,13 @@ function SignedInInvite({ token }: { token: string }) {
   );
 }
 
-/** The cover, when this visitor may read it yet; a neutral picture otherwise (not a member: no access). */
+/**
+ * The cover, when this visitor may read it yet; else its blurred placeholder (the bucket serves thumbnails to
+ * members only); else a neutral picture.
+ */
 function InviteCover({ preview }: { preview: InvitePreview }) {
   const urls = useObjectUrls([preview.coverThumbKey]);
-  const url = preview.coverThumbKey ? urls.data?.get(preview.coverThumbKey) : undefined;
+  const url = (preview.coverThumbKey ? urls.data?.get(preview.coverThumbKey) : undefined) ?? (preview.coverThumbhash ? thumbhashDataUrl(preview.coverThumbhash) : null);
   return url ? (
     <img className="invite-card__cover" src={url} alt="" />
   ) : (

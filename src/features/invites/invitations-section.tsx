@@ -1,9 +1,12 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { Invite, InviteRole } from '../../backend/entities';
 import { formatDateTime } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { ROLE_HINTS, ROLE_NAMES } from '../members/role-names';
 import { SharingNeedsSupabase } from '../members/sharing-needs-supabase';
+import { InviteByEmailForm } from './invite-by-email-form';
+import { inviteKeys } from './invite-keys';
 import { InviteLink } from './invite-link';
 import { useCreateInvite, usePendingInvites, useRevokeInvite } from './use-invites';
 
@@ -24,7 +27,7 @@ export function InvitationsSection({ albumId, sharing }: { albumId: string; shar
       {sharing ? (
         <>
           <CreateInviteForm albumId={albumId} />
-          {/* Invite by e-mail: InviteByEmailForm (src/features/invites/invite-by-email-form.tsx, props { albumId }) goes here. */}
+          <InviteByEmail albumId={albumId} />
           <PendingInvites albumId={albumId} />
         </>
       ) : (
@@ -32,6 +35,12 @@ export function InvitationsSection({ albumId, sharing }: { albumId: string; shar
       )}
     </section>
   );
+}
+
+/** A mailed invitation joins the pending list as soon as it is sent. */
+function InviteByEmail({ albumId }: { albumId: string }) {
+  const qc = useQueryClient();
+  return <InviteByEmailForm albumId={albumId} onSent={() => void qc.invalidateQueries({ queryKey: inviteKeys.pending(albumId) })} />;
 }
 
 function CreateInviteForm({ albumId }: { albumId: string }) {
