@@ -216,8 +216,9 @@ export class SupabaseData implements DataPort {
       p_sort: sort,
       p_trashed: query.trashed ?? false,
       p_kind: kind ?? null,
-      p_favorites_only: query.favoritesOnly === true,
-      p_uploader_id: uploaderId ?? null,
+      // Sent only when asked for, so the request without filters stays what it was.
+      ...(query.favoritesOnly === true ? { p_favorites_only: true } : {}),
+      ...(uploaderId ? { p_uploader_id: uploaderId } : {}),
     };
     const data = await this.send(
       this.rpc('count_items_by_month', args),
