@@ -27,18 +27,20 @@ const PATHS = {
   music: 'M9 18V5l11-2v13M9 18a3 3 0 1 1-6 0 3 3 0 0 1 6 0zM20 16a3 3 0 1 1-6 0 3 3 0 0 1 6 0z',
   text: 'M6 3h8l4 4v14H6zM9 12h6M9 16h6',
   calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
+  heart: 'M12 20s-7-4.4-7-10a4 4 0 0 1 7-2.6A4 4 0 0 1 19 10c0 5.6-7 10-7 10z',
+  comment: 'M4 5h16v11H9l-5 4z',
 } as const;
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, label, size = 20 }: { name: IconName; label?: string; size?: number }) {
+export function Icon({ name, label, size = 20, filled = false }: { name: IconName; label?: string; size?: number; filled?: boolean }) {
   return (
     <svg
       className="icon"
       width={size}
       height={size}
       viewBox="0 0 24 24"
-      fill="none"
+      fill={filled ? 'currentColor' : 'none'}
       stroke="currentColor"
       strokeWidth={1.8}
       strokeLinecap="round"

@@ -3,6 +3,8 @@ import type { Item } from '../../backend/entities';
 import { formatDuration, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 import { useObjectUrl } from '../files/use-url';
+import { TileSocialBadges, tileSocialLabel } from '../social/tile-social-badges';
+import { useItemSocial } from '../social/use-social';
 import { fileIconFor } from './file-icon';
 import { ThumbhashImage } from './thumbhash-image';
 
@@ -17,6 +19,7 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
 }) {
   const url = useObjectUrl(item.thumbKey);
   const name = safeFilename(item.filename);
+  const social = useItemSocial(item.albumId, item.id);
   return (
     <div
       role="gridcell"
@@ -24,7 +27,7 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
       data-item-id={item.id}
       data-kind={item.kind}
       aria-selected={selected}
-      aria-label={name}
+      aria-label={name + tileSocialLabel(social)}
       tabIndex={tabbable ? 0 : -1}
       style={{ left, width, height: '100%' }}
       // The round check is drawn, not a button: keyboard users select with Space on the cell itself.
@@ -43,6 +46,7 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
         )
       )}
       {item.kind === 'video' && <span className="tile__badge">{item.durationMs ? formatDuration(item.durationMs) : 'Video'}</span>}
+      <TileSocialBadges social={social} />
       <span className="tile__check" aria-hidden="true">
         {selected && <Icon name="check" size={14} />}
       </span>

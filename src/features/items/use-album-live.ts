@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useBackend, useSession } from '../../backend/backend-context';
 import type { PresenceViewer } from '../../backend/ports';
+import { applySocialChange } from '../social/apply-social-change';
 import { invalidateAlbum } from './use-item-actions';
 
 /**
@@ -10,7 +11,9 @@ import { invalidateAlbum } from './use-item-actions';
  */
 export function useAlbumLive(albumId: string): PresenceViewer[] {
   const { realtime } = useBackend();
-  const selfId = useSession()?.userId;
+  const session = useSession();
+  const selfId = session?.userId;
+  const selfName = session?.profile.displayName;
   const qc = useQueryClient();
   const [viewers, setViewers] = useState<PresenceViewer[]>([]);
   useEffect(() => {
@@ -22,7 +25,8 @@ export function useAlbumLive(albumId: string): PresenceViewer[] {
       }, 150);
     };
     const unsubscribe = realtime.subscribe(albumId, {
-      onChange: refresh,
+      // Comments and hearts update their caches from the event ([Note: Live comments and hearts]).
+      onChange: (ev) => applySocialChange(qc, ev, { userId: selfId, displayName: selfName }) || refresh(),
       // Back from a dropped connection (or joined after the grid was read): what changed meanwhile was not heard.
       onJoined: ({ mayHaveMissed }) => mayHaveMissed && refresh(),
       // Others who are looking: yourself (in this or another tab) is not news.
@@ -32,6 +36,6 @@ export function useAlbumLive(albumId: string): PresenceViewer[] {
       if (timer) clearTimeout(timer);
       unsubscribe();
     };
-  }, [realtime, qc, albumId, selfId]);
+  }, [realtime, qc, albumId, selfId, selfName]);
   return viewers;
 }
