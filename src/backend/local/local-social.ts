@@ -181,3 +181,12 @@ export async function favoriteItemIds(tx: AnyTx, albumId: string, userId: string
   const rows = await tx.objectStore('favorites').getAll(prefixRange(albumId));
   return rows.filter((r) => r.userId === userId).map((r) => r.itemId);
 }
+
+/** Deletes the comments and hearts of an album (a deleted album) or of one of its items (a purged one). */
+export async function forgetSocial(tx: WriteTx, albumId: string, itemId?: string): Promise<void> {
+  const range = itemId === undefined ? prefixRange(albumId) : prefixRange(albumId, itemId);
+  const comments = tx.objectStore('comments');
+  const ids = await comments.index('item').getAllKeys(range);
+  await Promise.all(ids.map((id) => comments.delete(id)));
+  await tx.objectStore('favorites').delete(range);
+}
