@@ -11,7 +11,7 @@ async function seriousViolations(page: Page) {
 }
 
 test('two tabs of one browser see each other\'s comments and hearts live, on tiles, in the viewer and in the favourites filter', async ({ page }) => {
-  const albumId = await createAlbum(page, 'Two tabs');
+  await createAlbum(page, 'Two tabs');
   await addFiles(page, [fixture('orientation-1.jpg'), fixture('orientation-6.jpg')]);
   await expectItemCount(page, 2);
   const names = await page.getByRole('gridcell').evaluateAll((cells) => cells.map((c) => c.getAttribute('aria-label') ?? ''));

@@ -88,17 +88,28 @@ function applyComment(qc: QueryClient, ev: ChangeEvent, self: Self): void {
   if (comment === null) return;
   const itemId = comment === 'unnamed' ? text(ev.row.itemId) : comment.itemId;
   if (!itemId) return;
-  const key = socialKeys.comments(albumId, itemId);
-  if (comment === 'unnamed') void qc.invalidateQueries({ queryKey: key, exact: true });
-  else {
-    qc.setQueryData<Comment[]>(key, (list) => {
-      if (!list) return list;
-      const at = list.findIndex((c) => c.id === comment.id);
-      if (at >= 0) return list.map((c) => (c.id === comment.id ? comment : c));
-      return [...list, comment].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-    });
+  if (comment === 'unnamed') {
+    void qc.invalidateQueries({ queryKey: socialKeys.comments(albumId, itemId), exact: true });
+    if (ev.op === 'insert') updateTile(qc, albumId, itemId, (s) => ({ ...s, commentCount: s.commentCount + 1 }));
+    return;
   }
-  if (ev.op === 'insert') updateTile(qc, albumId, itemId, (s) => ({ ...s, commentCount: s.commentCount + 1 }));
+  applyCommentSaved(qc, comment, ev.op === 'insert');
+}
+
+/**
+ * A comment added or edited: into its item's list (kept oldest first), and one more on the tile when it is new
+ * there. Called by the call's own success and by its event, in either order; the second changes nothing.
+ */
+export function applyCommentSaved(qc: QueryClient, comment: Comment, added: boolean): void {
+  const key = socialKeys.comments(comment.albumId, comment.itemId);
+  const list = qc.getQueryData<Comment[]>(key);
+  const isNew = !list?.some((c) => c.id === comment.id);
+  if (list) {
+    const next = isNew ? [...list, comment] : list.map((c) => (c.id === comment.id ? comment : c));
+    qc.setQueryData<Comment[]>(key, next.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)));
+  }
+  // Without a loaded list the event is the only one to hear of it.
+  if (isNew && added) updateTile(qc, comment.albumId, comment.itemId, (s) => ({ ...s, commentCount: s.commentCount + 1 }));
 }
 
 function applyFavorite(qc: QueryClient, ev: ChangeEvent, self: Self): void {

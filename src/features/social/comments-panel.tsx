@@ -36,7 +36,7 @@ export function CommentsPanel({ album, itemId }: { album: Album; itemId: string 
       ) : (
         <ol className="comments__list">
           {comments.data.map((c) => (
-            <CommentRow key={c.id} album={album} itemId={itemId} comment={c} />
+            <CommentRow key={c.id} album={album} comment={c} />
           ))}
         </ol>
       )}
@@ -45,7 +45,7 @@ export function CommentsPanel({ album, itemId }: { album: Album; itemId: string 
   );
 }
 
-function CommentRow({ album, itemId, comment }: { album: Album; itemId: string; comment: Comment }) {
+function CommentRow({ album, comment }: { album: Album; comment: Comment }) {
   const session = useSession();
   const own = !!session && comment.authorId === session.userId;
   const [editing, setEditing] = useState(false);
@@ -67,7 +67,7 @@ function CommentRow({ album, itemId, comment }: { album: Album; itemId: string; 
         )}
       </div>
       {editing ? (
-        <EditComment albumId={album.id} itemId={itemId} comment={comment} done={() => setEditing(false)} />
+        <EditComment albumId={album.id} comment={comment} done={() => setEditing(false)} />
       ) : (
         <CommentText body={comment.body} />
       )}
@@ -182,11 +182,11 @@ function AddComment({ albumId, itemId }: { albumId: string; itemId: string }) {
   );
 }
 
-function EditComment({ albumId, itemId, comment, done }: { albumId: string; itemId: string; comment: Comment; done: () => void }) {
+function EditComment({ albumId, comment, done }: { albumId: string; comment: Comment; done: () => void }) {
   const id = useId();
   const [text, setText] = useState(comment.body);
   const [issue, setIssue] = useState<string | null>(null);
-  const edit = useEditComment(albumId, itemId);
+  const edit = useEditComment(albumId);
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
     if (edit.isPending) return;

@@ -1,8 +1,8 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useBackend } from '../../backend/backend-context';
-import type { Comment, Favoriter, Item, ItemSocial } from '../../backend/entities';
-import { applyCommentDeleted } from './apply-social-change';
+import type { Favoriter, Item, ItemSocial } from '../../backend/entities';
+import { applyCommentDeleted, applyCommentSaved } from './apply-social-change';
 import { socialKeys, type TileSocial } from './social-keys';
 
 /** The album's members (names beside comments and hearts; the "Added by" filter). */
@@ -16,27 +16,21 @@ export function useComments(albumId: string, itemId: string) {
   return useQuery({ queryKey: socialKeys.comments(albumId, itemId), queryFn: ({ signal }) => data.listComments(albumId, itemId, { signal }) });
 }
 
-function putComment(list: Comment[] | undefined, comment: Comment): Comment[] | undefined {
-  if (!list) return list;
-  if (list.some((c) => c.id === comment.id)) return list.map((c) => (c.id === comment.id ? comment : c));
-  return [...list, comment];
-}
-
 export function useAddComment(albumId: string, itemId: string) {
   const { data } = useBackend();
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: string) => data.addComment(albumId, itemId, body),
-    onSuccess: (comment) => qc.setQueryData<Comment[]>(socialKeys.comments(albumId, itemId), (list) => putComment(list, comment)),
+    onSuccess: (comment) => applyCommentSaved(qc, comment, true),
   });
 }
 
-export function useEditComment(albumId: string, itemId: string) {
+export function useEditComment(albumId: string) {
   const { data } = useBackend();
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: string }) => data.editComment(albumId, id, body),
-    onSuccess: (comment) => qc.setQueryData<Comment[]>(socialKeys.comments(albumId, itemId), (list) => putComment(list, comment)),
+    onSuccess: (comment) => applyCommentSaved(qc, comment, false),
   });
 }
 
