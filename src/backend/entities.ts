@@ -155,3 +155,34 @@ export interface InvitePreview {
   coverThumbhash: string | null;
   inviterName: string;
 }
+
+/** A comment on an item (PRODUCT.md §3). A deleted comment is gone, so there is no deleted flag. */
+export interface Comment {
+  id: string;
+  itemId: string;
+  albumId: string;
+  /** null once the author's account is gone; their words stay. */
+  authorId: string | null;
+  /** The author's name as it is now ('' when unknown). */
+  authorName: string;
+  body: string;
+  createdAt: string;
+  /** When the body was last changed, stamped by the backend. */
+  editedAt: string | null;
+}
+
+/** What a tile shows of an item's conversation: counts, and whether the caller gave it a heart. */
+export interface ItemSocial {
+  itemId: string;
+  commentCount: number;
+  favoriteCount: number;
+  /** The caller's own heart, never another person's. */
+  myFavorite: boolean;
+}
+
+/** Someone who gave an item a heart. */
+export interface Favoriter {
+  userId: string;
+  displayName: string;
+  createdAt: string;
+}

@@ -4,7 +4,7 @@
  * caller's signal fired). Each port has one contract suite that every adapter passes.
  */
 export type { AppError, ErrorCode } from '../lib/app-error';
-import type { Role, ItemKind, Profile, Album, ItemMetadata, Item, Activity, Member, Invite, InviteInput, InvitePreview } from './entities';
+import type { Role, ItemKind, Profile, Album, ItemMetadata, Item, Activity, Member, Invite, InviteInput, InvitePreview, Comment, ItemSocial, Favoriter } from './entities';
 
 // ---------------------------------------------------------------------------------------------------------
 // Common shapes.
@@ -28,7 +28,14 @@ export interface ItemQuery {
   limit?: number;
   /** Only items whose sort date falls in this month (`YYYY-MM`, UTC), or `unknown` for no date. */
   month?: string;
+  /** Only the items the caller gave a heart (their own favourites, never another person's). */
+  favoritesOnly?: boolean;
+  /** Only the items this person added. */
+  uploaderId?: string;
 }
+
+/** The filters the month counts honour, as listItems does. */
+export type ItemCountQuery = Pick<ItemQuery, 'sort' | 'trashed' | 'kind' | 'favoritesOnly' | 'uploaderId'>;
 
 export interface Page<T> {
   rows: T[];
@@ -115,7 +122,7 @@ export interface DataPort {
   deleteAlbum(albumId: string, opts?: CallOptions): Promise<void>;
 
   listItems(albumId: string, query: ItemQuery, opts?: CallOptions): Promise<Page<Item>>;
-  countItemsByMonth(albumId: string, query: Pick<ItemQuery, 'sort' | 'trashed' | 'kind'>, opts?: CallOptions): Promise<MonthCount[]>;
+  countItemsByMonth(albumId: string, query: ItemCountQuery, opts?: CallOptions): Promise<MonthCount[]>;
   getItem(albumId: string, itemId: string, opts?: CallOptions): Promise<Item>;
 
   /** Reserves rows in `uploading` state (idempotent on `id`). Returns them with their object keys. */
@@ -171,6 +178,24 @@ export interface DataPort {
   invitePreview(token: string, opts?: CallOptions): Promise<InvitePreview>;
   /** Joins the album (or keeps a higher role already held) and returns its id; the same codes as invitePreview. */
   acceptInvite(token: string, opts?: CallOptions): Promise<string>;
+
+  // Comments and favourites (PRODUCT.md §6: every member, viewers too). An album the caller does not belong
+  // to is `album/not-found`; an item not in the album is `item/not-found`.
+
+  /** The item's comments, oldest first. */
+  listComments(albumId: string, itemId: string, opts?: CallOptions): Promise<Comment[]>;
+  /** 1–2,000 characters once trimmed (`validation/invalid` with field `comment`); stored trimmed. */
+  addComment(albumId: string, itemId: string, body: string, opts?: CallOptions): Promise<Comment>;
+  /** The author only (`album/forbidden` for anyone else); the backend stamps `editedAt`. */
+  editComment(albumId: string, commentId: string, body: string, opts?: CallOptions): Promise<Comment>;
+  /** The author, and the owner and editors for any comment (`album/forbidden` otherwise); a gone comment is no error. */
+  deleteComment(albumId: string, commentId: string, opts?: CallOptions): Promise<void>;
+  /** Gives or takes back the caller's own heart; idempotent. */
+  setFavorite(albumId: string, itemId: string, on: boolean, opts?: CallOptions): Promise<void>;
+  /** Who gave the item a heart, the earliest first. */
+  listFavoriters(albumId: string, itemId: string, opts?: CallOptions): Promise<Favoriter[]>;
+  /** Counts and the caller's own heart for a page of tiles (at most 1,000 ids), in one call; unseen items left out. */
+  itemSocial(albumId: string, itemIds: string[], opts?: CallOptions): Promise<ItemSocial[]>;
 }
 
 export type ChangeEntity = 'album' | 'item' | 'album_member' | 'comment' | 'favorite';

@@ -58,7 +58,7 @@ export const CONFIG_INVALID: ErrorText = {
 };
 
 /** The fields a person types or chooses, as the form names them. */
-export type Field = 'title' | 'description' | 'displayName' | 'email' | 'password' | 'provider' | 'files' | 'items' | 'coverItemId' | 'cursor';
+export type Field = 'title' | 'description' | 'comment' | 'displayName' | 'email' | 'password' | 'provider' | 'files' | 'items' | 'coverItemId' | 'cursor';
 
 /** What is wrong with a field. `limit` is the number the sentence quotes (characters, files, items). */
 export type FieldRule = 'type' | 'empty' | 'too-long' | 'control' | 'bidi' | 'invisible' | 'invalid' | 'weak' | 'taken' | 'same' | 'too-many' | 'full' | 'not-enabled' | 'stale';
@@ -72,6 +72,7 @@ export interface FieldIssue {
 const NOUN: Partial<Record<Field, string>> = {
   title: 'The title',
   description: 'The description',
+  comment: 'A comment',
   displayName: 'The name',
   email: 'The email address',
   password: 'The password',
@@ -86,6 +87,7 @@ const FIELD_TEXT: Record<string, (noun: string, limit: number | undefined) => st
   '*/too-long': (noun, limit) => `${noun} can be at most ${count(limit)} characters.`,
   '*/control': (noun) => `${noun} cannot contain control characters or line breaks.`,
   'description/control': (noun) => `${noun} cannot contain control characters.`,
+  'comment/control': (noun) => `${noun} cannot contain control characters.`,
   '*/bidi': (noun) => `${noun} cannot contain text-direction control characters.`,
   '*/invisible': (noun) => `${noun} cannot contain invisible formatting characters.`,
   '*/invalid': (noun) => `${noun} is not valid.`,

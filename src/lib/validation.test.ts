@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { overrideLimits } from '../config';
 import { resetLimits } from '../testing/limits';
 import { AppError } from './app-error';
-import { albumDescription, albumTitle, displayName, firstIssue, parseField, validateAlbumInput } from './validation';
+import { albumDescription, albumTitle, commentBody, displayName, firstIssue, parseField, validateAlbumInput } from './validation';
 
 afterEach(() => resetLimits());
 
@@ -55,6 +55,18 @@ describe('album descriptions', () => {
     expect(firstIssue(albumDescription, 'a\u007fb')).toMatch(/control characters/);
     expect(firstIssue(albumDescription, 'x'.repeat(2000))).toBeNull();
     expect(firstIssue(albumDescription, 'x'.repeat(2001))).toBe('The description can be at most 2,000 characters.');
+  });
+});
+
+describe('comments', () => {
+  it('hold 1 to 2,000 characters once trimmed, line breaks allowed, and are stored trimmed', () => {
+    expect(commentBody.parse('  Lovely light!\nAgain?  ')).toBe('Lovely light!\nAgain?');
+    expect(firstIssue(commentBody, ' \n\t ')).toBe('A comment cannot be empty.');
+    expect(firstIssue(commentBody, '🙂'.repeat(2000))).toBeNull();
+    expect(firstIssue(commentBody, 'x'.repeat(2001))).toBe('A comment can be at most 2,000 characters.');
+    expect(firstIssue(commentBody, 'a\u0007b')).toBe('A comment cannot contain control characters.');
+    expect(firstIssue(commentBody, 'see\u202egpj.exe')).toBe('A comment cannot contain text-direction control characters.');
+    expect(firstIssue(commentBody, 'a\u200bb')).toBe('A comment cannot contain invisible formatting characters.');
   });
 });
 

@@ -84,8 +84,21 @@ export const albumDescription = z.string({ error: 'type' }).check(
   }),
 );
 
+/** A comment: trimmed, 1–2,000 characters; newlines and tabs allowed, other controls and invisible format characters not. */
+export const commentBody = z.string({ error: 'type' }).check(
+  z.trim(),
+  z.superRefine((value: string, ctx) => {
+    const limit = limits().commentMax;
+    if (value.length === 0) fail(ctx, 'empty');
+    else if (length(value) > limit) fail(ctx, 'too-long', limit);
+    else if (hasDescriptionControl(value)) fail(ctx, 'control');
+    else if (INVISIBLE_FORMAT.test(value)) fail(ctx, invisibleRule(value));
+  }),
+);
+
 const FIELD_OF = new Map<z.ZodMiniType, Field>([
   [albumTitle, 'title'],
+  [commentBody, 'comment'],
   [displayName, 'displayName'],
   [albumDescription, 'description'],
 ]);

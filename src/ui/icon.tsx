@@ -29,18 +29,20 @@ const PATHS = {
   calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
   settings: 'M4 7h10M18 7h2M4 17h2M10 17h10M16 5v4M8 15v4',
   link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
+  heart: 'M12 20s-7-4.4-7-10a4 4 0 0 1 7-2.6A4 4 0 0 1 19 10c0 5.6-7 10-7 10z',
+  comment: 'M4 5h16v11H9l-5 4z',
 } as const;
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, label, size = 20 }: { name: IconName; label?: string; size?: number }) {
+export function Icon({ name, label, size = 20, filled = false }: { name: IconName; label?: string; size?: number; filled?: boolean }) {
   return (
     <svg
       className="icon"
       width={size}
       height={size}
       viewBox="0 0 24 24"
-      fill="none"
+      fill={filled ? 'currentColor' : 'none'}
       stroke="currentColor"
       strokeWidth={1.8}
       strokeLinecap="round"

@@ -29,7 +29,7 @@ describe('schema lints', () => {
       select c.relname as view, c.reloptions as options
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind in ('v', 'm') order by 1`);
-    expect(rows.map((r) => r.view)).toEqual(['activity_feed', 'album_summaries']);
+    expect(rows.map((r) => r.view)).toEqual(['activity_feed', 'album_summaries', 'my_favorite_items']);
     for (const r of rows) expect(r.options ?? [], r.view).toContain('security_invoker=true');
   });
 

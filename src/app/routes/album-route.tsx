@@ -20,6 +20,8 @@ import { useAlbumSections, type AlbumView } from '../../features/items/use-album
 import { downloadItems, useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
 import { AlbumMembersContext } from '../../features/members/uploader-credit';
 import { useMembers } from '../../features/members/use-members';
+import { AlbumFilters, FilteredEmpty } from '../../features/social/album-filters';
+import { useTileSocial } from '../../features/social/use-social';
 import { AddFilesMenu } from '../../features/uploads/add-files-menu';
 import { DropZone } from '../../features/uploads/drop-zone';
 import { OthersUploading } from '../../features/uploads/others-uploading';
@@ -65,9 +67,16 @@ function AlbumScreen({ album }: { album: Album }) {
   const [params, setParams] = useSearchParams();
   const trashed = params.get('view') === 'trash';
   const sort: ItemSort = params.get('sort') === 'added' ? 'added' : 'taken';
-  const view = useMemo<AlbumView>(() => ({ sort, trashed }), [sort, trashed]);
+  // The filters live in the address, so a filtered album can be reloaded and shared as it is.
+  const favoritesOnly = !trashed && params.get('filter') === 'favorites';
+  const uploaderId = trashed ? null : params.get('by');
+  const view = useMemo<AlbumView>(
+    () => ({ sort, trashed, ...(favoritesOnly ? { favoritesOnly } : {}), ...(uploaderId ? { uploaderId } : {}) }),
+    [sort, trashed, favoritesOnly, uploaderId],
+  );
   const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
   const { months, sections, error } = useAlbumSections(album.id, view, wanted);
+  useTileSocial(album.id, `${sort}${trashed ? ':trash' : ''}`, sections);
   const queryClient = useQueryClient();
   // The loaded items in order, made only when something needs them (the viewer, a selection).
   const getItems = useMemo(() => {
@@ -210,6 +219,14 @@ function AlbumScreen({ album }: { album: Album }) {
             <option value="taken">Date taken</option>
             <option value="added">Date added</option>
           </select>
+          {!trashed && (
+            <AlbumFilters
+              albumId={album.id}
+              favoritesOnly={favoritesOnly}
+              uploaderId={uploaderId}
+              onChange={(f) => setView({ filter: f.favoritesOnly ? 'favorites' : null, by: f.uploaderId })}
+            />
+          )}
           <span className="album-toolbar__spacer" />
           {!trashed && (
             <button type="button" className="btn btn--ghost" onClick={() => setView({ view: 'trash' })}>
@@ -223,6 +240,10 @@ function AlbumScreen({ album }: { album: Album }) {
         <div className="page"><ErrorPanel error={error} onRetry={() => void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) })} /></div>
       ) : months.isPending ? (
         <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 240 }} /></div>
+      ) : sections.length === 0 && (favoritesOnly || uploaderId) ? (
+        <div className="page">
+          <FilteredEmpty albumId={album.id} favoritesOnly={favoritesOnly} uploaderId={uploaderId} onClear={() => setView({ filter: null, by: null })} />
+        </div>
       ) : sections.length === 0 ? (
         <div className="page">
           <div className="empty">

@@ -8,6 +8,7 @@ import { now, readTransaction, rowOf, writeTransaction, type LocalDataDeps } fro
 import { newAlbumRecord, prefixRange, type AlbumRecord } from './local-db';
 import { guard, invalid } from './local-errors';
 import { log } from '../../lib/log';
+import { forgetSocial } from './local-social';
 
 export function listAlbums(deps: LocalDataDeps, opts: CallOptions): Promise<Album[]> {
   return readTransaction(deps, opts.signal, async (tx) => {
@@ -73,6 +74,7 @@ export function deleteAlbum(deps: LocalDataDeps, albumId: string, opts: CallOpti
       const activity = tx.objectStore('activity');
       const activityIds = await activity.index('album').getAllKeys(albumId);
       await Promise.all(activityIds.map((id) => activity.delete(id)));
+      await forgetSocial(tx, albumId);
       return view;
     });
     deps.realtime.emit([{ entity: 'album', op: 'delete', albumId, row: rowOf(album) }]);

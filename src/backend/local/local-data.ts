@@ -3,8 +3,8 @@
  * their shared dependencies. How every read and write meets the database: local-data-deps.ts.
  * Indexes and counters: [Note: Local item indexes] in local-db.ts.
  */
-import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemQuery, MonthCount, Page, ReserveItemInput } from '../ports';
-import type { Activity, Album, Invite, InviteInput, InvitePreview, Item, Member, Role } from '../entities';
+import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemCountQuery, ItemQuery, MonthCount, Page, ReserveItemInput } from '../ports';
+import type { Activity, Album, Comment, Favoriter, Invite, InviteInput, InvitePreview, Item, ItemSocial, Member, Role } from '../entities';
 import * as activity from './local-activity';
 import * as albums from './local-albums';
 import { guard } from './local-errors';
@@ -12,6 +12,7 @@ import type { LocalDataDeps } from './local-data-deps';
 import * as members from './local-members';
 import * as pages from './local-item-pages';
 import * as pending from './local-pending-items';
+import * as social from './local-social';
 import * as writes from './local-item-writes';
 import * as trash from './local-trash-purge';
 
@@ -46,7 +47,7 @@ export class LocalData implements DataPort {
     return pages.listItems(this.deps, albumId, query, opts);
   }
 
-  countItemsByMonth(albumId: string, query: Pick<ItemQuery, 'sort' | 'trashed' | 'kind'>, opts: CallOptions = {}): Promise<MonthCount[]> {
+  countItemsByMonth(albumId: string, query: ItemCountQuery, opts: CallOptions = {}): Promise<MonthCount[]> {
     return pages.countItemsByMonth(this.deps, albumId, query, opts);
   }
 
@@ -137,6 +138,36 @@ export class LocalData implements DataPort {
 
   acceptInvite(_token: string, opts: CallOptions = {}): Promise<string> {
     return members.findInvite(opts);
+  }
+
+  // --- Comments and favourites (local-social.ts) ------------------------------------------------------
+
+  listComments(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Comment[]> {
+    return social.listComments(this.deps, albumId, itemId, opts);
+  }
+
+  addComment(albumId: string, itemId: string, body: string, opts: CallOptions = {}): Promise<Comment> {
+    return social.addComment(this.deps, albumId, itemId, body, opts);
+  }
+
+  editComment(albumId: string, commentId: string, body: string, opts: CallOptions = {}): Promise<Comment> {
+    return social.editComment(this.deps, albumId, commentId, body, opts);
+  }
+
+  deleteComment(albumId: string, commentId: string, opts: CallOptions = {}): Promise<void> {
+    return social.deleteComment(this.deps, albumId, commentId, opts);
+  }
+
+  setFavorite(albumId: string, itemId: string, on: boolean, opts: CallOptions = {}): Promise<void> {
+    return social.setFavorite(this.deps, albumId, itemId, on, opts);
+  }
+
+  listFavoriters(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Favoriter[]> {
+    return social.listFavoriters(this.deps, albumId, itemId, opts);
+  }
+
+  itemSocial(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<ItemSocial[]> {
+    return social.itemSocial(this.deps, albumId, itemIds, opts);
   }
 
   // --- Functions ----------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from '
 import type { ItemSort } from '../ports';
 import type { Activity, Item, ItemKind, Profile } from '../entities';
 
-export const LOCAL_DB_VERSION = 1;
+export const LOCAL_DB_VERSION = 2;
 
 /** 'a': listed in the album; 't': listed in the trash. */
 export type ListBucket = 'a' | 't';
@@ -72,6 +72,25 @@ export interface ActivityRecord {
   createdAt: string;
 }
 
+/** A comment as stored: the author's name is read from the profile when listed. */
+export interface CommentRecord {
+  id: string;
+  albumId: string;
+  itemId: string;
+  authorId: string;
+  body: string;
+  createdAt: string;
+  editedAt: string | null;
+}
+
+/** One person's heart on one item. */
+export interface FavoriteRecord {
+  albumId: string;
+  itemId: string;
+  userId: string;
+  createdAt: string;
+}
+
 export interface LocalSchema extends DBSchema {
   albums: { key: string; value: AlbumRecord; indexes: { updated: [string, string] } };
   items: {
@@ -90,12 +109,23 @@ export interface LocalSchema extends DBSchema {
     indexes: { created: [string, string]; burst: [string, string, string, string]; album: string };
   };
   meta: { key: string; value: Profile };
+  /** Version 2: comments, oldest first per item. */
+  comments: { key: string; value: CommentRecord; indexes: { item: [string, string, string, string] } };
+  /** Version 2: hearts, keyed [albumId, itemId, userId]. */
+  favorites: { key: [string, string, string]; value: FavoriteRecord };
 }
 
 export type LocalDatabase = IDBPDatabase<LocalSchema>;
 
 /** Every write transaction spans the same stores, so writes from several tabs queue instead of interleaving. */
-export const WRITE_STORES: ('albums' | 'items' | 'counts' | 'activity')[] = ['albums', 'items', 'counts', 'activity'];
+export const WRITE_STORES: ('albums' | 'items' | 'counts' | 'activity' | 'comments' | 'favorites')[] = [
+  'albums',
+  'items',
+  'counts',
+  'activity',
+  'comments',
+  'favorites',
+];
 export type WriteTx = IDBPTransaction<LocalSchema, typeof WRITE_STORES, 'readwrite'>;
 export type ReadTx = IDBPTransaction<LocalSchema, typeof WRITE_STORES, 'readonly'>;
 
@@ -151,6 +181,11 @@ function upgradeLocalDb(db: IDBPDatabase<LocalSchema>, oldVersion: number): void
     activity.createIndex('album', 'albumId');
 
     db.createObjectStore('meta');
+  }
+  if (oldVersion < 2) {
+    const comments = db.createObjectStore('comments', { keyPath: 'id' });
+    comments.createIndex('item', ['albumId', 'itemId', 'createdAt', 'id']);
+    db.createObjectStore('favorites', { keyPath: ['albumId', 'itemId', 'userId'] });
   }
 }
 

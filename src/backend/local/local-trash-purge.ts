@@ -7,6 +7,7 @@ import type { ItemRecord } from './local-db';
 import { guard } from './local-errors';
 import { ItemLedger } from './local-item-ledger';
 import { toItem } from './local-item-record';
+import { forgetSocial } from './local-social';
 import { log } from '../../lib/log';
 
 const DAY_MS = 86_400_000;
@@ -25,6 +26,7 @@ export function purgeTrash(deps: LocalDataDeps, opts: CallOptions): Promise<{ pu
       for (const row of rows) {
         if (!row) continue;
         await store.delete([row.albumId, row.id]);
+        await forgetSocial(tx, row.albumId, row.id);
         ledger.record(row, null);
         gone.push(row);
         events.push({ entity: 'item', op: 'delete', albumId: row.albumId, row: rowOf(toItem(row)) });

@@ -6,12 +6,13 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { AppError, throwIfAborted, type ErrorCode } from '../../lib/app-error';
 import { albumDescription, albumTitle, parseField, validateAlbumInput } from '../../lib/validation';
-import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemQuery, ItemSort, MonthCount, Page, ReserveItemInput } from '../ports';
-import type { Activity, Album, Invite, InviteInput, InvitePreview, Item, ItemKind, Member, Role } from '../entities';
+import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page, ReserveItemInput } from '../ports';
+import type { Activity, Album, Comment, Favoriter, Invite, InviteInput, InvitePreview, Item, ItemKind, ItemSocial, Member, Role } from '../entities';
 import { decodeCursor, encodeCursor } from './supabase-cursor';
 import { abortErrorOf, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
-import { SupabaseMembers } from './supabase-members';
+import { SupabaseMembers, type MemberCalls } from './supabase-members';
+import { SupabaseSocial } from './supabase-social';
 import { rows, toActivity, toAlbum, toItem, toMonthCount, toUnreadCount, type Row } from './supabase-rows';
 
 export const DEFAULT_PAGE_SIZE = 200;
@@ -41,6 +42,12 @@ function checkSort(sort: unknown): ItemSort {
   throw new AppError('validation/invalid', 'A list is sorted by date taken or date added.', { details: { field: 'sort' } });
 }
 
+function checkUploader(id: unknown): string | undefined {
+  if (id === undefined || id === null) return undefined;
+  if (typeof id === 'string' && id !== '') return id;
+  throw new AppError('validation/invalid', 'An uploader is named by their id.', { details: { field: 'uploaderId' } });
+}
+
 function checkKind(kind: unknown): ItemKind | undefined {
   if (kind === undefined || kind === null) return undefined;
   if (kind === 'image' || kind === 'video' || kind === 'file') return kind;
@@ -68,17 +75,20 @@ function quoted(value: string): string {
 
 export class SupabaseData implements DataPort {
   private readonly members: SupabaseMembers;
+  private readonly social: SupabaseSocial;
 
   constructor(
     private readonly client: SupabaseClient,
     private readonly http: SupabaseFetch,
   ) {
-    this.members = new SupabaseMembers({
+    const calls: MemberCalls = {
       client,
       send: (query, signal, notFound) => this.send(query, signal, notFound),
       rpc: (fn, args) => this.rpc(fn, args),
       requireAlbum: (albumId, signal) => this.requireAlbum(albumId, signal),
-    });
+    };
+    this.members = new SupabaseMembers(calls);
+    this.social = new SupabaseSocial(calls);
   }
 
   /**
@@ -172,7 +182,10 @@ export class SupabaseData implements DataPort {
     let month: [string, string] | 'unknown' | null = null;
     if (query.month !== undefined && query.month !== null) month = query.month === 'unknown' ? 'unknown' : monthBounds(query.month);
 
-    let q = this.client.from('items').select('*').eq('album_id', albumId).eq('status', 'ready');
+    const uploaderId = checkUploader(query.uploaderId);
+    // [Note: Favourites filter] in supabase/migrations/20261124100000_social_reads.sql.
+    let q = this.client.from(query.favoritesOnly ? 'my_favorite_items' : 'items').select('*').eq('album_id', albumId).eq('status', 'ready');
+    if (uploaderId) q = q.eq('uploader_id', uploaderId);
     q = query.trashed ? q.not('deleted_at', 'is', null) : q.is('deleted_at', null);
     if (kind) q = q.eq('kind', kind);
     // Every item has a sort date (the date added, at least), so `unknown` matches nothing.
@@ -193,12 +206,22 @@ export class SupabaseData implements DataPort {
     return { rows: page.map(toItem), nextCursor };
   }
 
-  async countItemsByMonth(albumId: string, query: Pick<ItemQuery, 'sort' | 'trashed' | 'kind'>, opts: CallOptions = {}): Promise<MonthCount[]> {
+  async countItemsByMonth(albumId: string, query: ItemCountQuery, opts: CallOptions = {}): Promise<MonthCount[]> {
     throwIfAborted(opts.signal);
     const sort = checkSort(query?.sort);
     const kind = checkKind(query.kind);
+    const uploaderId = checkUploader(query.uploaderId);
+    const args = {
+      p_album_id: albumId,
+      p_sort: sort,
+      p_trashed: query.trashed ?? false,
+      p_kind: kind ?? null,
+      // Sent only when asked for, so the request without filters stays what it was.
+      ...(query.favoritesOnly === true ? { p_favorites_only: true } : {}),
+      ...(uploaderId ? { p_uploader_id: uploaderId } : {}),
+    };
     const data = await this.send(
-      this.rpc('count_items_by_month', { p_album_id: albumId, p_sort: sort, p_trashed: query.trashed ?? false, p_kind: kind ?? null }),
+      this.rpc('count_items_by_month', args),
       opts.signal,
       'album/not-found',
     );
@@ -328,5 +351,35 @@ export class SupabaseData implements DataPort {
 
   acceptInvite(token: string, opts: CallOptions = {}): Promise<string> {
     return this.members.acceptInvite(token, opts);
+  }
+
+  // --- Comments and favourites (supabase-social.ts) -----------------------------------------------------
+
+  listComments(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Comment[]> {
+    return this.social.listComments(albumId, itemId, opts);
+  }
+
+  addComment(albumId: string, itemId: string, body: string, opts: CallOptions = {}): Promise<Comment> {
+    return this.social.addComment(albumId, itemId, body, opts);
+  }
+
+  editComment(albumId: string, commentId: string, body: string, opts: CallOptions = {}): Promise<Comment> {
+    return this.social.editComment(albumId, commentId, body, opts);
+  }
+
+  deleteComment(albumId: string, commentId: string, opts: CallOptions = {}): Promise<void> {
+    return this.social.deleteComment(albumId, commentId, opts);
+  }
+
+  setFavorite(albumId: string, itemId: string, on: boolean, opts: CallOptions = {}): Promise<void> {
+    return this.social.setFavorite(albumId, itemId, on, opts);
+  }
+
+  listFavoriters(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Favoriter[]> {
+    return this.social.listFavoriters(albumId, itemId, opts);
+  }
+
+  itemSocial(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<ItemSocial[]> {
+    return this.social.itemSocial(albumId, itemIds, opts);
   }
 }

@@ -9,7 +9,7 @@ import { NAMES, PERMISSION_TABLE, type PermissionRow, type Who } from '../../tes
 import { albumAbilities, can, settingsSections, type AlbumAction } from './album-permissions';
 
 const MEMBERS: Record<Extract<Who, 'O' | 'E' | 'C' | 'V'>, Role> = { O: 'owner', E: 'editor', C: 'contributor', V: 'viewer' };
-const ACTIONS: AlbumAction[] = ['view', 'addItems', 'deleteItems', 'editItemMetadata', 'comment', 'manageShareLinks', 'manageMembers', 'editAlbum', 'deleteAlbum', 'leaveAlbum'];
+const ACTIONS: AlbumAction[] = ['view', 'addItems', 'deleteItems', 'editItemMetadata', 'comment', 'editComment', 'deleteComment', 'manageShareLinks', 'manageMembers', 'editAlbum', 'deleteAlbum', 'leaveAlbum'];
 /** §6 actions the database has no case for yet; each one listed here is a gap of the matrix. */
 const NOT_IN_MATRIX: AlbumAction[] = [];
 

@@ -19,6 +19,10 @@ export type AlbumAction =
   | 'editItemMetadata'
   /** Comment, mark favourites. */
   | 'comment'
+  /** Change the words of a comment: its author only. */
+  | 'editComment'
+  /** Delete a comment: one's own, and the owner and editors any. */
+  | 'deleteComment'
   | 'manageShareLinks'
   /** Invite, change roles, remove members. */
   | 'manageMembers'
@@ -38,6 +42,8 @@ const SECTION_6: Record<AlbumAction, Record<AlbumActor, Reach>> = {
   deleteItems: { owner: 'all', editor: 'all', contributor: 'own', viewer: 'none', 'link-visitor': 'own' },
   editItemMetadata: { owner: 'all', editor: 'all', contributor: 'own', viewer: 'none', 'link-visitor': 'none' },
   comment: { owner: 'all', editor: 'all', contributor: 'all', viewer: 'all', 'link-visitor': 'none' },
+  editComment: { owner: 'own', editor: 'own', contributor: 'own', viewer: 'own', 'link-visitor': 'none' },
+  deleteComment: { owner: 'all', editor: 'all', contributor: 'own', viewer: 'own', 'link-visitor': 'none' },
   manageShareLinks: { owner: 'all', editor: 'all', contributor: 'none', viewer: 'none', 'link-visitor': 'none' },
   manageMembers: { owner: 'all', editor: 'none', contributor: 'none', viewer: 'none', 'link-visitor': 'none' },
   editAlbum: { owner: 'all', editor: 'all', contributor: 'none', viewer: 'none', 'link-visitor': 'none' },

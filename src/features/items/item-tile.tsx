@@ -4,6 +4,8 @@ import { formatDuration, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 import { useObjectUrl } from '../files/use-url';
 import { useUploaderName } from '../members/uploader-credit';
+import { TileSocialBadges, tileSocialLabel } from '../social/tile-social-badges';
+import { useItemSocial } from '../social/use-social';
 import { fileIconFor } from './file-icon';
 import { ThumbhashImage } from './thumbhash-image';
 
@@ -19,6 +21,7 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
   const url = useObjectUrl(item.thumbKey);
   const name = safeFilename(item.filename);
   const by = useUploaderName(item);
+  const social = useItemSocial(item.albumId, item.id);
   return (
     <div
       role="gridcell"
@@ -26,7 +29,7 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
       data-item-id={item.id}
       data-kind={item.kind}
       aria-selected={selected}
-      aria-label={name}
+      aria-label={name + tileSocialLabel(social)}
       title={by === undefined ? name : `${name}\nAdded by ${by}`}
       tabIndex={tabbable ? 0 : -1}
       style={{ left, width, height: '100%' }}
@@ -52,6 +55,7 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
         </span>
       )}
       {item.kind === 'video' && <span className="tile__badge">{item.durationMs ? formatDuration(item.durationMs) : 'Video'}</span>}
+      <TileSocialBadges social={social} />
       <span className="tile__check" aria-hidden="true">
         {selected && <Icon name="check" size={14} />}
       </span>

@@ -4,6 +4,7 @@ import { useBackend, useSession } from '../../backend/backend-context';
 import type { ChangeEvent, PresenceViewer } from '../../backend/ports';
 import { applyAlbumChange } from '../albums/apply-album-change';
 import { applyMemberChange } from '../members/apply-member-change';
+import { applySocialChange } from '../social/apply-social-change';
 import { applyItemChange } from './apply-item-change';
 import { invalidateAlbum } from './use-item-actions';
 
@@ -21,7 +22,9 @@ const BATCH_MS = 50;
  */
 export function useAlbumLive(albumId: string, onGone?: (why: AlbumGone) => void): PresenceViewer[] {
   const { realtime } = useBackend();
-  const selfId = useSession()?.userId;
+  const session = useSession();
+  const selfId = session?.userId;
+  const selfName = session?.profile.displayName;
   const qc = useQueryClient();
   const [viewers, setViewers] = useState<PresenceViewer[]>([]);
   const goneRef = useRef(onGone);
@@ -43,7 +46,8 @@ export function useAlbumLive(albumId: string, onGone?: (why: AlbumGone) => void)
           break;
         case 'comment':
         case 'favorite':
-          // Comments and favourites are written into their own caches by the social features.
+          // Comments and hearts: [Note: Live comments and hearts].
+          applySocialChange(qc, ev, { userId: selfId, displayName: selfName });
           break;
       }
     };
@@ -70,6 +74,6 @@ export function useAlbumLive(albumId: string, onGone?: (why: AlbumGone) => void)
       if (timer) clearTimeout(timer);
       unsubscribe();
     };
-  }, [realtime, qc, albumId, selfId]);
+  }, [realtime, qc, albumId, selfId, selfName]);
   return viewers;
 }

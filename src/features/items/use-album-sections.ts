@@ -7,7 +7,7 @@ import { isAbortError } from '../../lib/app-error';
 import type { GridSection } from './grid-model';
 import { itemKeys } from './item-keys';
 
-export type AlbumView = Pick<ItemQuery, 'sort' | 'trashed'>;
+export type AlbumView = Pick<ItemQuery, 'sort' | 'trashed' | 'favoritesOnly' | 'uploaderId'>;
 
 const PAGE = 500;
 /**

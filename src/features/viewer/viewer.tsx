@@ -11,6 +11,9 @@ import { can } from '../albums/album-permissions';
 import { itemKeys } from '../items/item-keys';
 import type { AlbumView } from '../items/use-album-sections';
 import { downloadItems, useRestoreItems, useTrashItems } from '../items/use-item-actions';
+import { CommentsPanel } from '../social/comments-panel';
+import { FavoriteButton } from '../social/favorite-button';
+import { useOpenItemSocial, useSetFavorite } from '../social/use-social';
 import { DetailsPanel } from './details-panel';
 import { FilePreview } from './file-preview';
 import { ZoomableImage } from './zoomable-image';
@@ -30,7 +33,10 @@ export function Viewer({ album, getItems, view, itemId, close }: {
   const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();
-  const [showDetails, setShowDetails] = useState(false);
+  // One side panel at a time: the details or the comments.
+  const [panel, setPanel] = useState<'details' | 'comments' | null>(null);
+  const showDetails = panel === 'details';
+  const togglePanel = useCallback((which: 'details' | 'comments') => setPanel((p) => (p === which ? null : which)), []);
   const [zoomed, setZoomed] = useState(false);
   const dialogRef = useRef<HTMLDivElement>(null);
   const trash = useTrashItems(album.id);
@@ -83,19 +89,31 @@ export function Viewer({ album, getItems, view, itemId, close }: {
     else close();
   }, [location.state, navigate, close]);
 
+  const social = useOpenItemSocial(album.id, itemId);
+  const setFavorite = useSetFavorite(album.id, itemId);
+  const mayHeart = can(album.role, 'comment') && !view.trashed;
+  const toggleFavorite = useCallback(() => {
+    if (!mayHeart) return;
+    setFailed(null);
+    setFavorite.mutate(!(social?.myFavorite ?? false), { onError: (error) => setFailed({ itemId, error }) });
+  }, [mayHeart, setFavorite, social?.myFavorite, itemId]);
+
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented) return;
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      // Keys typed into a comment are words, not commands.
+      if (isTyping(e.target)) return;
       if (e.key === 'Escape') exit();
       else if (e.key === 'ArrowLeft' && !zoomed) step(-1);
       else if (e.key === 'ArrowRight' && !zoomed) step(1);
-      else if (e.key === 'i') setShowDetails((s) => !s);
+      else if (e.key === 'i') togglePanel('details');
+      else if (e.key === 'f') toggleFavorite();
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [exit, step, zoomed]);
+  }, [exit, step, zoomed, togglePanel, toggleFavorite]);
 
   // A layout effect, so focus is in the dialog by the time it shows: a key pressed as soon as it appears must
   // reach the viewer, not the grid tile that opened it (the grid would take an arrow key as its own).
@@ -171,7 +189,21 @@ export function Viewer({ album, getItems, view, itemId, close }: {
                     <Icon name="trash" />
                   </button>
                 ))}
-              <button type="button" className="btn btn--icon" aria-label="Details" aria-pressed={showDetails} onClick={() => setShowDetails((s) => !s)}>
+              {mayHeart && (
+                <FavoriteButton albumId={album.id} itemId={item.id} mine={social?.myFavorite ?? false} count={social?.favoriteCount ?? 0} onToggle={toggleFavorite} />
+              )}
+              <button
+                type="button"
+                className="btn viewer__comments-toggle"
+                aria-label={social?.commentCount ? `Comments (${social.commentCount})` : 'Comments'}
+                aria-pressed={panel === 'comments'}
+                data-testid="comments-toggle"
+                onClick={() => togglePanel('comments')}
+              >
+                <Icon name="comment" />
+                {social?.commentCount ? <span aria-hidden="true">{social.commentCount}</span> : null}
+              </button>
+              <button type="button" className="btn btn--icon" aria-label="Details" aria-pressed={showDetails} onClick={() => togglePanel('details')}>
                 <Icon name="info" />
               </button>
             </>
@@ -201,8 +233,15 @@ export function Viewer({ album, getItems, view, itemId, close }: {
         )}
       </div>
       {showDetails && item && <DetailsPanel item={item} />}
+      {panel === 'comments' && item && <CommentsPanel album={album} itemId={item.id} />}
     </div>
   );
+}
+
+/** Whether a key press lands in a text field (a comment box), where letters are text and arrows move the caret. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement || (target instanceof HTMLInputElement && target.type !== 'checkbox' && target.type !== 'radio' && target.type !== 'button');
 }
 
 /**

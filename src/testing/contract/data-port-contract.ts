@@ -16,6 +16,7 @@ import {
   sleep,
 } from './contract-fixtures';
 import { describeMembersContract } from './data-port-members-contract';
+import { describeSocialContract } from './data-port-social-contract';
 
 export function describeDataPortContract(name: string, makeBackend: () => Promise<Backend> | Backend): void {
   describe(`DataPort contract: ${name}`, () => {
@@ -397,5 +398,6 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
     });
 
     describeMembersContract(makeBackend);
+    describeSocialContract(makeBackend);
   });
 }

@@ -1,0 +1,90 @@
+/**
+ * Comments and hearts on this device beyond the shared contract: another tab hears them as change events with
+ * the rows the Supabase adapter would give, and a purged item or a deleted album leaves none behind.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { overrideLimits } from '../../config';
+import { resetLimits } from '../../testing/limits';
+import { addReadyItem, sleep, waitFor } from '../../testing/contract/contract-fixtures';
+import type { ChangeEvent } from '../ports';
+import { createLocalBackend, type LocalBackendOptions } from './create-local-backend';
+import { LocalDb } from './local-db';
+
+afterEach(() => resetLimits());
+
+let seq = 0;
+function isolated(): Required<LocalBackendOptions> {
+  const tag = `local-social-${Date.now().toString(36)}-${seq++}`;
+  return { dbName: tag, opfsDir: tag, channelName: tag };
+}
+
+async function stored(dbName: string): Promise<{ comments: number; favorites: number }> {
+  const db = await new LocalDb(dbName).get();
+  try {
+    return { comments: await db.count('comments'), favorites: await db.count('favorites') };
+  } finally {
+    db.close();
+  }
+}
+
+it('tells another tab of a comment, its edit and deletion, and a heart, as plain camelCase rows', async () => {
+  const names = isolated();
+  const writer = createLocalBackend(names);
+  const reader = createLocalBackend(names);
+  const album = await writer.data.createAlbum({ title: 'Heard' });
+  const item = await addReadyItem(writer, album.id);
+  const heard: ChangeEvent[] = [];
+  const stop = reader.realtime.subscribe(album.id, { onChange: (ev) => heard.push(ev) });
+  try {
+    await sleep(50);
+    const comment = await writer.data.addComment(album.id, item.id, 'Hello from the other tab');
+    await writer.data.editComment(album.id, comment.id, 'Hello again');
+    await writer.data.setFavorite(album.id, item.id, true);
+    await writer.data.setFavorite(album.id, item.id, true);
+    await writer.data.setFavorite(album.id, item.id, false);
+    await writer.data.deleteComment(album.id, comment.id);
+    const social = () => heard.filter((e) => e.entity === 'comment' || e.entity === 'favorite');
+    await waitFor(() => (social().length >= 5 ? true : undefined), 3000, 'five events');
+    const me = (await writer.auth.getSession())!.userId;
+    expect(social().map((e) => [e.entity, e.op])).toEqual([
+      ['comment', 'insert'],
+      ['comment', 'update'],
+      ['favorite', 'insert'],
+      ['favorite', 'delete'],
+      ['comment', 'delete'],
+    ]);
+    expect(social()[0]).toEqual({
+      entity: 'comment',
+      op: 'insert',
+      albumId: album.id,
+      row: { id: comment.id, albumId: album.id, itemId: item.id, authorId: me, body: 'Hello from the other tab', createdAt: comment.createdAt, editedAt: null },
+    });
+    expect(social()[1]!.row).toMatchObject({ id: comment.id, body: 'Hello again', editedAt: expect.any(String) as unknown as string });
+    expect(social()[2]!.row).toMatchObject({ id: `${item.id}:${me}`, itemId: item.id, userId: me, albumId: album.id });
+    expect(social()[3]!.row).toEqual({ id: `${item.id}:${me}`, itemId: item.id, userId: me });
+    expect(social()[4]!.row).toEqual({ id: comment.id });
+  } finally {
+    stop();
+  }
+});
+
+it('leaves no comment or heart behind a purged item or a deleted album', async () => {
+  const names = isolated();
+  const b = createLocalBackend(names);
+  const album = await b.data.createAlbum({ title: 'Gone soon' });
+  const [old, kept] = [await addReadyItem(b, album.id), await addReadyItem(b, album.id)];
+  for (const item of [old, kept]) {
+    await b.data.addComment(album.id, item.id, 'Words');
+    await b.data.setFavorite(album.id, item.id, true);
+  }
+  expect(await stored(names.dbName)).toEqual({ comments: 2, favorites: 2 });
+  await b.data.trashItems(album.id, [old.id]);
+  overrideLimits({ trashDays: 0 });
+  await sleep(5);
+  expect(await b.functions.invoke('purge', {})).toEqual({ purged: 1 });
+  expect(await stored(names.dbName)).toEqual({ comments: 1, favorites: 1 });
+  expect(await b.data.itemSocial(album.id, [kept.id])).toEqual([{ itemId: kept.id, commentCount: 1, favoriteCount: 1, myFavorite: true }]);
+
+  await b.data.deleteAlbum(album.id);
+  expect(await stored(names.dbName)).toEqual({ comments: 0, favorites: 0 });
+});

@@ -1,0 +1,192 @@
+/**
+ * Comments and favourites on this device. One profile writes everything here, so it authors every comment
+ * and its hearts are the only ones; the rules are still the server's (PRODUCT.md §6), so the app behaves the
+ * same on both backends. Every change is emitted as a `comment` or `favorite` ChangeEvent whose row has the
+ * camelCase shape the Supabase adapter gives its rows, so other tabs update as they would for a co-member.
+ */
+import type { CallOptions, ChangeEvent } from '../ports';
+import type { Comment, Favoriter, ItemSocial, Profile } from '../entities';
+import { AppError } from '../../lib/app-error';
+import { commentBody, parseField } from '../../lib/validation';
+import { requireAlbum } from './local-album-view';
+import { now, readTransaction, writeTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
+import { prefixRange, type CommentRecord, type FavoriteRecord, type WriteTx } from './local-db';
+import { guard, invalid, itemNotFound } from './local-errors';
+
+/** Several comments by one person in one album within this long read as one line of activity. */
+export const COMMENT_BURST_MS = 10 * 60_000;
+const MAX_SOCIAL_IDS = 1000;
+
+function forbidden(): AppError {
+  return new AppError('album/forbidden', 'Only its author, the owner and editors change a comment.', { retryable: false });
+}
+
+/** The item, when the caller can see it (ready, or their own unfinished upload). */
+async function requireItem(tx: AnyTx, albumId: string, itemId: unknown, profile: Profile): Promise<void> {
+  if (typeof itemId !== 'string' || itemId === '') throw itemNotFound();
+  const item = await tx.objectStore('items').get([albumId, itemId]);
+  if (!item || (item.status !== 'ready' && item.uploaderId !== profile.id)) throw itemNotFound();
+}
+
+function toComment(r: CommentRecord, profile: Profile): Comment {
+  return { ...r, authorName: r.authorId === profile.id ? profile.displayName : '' };
+}
+
+/** A change event's row: the record as plain camelCase data, as the server sends it. */
+function commentRow(r: CommentRecord): ChangeEvent['row'] {
+  return { ...r };
+}
+
+function favoriteRow(r: FavoriteRecord): ChangeEvent['row'] {
+  return { id: `${r.itemId}:${r.userId}`, ...r };
+}
+
+async function noteComment(tx: WriteTx, albumId: string, actorId: string, at: string): Promise<void> {
+  const since = new Date(Date.parse(at) - COMMENT_BURST_MS).toISOString();
+  const burst = tx.objectStore('activity').index('burst');
+  const cursor = await burst.openCursor(IDBKeyRange.bound([albumId, actorId, 'commented', since], [albumId, actorId, 'commented', '\uffff']), 'prev');
+  if (cursor) await cursor.update({ ...cursor.value, count: cursor.value.count + 1, createdAt: at });
+  else await tx.objectStore('activity').add({ id: crypto.randomUUID(), albumId, actorId, verb: 'commented', count: 1, createdAt: at });
+}
+
+export function listComments(deps: LocalDataDeps, albumId: string, itemId: string, opts: CallOptions): Promise<Comment[]> {
+  return guard(opts.signal, async () => {
+    const profile = await deps.profile();
+    return readTransaction(deps, opts.signal, async (tx) => {
+      await requireAlbum(tx, albumId);
+      await requireItem(tx, albumId, itemId, profile);
+      const rows = await tx.objectStore('comments').index('item').getAll(prefixRange(albumId, itemId));
+      return rows.map((r) => toComment(r, profile));
+    });
+  });
+}
+
+export function addComment(deps: LocalDataDeps, albumId: string, itemId: string, body: string, opts: CallOptions): Promise<Comment> {
+  return guard(opts.signal, async () => {
+    const text = parseField(commentBody, body, 'comment');
+    const profile = await deps.profile();
+    const record = await writeTransaction(deps, async (tx) => {
+      await requireAlbum(tx, albumId);
+      await requireItem(tx, albumId, itemId, profile);
+      const at = now();
+      const r: CommentRecord = { id: crypto.randomUUID(), albumId, itemId, authorId: profile.id, body: text, createdAt: at, editedAt: null };
+      await tx.objectStore('comments').add(r);
+      await noteComment(tx, albumId, profile.id, at);
+      return r;
+    });
+    deps.realtime.emit([{ entity: 'comment', op: 'insert', albumId, row: commentRow(record) }]);
+    return toComment(record, profile);
+  });
+}
+
+export function editComment(deps: LocalDataDeps, albumId: string, commentId: string, body: string, opts: CallOptions): Promise<Comment> {
+  return guard(opts.signal, async () => {
+    const text = parseField(commentBody, body, 'comment');
+    const profile = await deps.profile();
+    const { record, changed } = await writeTransaction(deps, async (tx) => {
+      await requireAlbum(tx, albumId);
+      const before = typeof commentId === 'string' ? await tx.objectStore('comments').get(commentId) : undefined;
+      // As on the server, a comment one may not edit and one that is not there are refused alike.
+      if (!before || before.albumId !== albumId || before.authorId !== profile.id) throw forbidden();
+      if (before.body === text) return { record: before, changed: false };
+      const after: CommentRecord = { ...before, body: text, editedAt: now() };
+      await tx.objectStore('comments').put(after);
+      return { record: after, changed: true };
+    });
+    if (changed) deps.realtime.emit([{ entity: 'comment', op: 'update', albumId, row: commentRow(record) }]);
+    return toComment(record, profile);
+  });
+}
+
+export function deleteComment(deps: LocalDataDeps, albumId: string, commentId: string, opts: CallOptions): Promise<void> {
+  return guard(opts.signal, async () => {
+    // The one profile owns every album here, so it may delete any comment in it (as an owner may).
+    const gone = await writeTransaction(deps, async (tx) => {
+      await requireAlbum(tx, albumId);
+      const before = typeof commentId === 'string' ? await tx.objectStore('comments').get(commentId) : undefined;
+      if (!before || before.albumId !== albumId) return false;
+      await tx.objectStore('comments').delete(commentId);
+      return true;
+    });
+    if (gone) deps.realtime.emit([{ entity: 'comment', op: 'delete', albumId, row: { id: commentId } }]);
+  });
+}
+
+export function setFavorite(deps: LocalDataDeps, albumId: string, itemId: string, on: boolean, opts: CallOptions): Promise<void> {
+  return guard(opts.signal, async () => {
+    if (typeof on !== 'boolean') throw invalid('on', 'A heart is given or taken back.');
+    const profile = await deps.profile();
+    const change = await writeTransaction(deps, async (tx): Promise<ChangeEvent | null> => {
+      await requireAlbum(tx, albumId);
+      await requireItem(tx, albumId, itemId, profile);
+      const store = tx.objectStore('favorites');
+      const key: [string, string, string] = [albumId, itemId, profile.id];
+      const before = await store.get(key);
+      if (on && !before) {
+        const r: FavoriteRecord = { albumId, itemId, userId: profile.id, createdAt: now() };
+        await store.add(r);
+        return { entity: 'favorite', op: 'insert', albumId, row: favoriteRow(r) };
+      }
+      if (!on && before) {
+        await store.delete(key);
+        return { entity: 'favorite', op: 'delete', albumId, row: { id: `${itemId}:${profile.id}`, itemId, userId: profile.id } };
+      }
+      return null;
+    });
+    if (change) deps.realtime.emit([change]);
+  });
+}
+
+export function listFavoriters(deps: LocalDataDeps, albumId: string, itemId: string, opts: CallOptions): Promise<Favoriter[]> {
+  return guard(opts.signal, async () => {
+    const profile = await deps.profile();
+    return readTransaction(deps, opts.signal, async (tx) => {
+      await requireAlbum(tx, albumId);
+      if (typeof itemId !== 'string') return [];
+      const rows = await tx.objectStore('favorites').getAll(prefixRange(albumId, itemId));
+      return rows
+        .map((r) => ({ userId: r.userId, displayName: r.userId === profile.id ? profile.displayName : '', createdAt: r.createdAt }))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.userId.localeCompare(b.userId));
+    });
+  });
+}
+
+export function itemSocial(deps: LocalDataDeps, albumId: string, itemIds: string[], opts: CallOptions): Promise<ItemSocial[]> {
+  return guard(opts.signal, async () => {
+    if (!Array.isArray(itemIds) || itemIds.length > MAX_SOCIAL_IDS) {
+      throw invalid('items', `Ask about 0 to ${MAX_SOCIAL_IDS} items at once.`, 'too-many', MAX_SOCIAL_IDS);
+    }
+    const profile = await deps.profile();
+    return readTransaction(deps, opts.signal, async (tx) => {
+      await requireAlbum(tx, albumId);
+      const ids = [...new Set(itemIds.filter((id): id is string => typeof id === 'string' && id !== ''))];
+      const answers = await Promise.all(
+        ids.map(async (itemId): Promise<ItemSocial | null> => {
+          const item = await tx.objectStore('items').get([albumId, itemId]);
+          if (!item || (item.status !== 'ready' && item.uploaderId !== profile.id)) return null;
+          const [commentCount, hearts] = await Promise.all([
+            tx.objectStore('comments').index('item').count(prefixRange(albumId, itemId)),
+            tx.objectStore('favorites').getAll(prefixRange(albumId, itemId)),
+          ]);
+          return { itemId, commentCount, favoriteCount: hearts.length, myFavorite: hearts.some((h) => h.userId === profile.id) };
+        }),
+      );
+      return answers.filter((a): a is ItemSocial => a !== null);
+    });
+  });
+}
+
+/** The ids of the items `userId` gave a heart in the album ([Note: Favourites filter] on the server). */
+export async function favoriteItemIds(tx: AnyTx, albumId: string, userId: string): Promise<string[]> {
+  const rows = await tx.objectStore('favorites').getAll(prefixRange(albumId));
+  return rows.filter((r) => r.userId === userId).map((r) => r.itemId);
+}
+
+/** Deletes the comments and hearts of an album (a deleted album) or of one of its items (a purged one). */
+export async function forgetSocial(tx: WriteTx, albumId: string, itemId?: string): Promise<void> {
+  const range = itemId === undefined ? prefixRange(albumId) : prefixRange(albumId, itemId);
+  const comments = tx.objectStore('comments');
+  const ids = await comments.index('item').getAllKeys(range);
+  await Promise.all(ids.map((id) => comments.delete(id)));
+  await tx.objectStore('favorites').delete(range);
+}

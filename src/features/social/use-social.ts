@@ -1,0 +1,143 @@
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { useBackend } from '../../backend/backend-context';
+import type { Favoriter, Item, ItemSocial } from '../../backend/entities';
+import { applyCommentDeleted, applyCommentSaved } from './apply-social-change';
+import { useMembers } from '../members/use-members';
+import { socialKeys, type TileSocial } from './social-keys';
+
+/** The album's members (names beside comments and hearts; the "Added by" filter). */
+export function useAlbumMembers(albumId: string) {
+  return useMembers(albumId);
+}
+
+export function useComments(albumId: string, itemId: string) {
+  const { data } = useBackend();
+  return useQuery({ queryKey: socialKeys.comments(albumId, itemId), queryFn: ({ signal }) => data.listComments(albumId, itemId, { signal }) });
+}
+
+export function useAddComment(albumId: string, itemId: string) {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: string) => data.addComment(albumId, itemId, body),
+    onSuccess: (comment) => applyCommentSaved(qc, comment, true),
+  });
+}
+
+export function useEditComment(albumId: string) {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: string }) => data.editComment(albumId, id, body),
+    onSuccess: (comment) => applyCommentSaved(qc, comment, false),
+  });
+}
+
+export function useDeleteComment(albumId: string) {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => data.deleteComment(albumId, id),
+    onSuccess: (_, id) => applyCommentDeleted(qc, albumId, id, false),
+  });
+}
+
+export function useFavoriters(albumId: string, itemId: string, enabled: boolean) {
+  const { data } = useBackend();
+  return useQuery({ queryKey: socialKeys.favoriters(albumId, itemId), queryFn: ({ signal }) => data.listFavoriters(albumId, itemId, { signal }), enabled });
+}
+
+/** One tile's counts and own heart, from the album's tile map; re-renders the tile only when they change. */
+export function useItemSocial(albumId: string, itemId: string): ItemSocial | undefined {
+  const { data } = useQuery({
+    queryKey: socialKeys.tiles(albumId),
+    queryFn: () => ({}) as TileSocial,
+    staleTime: Infinity,
+    select: (tiles: TileSocial) => tiles[itemId],
+  });
+  return data;
+}
+
+/** The open item's counts and own heart: from the tiles when its month is loaded, else asked for alone. */
+export function useOpenItemSocial(albumId: string, itemId: string): ItemSocial | undefined {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  const social = useItemSocial(albumId, itemId);
+  const alone = useQuery({
+    queryKey: socialKeys.month(albumId, 'item', '', itemId),
+    queryFn: ({ signal }) => data.itemSocial(albumId, [itemId], { signal }),
+    enabled: social === undefined,
+  });
+  useEffect(() => {
+    const found = alone.data?.[0];
+    if (found) qc.setQueryData<TileSocial>(socialKeys.tiles(albumId), (tiles) => (tiles?.[itemId] ? tiles : { ...(tiles ?? {}), [itemId]: found }));
+  }, [qc, albumId, itemId, alone.data]);
+  return social;
+}
+
+/** Gives or takes back one's heart, showing it at once and putting it back if the call fails. */
+export function useSetFavorite(albumId: string, itemId: string) {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (on: boolean) => data.setFavorite(albumId, itemId, on),
+    onMutate: (on: boolean) => {
+      const before = qc.getQueryData<TileSocial>(socialKeys.tiles(albumId))?.[itemId];
+      if (before?.myFavorite === on) return { before };
+      const base = before ?? { itemId, commentCount: 0, favoriteCount: 0, myFavorite: false };
+      const after = { ...base, myFavorite: on, favoriteCount: Math.max(0, base.favoriteCount + (on ? 1 : -1)) };
+      qc.setQueryData<TileSocial>(socialKeys.tiles(albumId), (tiles) => ({ ...(tiles ?? {}), [itemId]: after }));
+      return { before };
+    },
+    onError: (_e, _on, ctx) => {
+      const before = ctx?.before;
+      qc.setQueryData<TileSocial>(socialKeys.tiles(albumId), (tiles) => {
+        const next = { ...(tiles ?? {}) };
+        if (before) next[itemId] = before;
+        else delete next[itemId];
+        return next;
+      });
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: socialKeys.favoriters(albumId, itemId), exact: true }),
+  });
+}
+
+const CHUNK = 1000;
+
+/**
+ * Fills the tiles' counts for every loaded month: one `itemSocial` call per month (per 1,000 items), never
+ * one per tile, and only again when the month's items change.
+ */
+export function useTileSocial(albumId: string, sort: string, sections: readonly { month: string; items: readonly Item[] | null }[]): void {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  const loaded = sections.filter((s): s is { month: string; items: readonly Item[] } => s.items !== null && s.items.length > 0);
+  const results = useQueries({
+    queries: loaded.map((s) => {
+      const ids = s.items.map((i) => i.id);
+      return {
+        queryKey: socialKeys.month(albumId, sort, s.month, `${ids.length}:${ids[0] ?? ''}:${ids[ids.length - 1] ?? ''}`),
+        queryFn: async ({ signal }: { signal: AbortSignal }) => {
+          const out: ItemSocial[] = [];
+          for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await data.itemSocial(albumId, ids.slice(i, i + CHUNK), { signal })));
+          return out;
+        },
+        staleTime: 60_000,
+        gcTime: 15_000,
+      };
+    }),
+  });
+  const stamp = results.map((r) => r.dataUpdatedAt).join(',');
+  const answers = useMemo(() => results.flatMap((r) => r.data ?? []), [stamp]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (answers.length === 0) return;
+    qc.setQueryData<TileSocial>(socialKeys.tiles(albumId), (tiles) => {
+      const next: Record<string, ItemSocial> = { ...(tiles ?? {}) };
+      for (const a of answers) next[a.itemId] = a;
+      return next;
+    });
+  }, [qc, albumId, answers]);
+}
+
+export type { Favoriter };
