@@ -14,6 +14,8 @@ import { addReadyItem, expectAppError } from '../../src/testing/contract/contrac
 import { renderRoutes } from '../../src/testing/render-routes';
 import { startBrowserWire, type BrowserWire, type Person } from './browser-wire';
 
+/** The invitation-link form (the e-mail form beside it has a role of its own). */
+const byLink = () => page.getByRole('form', { name: 'Invite by link' });
 const host = document.createElement('div');
 document.body.append(host);
 const root = createRoot(host);
@@ -145,9 +147,9 @@ test('an invitation link is made with its role, expiry and uses, shown with a QR
   const albumId = await albumWith(ada, []);
   await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
   await expect.element(page.getByText('No pending invitations.')).toBeVisible();
-  await expect.element(page.getByLabelText('Role')).toHaveValue('contributor');
+  await expect.element(byLink().getByLabelText('Role')).toHaveValue('contributor');
   await expect.element(page.getByLabelText('Expires after')).toHaveValue('7');
-  await page.getByLabelText('Role').selectOptions('viewer');
+  await byLink().getByLabelText('Role').selectOptions('viewer');
   await page.getByLabelText('Expires after').selectOptions('30');
   await page.getByLabelText(/Number of uses/).fill('0');
   await expect.element(page.getByText('Enter a whole number of 1 or more, or leave it empty.')).toBeVisible();
@@ -237,14 +239,14 @@ test('an invitation the server refuses (the album changed hands meanwhile) says 
   const [ada, bob] = await Promise.all([wire.person('Ada'), wire.person('Bob')]);
   const albumId = await albumWith(ada, [[bob, 'editor']]);
   await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
-  await page.getByLabelText('Role').selectOptions('editor');
+  await byLink().getByLabelText('Role').selectOptions('editor');
   await page.getByLabelText(/Number of uses/).fill('3');
   // The album changes hands elsewhere: Ada may no longer invite.
   await ada.backend.data.transferOwnership(albumId, bob.id);
   await page.getByRole('button', { name: 'Create invitation link' }).click();
   await eventually(() => document.querySelector('[data-error-code]')?.getAttribute('data-error-code')).toBe('album/forbidden');
   expect(document.querySelector('[data-testid="invite-link"]')).toBeNull();
-  await expect.element(page.getByLabelText('Role')).toHaveValue('editor');
+  await expect.element(byLink().getByLabelText('Role')).toHaveValue('editor');
   await expect.element(page.getByLabelText(/Number of uses/)).toHaveValue('3');
 });
 
