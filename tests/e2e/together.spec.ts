@@ -97,7 +97,7 @@ test.describe('two people on one Supabase project', () => {
     const byLink = anaPage.getByRole('form', { name: 'Invite by link' });
     await byLink.getByLabel('Role').selectOption('contributor');
     await byLink.getByRole('button', { name: 'Create invitation link' }).click();
-    const link = await anaPage.getByLabel('Invitation link').inputValue();
+    const link = await anaPage.getByRole('textbox', { name: 'Invitation link' }).inputValue();
     expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{22,}$/);
     await expect(anaPage.getByRole('img', { name: 'QR code of the invitation link' })).toBeVisible();
 
@@ -153,7 +153,7 @@ test.describe('two people on one Supabase project', () => {
     const dialog = benPage.getByRole('dialog', { name: 'Leave “Lisbon”?' });
     await expect(dialog.getByRole('radio', { name: 'Keep the photos and files you added in the album' })).toBeChecked();
     await dialog.getByRole('button', { name: 'Leave album' }).click();
-    await expect(benPage.getByText('You left “Lisbon”.')).toBeVisible();
+    await expect(benPage.getByText('You left “Lisbon”.', { exact: true })).toBeVisible();
     await anaPage.reload();
     await expectItemCount(anaPage, 2);
     await expect(tile(anaPage, 'orientation-3.jpg').locator('img.tile__thumb')).toBeVisible();
@@ -166,6 +166,7 @@ test.describe('two people on one Supabase project', () => {
     await expectItemCount(benPage, 1);
     // Both look at the photo with its comments open.
     await tile(anaPage, 'orientation-1.jpg').click();
+    await expect(anaPage).toHaveURL(/\/items\//);
     const itemPath = new URL(anaPage.url()).pathname;
     expect(itemPath).toMatch(new RegExp(`^/albums/${albumId}/items/`));
     await benPage.goto(itemPath);
