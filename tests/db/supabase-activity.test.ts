@@ -4,11 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addReadyItem, expectAppError } from '../../src/testing/contract/contract-fixtures';
-import type { Backend } from '../../src/backend/ports';
-import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
-import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
 import { startDb, type Harness } from './db-harness';
 import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
+import { signUpPerson } from './wire/wire-person';
 
 let db: Harness;
 let wire: WireEmulator;
@@ -21,16 +19,8 @@ afterAll(async () => {
   await db?.close();
 });
 
-let accounts = 0;
 
-async function person(): Promise<{ backend: Backend; id: string; name: string }> {
-  const n = ++accounts;
-  const name = `Person ${n}`;
-  const backend = createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: SilentWebSocket as never });
-  const session = await backend.auth.signUp(`person${n}.${crypto.randomUUID().slice(0, 8)}@example.test`, 'correct horse battery staple', name);
-  if (!session) throw new Error('sign-up gave no session: the emulated project asks for no email confirmation');
-  return { backend, id: session.userId, name };
-}
+const person = () => signUpPerson(wire, 'Person');
 
 describe('activity and unread counts over the emulated wire', () => {
   it('what another member does is unread until the album is opened; their lines name them, and no one once they left', async () => {

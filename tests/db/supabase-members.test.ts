@@ -5,11 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addReadyItem, expectAppError } from '../../src/testing/contract/contract-fixtures';
-import type { Backend } from '../../src/backend/ports';
-import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
-import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
 import { startDb, type Harness } from './db-harness';
 import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
+import { signUpPerson, type WirePerson } from './wire/wire-person';
 
 let db: Harness;
 let wire: WireEmulator;
@@ -22,23 +20,10 @@ afterAll(async () => {
   await db?.close();
 });
 
-let accounts = 0;
 
-interface Person {
-  backend: Backend;
-  id: string;
-  name: string;
-}
+type Person = WirePerson;
 
-/** A new account, signed up through the adapter. */
-async function person(): Promise<Person> {
-  const n = ++accounts;
-  const name = `Member ${n}`;
-  const backend = createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: SilentWebSocket as never });
-  const session = await backend.auth.signUp(`member${n}.${crypto.randomUUID().slice(0, 8)}@example.test`, 'correct horse battery staple', name);
-  if (!session) throw new Error('sign-up gave no session: the emulated project asks for no email confirmation');
-  return { backend, id: session.userId, name };
-}
+const person = () => signUpPerson(wire, 'Member');
 
 /** `owner`'s new album, joined by `others` through one invitation with `role`. */
 async function sharedAlbum(owner: Person, role: 'editor' | 'contributor' | 'viewer', ...others: Person[]): Promise<string> {
