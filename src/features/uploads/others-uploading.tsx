@@ -7,20 +7,16 @@ import { useEffect, useState } from 'react';
 import { useBackend, useSession } from '../../backend/backend-context';
 import type { BroadcastMessage } from '../../backend/ports';
 import { formatNumber } from '../../lib/format';
+import type { UploadProgressPayload } from './upload-progress-broadcast';
 
 /** Without a word for this long, an uploader is taken to have stopped (closed the tab, lost the network). */
 export const SILENT_MS = 6_000;
 /** A finished batch stays this long, at 100 %, so the line does not blink away. */
 const DONE_MS = 1_500;
 
-export interface OtherUpload {
+/** What an uploader tells the album's channel, and who they are. */
+export interface OtherUpload extends UploadProgressPayload {
   userId: string;
-  displayName: string;
-  files: number;
-  done: number;
-  bytesTotal: number;
-  bytesSent: number;
-  photos: boolean;
 }
 
 const count = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null);
