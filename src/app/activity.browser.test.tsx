@@ -236,7 +236,7 @@ test('a burst of changes elsewhere refreshes the albums screen once, not once pe
   await eventually(() => entries().length).toBe(1);
   expect(reads).toBe(1);
   await Promise.all(Array.from({ length: 6 }, () => addReadyItem(other, album.id)));
-  await eventually(() => entries().map(entryText)).toEqual([expect.stringMatching(/ added 6 items to Busy$/), expect.stringMatching(/ created Busy$/)]);
+  await eventually(() => entries().map(entryText)).toEqual([expect.stringMatching(/ added 6 photos to Busy$/), expect.stringMatching(/ created Busy$/)]);
   await new Promise((r) => setTimeout(r, 1_000));
   // Six additions send a score of events; a refresh per event read the counts 19 times. A slow machine may
   // split the burst in two.

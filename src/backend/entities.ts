@@ -102,7 +102,10 @@ export interface Activity {
    * `changed_role`, `removed_member`, `transferred_ownership` the member acted on; null for the others.
    */
   subjectId: string | null;
-  /** For `commented`, the kind of that item when the caller can still see it; else null. */
+  /**
+   * For `commented`, the kind of that item when the caller can still see it; for `added_items`, the kind every
+   * item the line counts has ("12 photos"), null when they are mixed or not known; else null.
+   */
   subjectKind: ItemKind | null;
   count: number;
   createdAt: string;

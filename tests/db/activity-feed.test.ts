@@ -47,7 +47,7 @@ async function upload(who: Actor, albumId: string, kind: 'image' | 'video' | 'fi
 }
 
 describe('activity_feed', () => {
-  test('a comment names the item it was made on and its kind; other lines name no item kind', async () => {
+  test('a comment names the item it was made on and its kind; a line of additions the kind all its items share', async () => {
     const id = await albumWith(member, 'contributor');
     const [video] = await upload(member, id, 'video', 1);
     const added = await upload(owner, id, 'image', 3);
@@ -59,10 +59,20 @@ describe('activity_feed', () => {
       ['Olive', video, 'video'],
     ]);
     const adds = lines.filter((l) => l.verb === 'added_items');
-    expect(adds.map((l) => [l.actor_name, l.count, l.subject_kind])).toEqual([['Mina', 1, null], ['Olive', 3, null]]);
+    expect(adds.map((l) => [l.actor_name, l.count, l.subject_kind])).toEqual([['Mina', 1, 'video'], ['Olive', 3, 'image']]);
+    expect(lines.filter((l) => l.verb !== 'added_items' && l.verb !== 'commented').every((l) => l.subject_kind === null)).toBe(true);
     // The member reads the same lines through their own policies.
     expect((await feed(member, id)).filter((l) => l.verb === 'commented').map((l) => l.subject_kind)).toEqual(['image', 'video']);
     expect(await feed(stranger, id)).toEqual([]);
+  });
+
+  test('once a line of additions holds two kinds it names none ("12 items"), and a new line starts afresh', async () => {
+    const [a] = await call<{ id: string }>(owner, `select id from public.create_album('Porto')`);
+    await upload(owner, a!.id, 'image', 2);
+    expect((await feed(owner, a!.id)).filter((l) => l.verb === 'added_items').map((l) => [l.count, l.subject_kind])).toEqual([[2, 'image']]);
+    await upload(owner, a!.id, 'file', 1);
+    await upload(owner, a!.id, 'image', 1);
+    expect((await feed(owner, a!.id)).filter((l) => l.verb === 'added_items').map((l) => [l.count, l.subject_kind])).toEqual([[4, null]]);
   });
 
   test('someone who left is unnamed (null), not "": their lines stay, and their name no longer shows', async () => {

@@ -1,7 +1,7 @@
 /** The activity feed of local albums: rows written inside each change's own transaction, and the feed read. */
 import { unwrap } from 'idb';
 import type { CallOptions } from '../ports';
-import type { Activity } from '../entities';
+import type { Activity, ItemKind } from '../entities';
 import { readTransaction, type LocalDataDeps } from './local-data-deps';
 import { readDescending, type ActivityRecord, type WriteTx } from './local-db';
 import { guard, invalid } from './local-errors';
@@ -12,16 +12,17 @@ import { MAX_PAGE_SIZE } from './local-item-pages';
 export const ADDED_ITEMS_BURST_MS = 5 * 60_000;
 
 /** Counts an addition, merged into the same person's latest `added_items` row when it is recent. */
-export async function noteAddition(tx: WriteTx, albumId: string, actorId: string, at: string, count: number, itemId: string): Promise<void> {
+export async function noteAddition(tx: WriteTx, albumId: string, actorId: string, at: string, count: number, itemId: string, kind: ItemKind): Promise<void> {
   const since = new Date(Date.parse(at) - ADDED_ITEMS_BURST_MS).toISOString();
   const burst = tx.objectStore('activity').index('burst');
   const cursor = await burst.openCursor(IDBKeyRange.bound([albumId, actorId, 'added_items', since], [albumId, actorId, 'added_items', '\uffff']), 'prev');
   if (cursor) {
-    await cursor.update({ ...cursor.value, count: cursor.value.count + count, createdAt: at });
+    // "12 photos" while every item is one; "items" once they are mixed (or were added before kinds were kept).
+    await cursor.update({ ...cursor.value, count: cursor.value.count + count, createdAt: at, itemKind: cursor.value.itemKind === kind ? kind : 'mixed' });
     return;
   }
   // The first item added names the line, as on the server.
-  await tx.objectStore('activity').add({ id: crypto.randomUUID(), albumId, actorId, verb: 'added_items', subject: itemId, count, createdAt: at });
+  await tx.objectStore('activity').add({ id: crypto.randomUUID(), albumId, actorId, verb: 'added_items', subject: itemId, itemKind: kind, count, createdAt: at });
 }
 
 export async function addActivity(tx: WriteTx, albumId: string, actorId: string, verb: ActivityRecord['verb'], count: number, at: string, subject: string | null = null): Promise<void> {
@@ -57,7 +58,7 @@ export function listActivity(deps: LocalDataDeps, limit: number, opts: CallOptio
             actorName: r.actorId === profile.id ? profile.displayName : null,
             verb: r.verb,
             subjectId,
-            subjectKind: r.verb === 'commented' && subjectId ? (kinds.get(subjectId) ?? null) : null,
+            subjectKind: r.verb === 'commented' && subjectId ? (kinds.get(subjectId) ?? null) : r.verb === 'added_items' && r.itemKind && r.itemKind !== 'mixed' ? r.itemKind : null,
             count: r.count,
             createdAt: r.createdAt,
           },

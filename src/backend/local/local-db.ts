@@ -68,6 +68,8 @@ export interface ActivityRecord {
   verb: Activity['verb'];
   /** What the line is about (see Activity.subjectId); absent in rows written before it was kept. */
   subject?: string | null;
+  /** For additions: the kind every item of the line has, or `mixed`; absent in rows written before it was kept. */
+  itemKind?: ItemKind | 'mixed';
   count: number;
   createdAt: string;
 }

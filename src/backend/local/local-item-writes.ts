@@ -123,7 +123,7 @@ export function finalizeItem(deps: LocalDataDeps, albumId: string, itemId: strin
       await store.put(record);
       const ledger = new ItemLedger();
       ledger.record(before, record);
-      await noteAddition(tx, albumId, profile.id, at, 1, itemId);
+      await noteAddition(tx, albumId, profile.id, at, 1, itemId, record.kind);
       const [album] = await ledger.flush(tx, at);
       events.push({ entity: 'item', op: 'update', albumId, row: rowOf(next) });
       if (album) events.push({ entity: 'album', op: 'update', albumId, row: rowOf(await albumView(tx, album)) });

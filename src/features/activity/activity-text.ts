@@ -41,7 +41,8 @@ export function activityParts(e: ActivityEntry): ActivityPart[] {
   const members = e.subjects.length || 1;
   switch (e.verb) {
     case 'added_items':
-      return [`added ${items(e.count)} to `, album];
+      // Each line knows whether all it added was of one kind: "12 photos", else "12 items".
+      return [`added ${things(e.count, e.subjects.length ? e.subjects.map((s) => s.kind) : [null])} to `, album];
     case 'created_album':
       return ['created ', album];
     case 'commented': {

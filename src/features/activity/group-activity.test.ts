@@ -54,6 +54,16 @@ describe('groupActivity', () => {
     expect(groupActivity([0, 20, 40, 60, 80].map((m) => line(m, { count: 10 })))).toHaveLength(1);
   });
 
+  it('additions say photos, videos or files while every line names that one kind, and items otherwise', () => {
+    const photos = { subjectKind: 'image' as const };
+    expect(sentences([line(0, { ...photos, subjectId: 'i1', count: 12 })])).toEqual(['Ana added 12 photos to Lisbon']);
+    expect(sentences([line(0, { subjectId: 'v1', subjectKind: 'video' })])).toEqual(['Ana added a video to Lisbon']);
+    expect(sentences([line(0, { ...photos, subjectId: 'i1', count: 3 }), line(5, { ...photos, subjectId: 'i2', count: 2 })])).toEqual(['Ana added 5 photos to Lisbon']);
+    // A line that mixed kinds (or an older one) names none, and so neither does the entry it joins.
+    expect(sentences([line(0, { ...photos, subjectId: 'i1', count: 3 }), line(5, { subjectId: 'i2', count: 2 })])).toEqual(['Ana added 5 items to Lisbon']);
+    expect(sentences([line(0, { ...photos, subjectId: 'i1' }), line(5, { subjectId: 'f1', subjectKind: 'file' })])).toEqual(['Ana added 2 items to Lisbon']);
+  });
+
   it('never merges lines of people who are gone, who may be different people', () => {
     const gone = { actorId: '', actorName: null };
     expect(sentences([line(0, gone), line(1, gone)])).toEqual(['Someone who left added an item to Lisbon', 'Someone who left added an item to Lisbon']);
