@@ -371,11 +371,12 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
           expect(row).toMatchObject({ albumTitle: 'Activity, renamed', actorId: session!.userId, actorName: session!.profile.displayName });
         }
         for (let i = 1; i < rows.length; i++) expect(rows[i - 1]!.createdAt >= rows[i]!.createdAt).toBe(true);
-        // An addition names its first item (where the line links); the others name nothing.
+        // An addition names its first item (where the line links) and the kind all three share ("3 photos");
+        // the others name nothing.
         expect(rows.map((a) => [a.verb, a.subjectId, a.subjectKind])).toEqual([
           ['restored_items', null, null],
           ['trashed_items', null, null],
-          ['added_items', items[0]!.id, null],
+          ['added_items', items[0]!.id, 'image'],
           ['created_album', null, null],
         ]);
         expect(await b.data.listActivity(2)).toHaveLength(2);
