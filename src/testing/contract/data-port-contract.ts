@@ -1,5 +1,5 @@
 /**
- * The DataPort contract: what every adapter's albums, items, lists, counts and activity do, as the app
+ * The DataPort contract: what every adapter's albums, items, lists and counts do, as the app
  * sees them. Written against ports.ts only, so any adapter can run it with a factory of fresh backends.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
   reserveInput,
   sleep,
 } from './contract-fixtures';
+import { describeActivityContract } from './data-port-activity-contract';
 import { describeMembersContract } from './data-port-members-contract';
 import { describeSocialContract } from './data-port-social-contract';
 
@@ -324,7 +325,7 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
       });
     });
 
-    describe('covers and activity', () => {
+    describe('covers', () => {
       it('uses the chosen cover, and falls back to the newest photo or video when it is trashed', async () => {
         const b = await makeBackend();
         const album = await b.data.createAlbum({ title: 'Covers' });
@@ -348,56 +349,9 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         expect(cleared).toMatchObject({ coverItemId: null, coverThumbKey: newer.thumbKey });
       });
 
-      it('records album creation, additions in one row, trash and restore, newest first', async () => {
-        const b = await makeBackend();
-        const session = await b.auth.getSession();
-        const album = await b.data.createAlbum({ title: 'Activity' });
-        await sleep(3);
-        const items = [await addReadyItem(b, album.id), await addReadyItem(b, album.id), await addReadyItem(b, album.id)];
-        await sleep(3);
-        await b.data.trashItems(album.id, [items[0]!.id, items[1]!.id]);
-        await sleep(3);
-        await b.data.restoreItems(album.id, [items[0]!.id]);
-        await b.data.updateAlbum(album.id, { title: 'Activity, renamed' });
-
-        const rows = (await b.data.listActivity(50)).filter((a) => a.albumId === album.id);
-        expect(rows.map((a) => [a.verb, a.count])).toEqual([
-          ['restored_items', 1],
-          ['trashed_items', 2],
-          ['added_items', 3],
-          ['created_album', 1],
-        ]);
-        for (const row of rows) {
-          expect(row).toMatchObject({ albumTitle: 'Activity, renamed', actorId: session!.userId, actorName: session!.profile.displayName });
-        }
-        for (let i = 1; i < rows.length; i++) expect(rows[i - 1]!.createdAt >= rows[i]!.createdAt).toBe(true);
-        // An addition names its first item (where the line links) and the kind all three share ("3 photos");
-        // the others name nothing.
-        expect(rows.map((a) => [a.verb, a.subjectId, a.subjectKind])).toEqual([
-          ['restored_items', null, null],
-          ['trashed_items', null, null],
-          ['added_items', items[0]!.id, 'image'],
-          ['created_album', null, null],
-        ]);
-        expect(await b.data.listActivity(2)).toHaveLength(2);
-      });
-
-      it('one\'s own doing is never unread; opening an album marks it seen, a stranger\'s id is album/not-found', async () => {
-        const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Unread' });
-        await addReadyItem(b, album.id);
-        const counts = await b.data.unreadCounts();
-        expect(counts[album.id] ?? 0).toBe(0);
-        for (const n of Object.values(counts)) expect(Number.isInteger(n) && n > 0 && n <= 100).toBe(true);
-        await b.data.markAlbumSeen(album.id);
-        expect((await b.data.unreadCounts())[album.id] ?? 0).toBe(0);
-        await expectAppError(b.data.markAlbumSeen(crypto.randomUUID()), 'album/not-found');
-        await b.data.deleteAlbum(album.id);
-        await expectAppError(b.data.markAlbumSeen(album.id), 'album/not-found');
-        expect(album.id in (await b.data.unreadCounts())).toBe(false);
-      });
     });
 
+    describeActivityContract(makeBackend);
     describeMembersContract(makeBackend);
     describeSocialContract(makeBackend);
   });

@@ -1,0 +1,61 @@
+/**
+ * The part of the DataPort contract about the activity feed and unread counts that every backend shares: what
+ * one person's own doing records, newest first, and that it is never unread to them. What another member's
+ * doing looks like is tested per backend with two accounts (tests/db/supabase-activity.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Backend } from '../../backend/ports';
+import { addReadyItem, expectAppError, sleep } from './contract-fixtures';
+
+export function describeActivityContract(makeBackend: () => Promise<Backend> | Backend): void {
+  describe('activity', () => {
+    it('records album creation, additions in one row, trash and restore, newest first', async () => {
+      const b = await makeBackend();
+      const session = await b.auth.getSession();
+      const album = await b.data.createAlbum({ title: 'Activity' });
+      await sleep(3);
+      const items = [await addReadyItem(b, album.id), await addReadyItem(b, album.id), await addReadyItem(b, album.id)];
+      await sleep(3);
+      await b.data.trashItems(album.id, [items[0]!.id, items[1]!.id]);
+      await sleep(3);
+      await b.data.restoreItems(album.id, [items[0]!.id]);
+      await b.data.updateAlbum(album.id, { title: 'Activity, renamed' });
+
+      const rows = (await b.data.listActivity(50)).filter((a) => a.albumId === album.id);
+      expect(rows.map((a) => [a.verb, a.count])).toEqual([
+        ['restored_items', 1],
+        ['trashed_items', 2],
+        ['added_items', 3],
+        ['created_album', 1],
+      ]);
+      for (const row of rows) {
+        expect(row).toMatchObject({ albumTitle: 'Activity, renamed', actorId: session!.userId, actorName: session!.profile.displayName });
+      }
+      for (let i = 1; i < rows.length; i++) expect(rows[i - 1]!.createdAt >= rows[i]!.createdAt).toBe(true);
+      // An addition names its first item (where the line links) and the kind all three share ("3 photos");
+      // the others name nothing.
+      expect(rows.map((a) => [a.verb, a.subjectId, a.subjectKind])).toEqual([
+        ['restored_items', null, null],
+        ['trashed_items', null, null],
+        ['added_items', items[0]!.id, 'image'],
+        ['created_album', null, null],
+      ]);
+      expect(await b.data.listActivity(2)).toHaveLength(2);
+    });
+
+    it('one\'s own doing is never unread; opening an album marks it seen, a stranger\'s id is album/not-found', async () => {
+      const b = await makeBackend();
+      const album = await b.data.createAlbum({ title: 'Unread' });
+      await addReadyItem(b, album.id);
+      const counts = await b.data.unreadCounts();
+      expect(counts[album.id] ?? 0).toBe(0);
+      for (const n of Object.values(counts)) expect(Number.isInteger(n) && n > 0 && n <= 100).toBe(true);
+      await b.data.markAlbumSeen(album.id);
+      expect((await b.data.unreadCounts())[album.id] ?? 0).toBe(0);
+      await expectAppError(b.data.markAlbumSeen(crypto.randomUUID()), 'album/not-found');
+      await b.data.deleteAlbum(album.id);
+      await expectAppError(b.data.markAlbumSeen(album.id), 'album/not-found');
+      expect(album.id in (await b.data.unreadCounts())).toBe(false);
+    });
+  });
+}
