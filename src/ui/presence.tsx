@@ -1,12 +1,9 @@
 import type { PresenceViewer } from '../backend/ports';
+import { initials } from '../lib/initials';
 
 /** How many faces show before the rest become "+N". */
 const SHOWN = 5;
 
-function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).slice(0, 2);
-  return parts.map((p) => [...p][0]?.toUpperCase() ?? '').join('') || '?';
-}
 
 /**
  * A colour per person, the same on every screen and device: a hue from their id. Saturation and lightness

@@ -1,9 +1,6 @@
+import { initials } from '../../lib/initials';
 import { useObjectUrls } from '../files/use-object-urls';
 
-export function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).slice(0, 2);
-  return parts.map((p) => p[0]?.toUpperCase() ?? '').join('') || '?';
-}
 
 /** A member's picture, or their initials when they have none (or it cannot be read). */
 export function MemberAvatar({ name, avatarKey }: { name: string; avatarKey: string | null }) {
