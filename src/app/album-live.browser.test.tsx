@@ -14,6 +14,7 @@ import type { Item, Role } from '../backend/entities';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { seedLocalAlbum } from '../testing/local-seed';
 import { renderRoutes } from '../testing/render-routes';
+import { isolatedLocal } from '../testing/isolated-local';
 
 const host = document.createElement('div');
 document.body.append(host);
@@ -24,11 +25,7 @@ afterEach(() => {
   for (const close of closers.splice(0)) close();
 });
 
-let seq = 0;
-function isolated() {
-  const tag = `album-live-${Date.now().toString(36)}-${seq++}`;
-  return { dbName: tag, opfsDir: tag, channelName: tag };
-}
+const isolated = () => isolatedLocal('album-live');
 
 const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 const tile = (id: string) => document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(id)}"]`);

@@ -12,17 +12,14 @@ import { seedLocalAlbum } from '../testing/local-seed';
 import type { AuthPort, Backend, DataPort } from '../backend/ports';
 import { AppError } from '../lib/app-error';
 import { renderRoutes } from '../testing/render-routes';
+import { isolatedLocal } from '../testing/isolated-local';
 
 const host = document.createElement('div');
 document.body.append(host);
 const root = createRoot(host);
 afterEach(() => flushSync(() => root.render(null)));
 
-let seq = 0;
-function isolated() {
-  const tag = `app-errors-${Date.now().toString(36)}-${seq++}`;
-  return { dbName: tag, opfsDir: tag, channelName: tag };
-}
+const isolated = () => isolatedLocal('app-errors');
 
 /** The screens load lazily, as in the app: the first look can take a while on a busy machine. */
 const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });

@@ -7,16 +7,13 @@ import { overrideLimits } from '../../config';
 import { resetLimits } from '../../testing/limits';
 import { addReadyItem, sleep, waitFor } from '../../testing/contract/contract-fixtures';
 import type { ChangeEvent } from '../ports';
-import { createLocalBackend, type LocalBackendOptions } from './create-local-backend';
+import { createLocalBackend } from './create-local-backend';
 import { LocalDb } from './local-db';
+import { isolatedLocal } from '../../testing/isolated-local';
 
 afterEach(() => resetLimits());
 
-let seq = 0;
-function isolated(): Required<LocalBackendOptions> {
-  const tag = `local-social-${Date.now().toString(36)}-${seq++}`;
-  return { dbName: tag, opfsDir: tag, channelName: tag };
-}
+const isolated = () => isolatedLocal('local-social');
 
 async function stored(dbName: string): Promise<{ comments: number; favorites: number }> {
   const db = await new LocalDb(dbName).get();

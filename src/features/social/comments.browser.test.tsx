@@ -13,17 +13,14 @@ import { AppError } from '../../lib/app-error';
 import { withOverrides } from '../../testing/contract/contract-fixtures';
 import { seedLocalAlbum } from '../../testing/local-seed';
 import { renderRoutes } from '../../testing/render-routes';
+import { isolatedLocal } from '../../testing/isolated-local';
 
 const host = document.createElement('div');
 document.body.append(host);
 const root = createRoot(host);
 afterEach(() => flushSync(() => root.render(null)));
 
-let seq = 0;
-function isolated() {
-  const tag = `comments-${Date.now().toString(36)}-${seq++}`;
-  return { dbName: tag, opfsDir: tag, channelName: tag };
-}
+const isolated = () => isolatedLocal('comments');
 
 const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
 
