@@ -8,6 +8,8 @@ export class LocalFunctions implements FunctionsPort {
 
   async invoke<T = unknown>(name: string, _body: unknown, opts: CallOptions = {}): Promise<T> {
     if (name === 'purge') return (await this.data.purgeTrash(opts)) as T;
+    // Links to the public page need a server to answer them: on this device no link exists.
+    if (name === 'share-open') throw new AppError('share/not-found', 'This backend has no share links.', { retryable: false });
     throw new AppError('backend/unreachable', 'This function is not available on the local backend.', {
       retryable: false,
       details: { name },

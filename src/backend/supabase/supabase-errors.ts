@@ -225,13 +225,16 @@ export async function functionsError(e: unknown): Promise<AppError> {
   } catch {
     body = null;
   }
-  const fields = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; details?: unknown };
+  const fields = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; details?: unknown; reason?: unknown; retryAfterSeconds?: unknown };
   const bodyMessage = typeof fields.message === 'string' ? fields.message : undefined;
   if (isErrorCode(fields.code)) {
-    const details = fields.details && typeof fields.details === 'object' ? (fields.details as Record<string, unknown>) : undefined;
+    const given = fields.details && typeof fields.details === 'object' ? (fields.details as Record<string, unknown>) : undefined;
+    // `reason` says why a link stopped (`view-limit`); a cross-origin page cannot read Retry-After, so the body says it too.
+    const details = typeof fields.reason === 'string' ? { ...given, reason: fields.reason } : given;
+    const wait = retryAfterMs ?? (typeof fields.retryAfterSeconds === 'number' && fields.retryAfterSeconds >= 0 ? fields.retryAfterSeconds * 1000 : undefined);
     return new AppError(fields.code, said(`Edge Function ${response.status}`, fields.code, bodyMessage), {
       cause: e,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      ...(wait === undefined ? {} : { retryAfterMs: wait }),
       ...(details ? { details } : {}),
     });
   }

@@ -27,6 +27,15 @@ describe('Supabase functions', () => {
     expect(limited.retryAfterMs).toBe(60_000);
   });
 
+  it('keeps why a link stopped and, without a readable Retry-After, the wait the body gives', async () => {
+    const { backend, stub } = await signedIn();
+    stub.on('POST', '/functions/v1/share-open', json({ code: 'share/expired', message: 'Used up.', reason: 'view-limit' }, 410));
+    const used = await expectAppError(backend.functions.invoke('share-open', {}), 'share/expired');
+    expect(used.details?.reason).toBe('view-limit');
+    stub.on('POST', '/functions/v1/share-open', json({ code: 'share/rate-limited', message: 'Too many tries.', retryAfterSeconds: 840 }, 429));
+    expect((await expectAppError(backend.functions.invoke('share-open', {}), 'share/rate-limited')).retryAfterMs).toBe(840_000);
+  });
+
   it('maps a response without a product code by its status, and a network failure to backend/unreachable', async () => {
     const { backend, stub } = await signedIn();
     stub.on('POST', '/functions/v1/purge', new Response('Internal Server Error', { status: 500 }));

@@ -1,0 +1,216 @@
+/**
+ * A `Backend` for a link's visitor, so the album grid and the viewer work on `/s/:token` as they do for
+ * members, unchanged: the album and its pages come from `share-open` (through ShareVisitor), URLs from what the
+ * pages carried (refreshed through `urls` when they near expiry), and everything only members have (comments,
+ * hearts, members, live updates, activity, any write) answers empty or `album/forbidden` without a request.
+ */
+import { AppError } from '../../lib/app-error';
+import type { Album, Item, Member } from '../entities';
+import type { AuthPort, Backend, CallOptions, DataPort, FilesPort, ItemCountQuery, ItemQuery, MonthCount, Page, RealtimePort, UrlOptions } from '../ports';
+import { parseSharedKey, sharedKey } from './share-object-keys';
+import type { ShareOpenAnswer, SharedItem, SharedVariant } from './share-types';
+import type { ShareVisitor } from './share-visitor';
+
+/** The album's id on the visitor's side: the link has no other (the real one is never sent). */
+export const SHARED_ALBUM_ID = 'shared';
+/** Items kept for the viewer's `getItem` (the grid holds its own); the oldest go first. */
+const KEEP_ITEMS = 5000;
+
+const forbidden = (): never => {
+  throw new AppError('album/forbidden', 'A link visitor cannot do this.');
+};
+
+export function sharedAlbum(answer: ShareOpenAnswer): Album {
+  return {
+    id: SHARED_ALBUM_ID,
+    ownerId: '',
+    title: answer.album.title,
+    description: answer.album.description,
+    coverItemId: null,
+    coverThumbKey: null,
+    coverThumbhash: answer.album.coverThumbhash,
+    itemCount: answer.album.itemCount,
+    bytesTotal: 0,
+    createdAt: '',
+    updatedAt: '',
+    role: 'viewer',
+  };
+}
+
+/** Who added an item, as a made-up member id per name, so the grid's and the details' credit can name them. */
+class Credits {
+  private readonly ids = new Map<string, string>();
+  idOf(name: string | null): string {
+    if (!name) return '';
+    let id = this.ids.get(name);
+    if (!id) this.ids.set(name, (id = `credit-${this.ids.size + 1}`));
+    return id;
+  }
+  members(): Member[] {
+    return [...this.ids].map(([displayName, userId]) => ({ userId, displayName, avatarKey: null, role: 'viewer', addedBy: null, createdAt: '' }));
+  }
+}
+
+export function sharedItemToItem(row: SharedItem, uploaderId: string): Item {
+  return {
+    id: row.id,
+    albumId: SHARED_ALBUM_ID,
+    uploaderId,
+    kind: row.kind,
+    status: 'ready',
+    filename: row.filename,
+    mime: row.mime,
+    bytes: row.bytes,
+    sha256: null,
+    width: row.width,
+    height: row.height,
+    durationMs: row.durationMs,
+    takenAt: row.takenAt,
+    originalKey: sharedKey(row.id, 'original'),
+    previewKey: row.previewUrl || row.posterUrl ? sharedKey(row.id, 'preview') : null,
+    thumbKey: row.thumbUrl ? sharedKey(row.id, 'thumb') : null,
+    thumbhash: row.thumbhash,
+    metadata: row.metadata ?? {},
+    createdAt: row.createdAt,
+    deletedAt: null,
+  };
+}
+
+/** Only the visitor's view of the album: no trash, no favourites, no one person's items. */
+const narrowed = (q: Pick<ItemQuery, 'trashed' | 'favoritesOnly' | 'uploaderId'>) => !!(q.trashed || q.favoritesOnly || q.uploaderId);
+
+export function createShareBackend(visitor: ShareVisitor, functions: Backend['functions']): Backend {
+  const credits = new Credits();
+  const seen = new Map<string, Item>();
+  const remember = (item: Item) => {
+    seen.delete(item.id);
+    seen.set(item.id, item);
+    if (seen.size > KEEP_ITEMS) seen.delete(seen.keys().next().value as string);
+  };
+  const openedAlbum = () => {
+    const answer = visitor.opened;
+    if (!answer) throw new AppError('share/password-required', 'The link has not been opened yet.');
+    return sharedAlbum(answer);
+  };
+  // The first counts call of the default view is answered by what `open` already said.
+  let openMonthsUsed = false;
+
+  const data: DataPort = {
+    listAlbums: async () => [openedAlbum()],
+    getAlbum: async () => openedAlbum(),
+    createAlbum: async () => forbidden(),
+    updateAlbum: async () => forbidden(),
+    deleteAlbum: async () => forbidden(),
+    async listItems(_albumId: string, query: ItemQuery, opts?: CallOptions): Promise<Page<Item>> {
+      if (narrowed(query)) return { rows: [], nextCursor: null };
+      const page = await visitor.items(
+        { sort: query.sort, ...(query.month ? { month: query.month } : {}), cursor: query.cursor ?? null, ...(query.limit ? { limit: query.limit } : {}), ...(query.kind ? { kind: query.kind } : {}) },
+        opts,
+      );
+      const rows = page.rows.map((r) => sharedItemToItem(r, credits.idOf(r.addedBy)));
+      rows.forEach(remember);
+      return { rows, nextCursor: page.nextCursor };
+    },
+    async countItemsByMonth(_albumId: string, query: ItemCountQuery, opts?: CallOptions): Promise<MonthCount[]> {
+      if (narrowed(query)) return [];
+      const opened = visitor.opened;
+      if (!openMonthsUsed && opened && query.sort === 'taken' && !query.kind) {
+        openMonthsUsed = true;
+        return opened.months;
+      }
+      return visitor.counts({ sort: query.sort, ...(query.kind ? { kind: query.kind } : {}) }, opts);
+    },
+    async getItem(_albumId: string, itemId: string): Promise<Item> {
+      if (visitor.stopped) throw visitor.stopped;
+      const item = seen.get(itemId);
+      if (!item) throw new AppError('item/not-found', 'This item is not among those the link has shown.');
+      return item;
+    },
+    reserveItems: async () => forbidden(),
+    finalizeItem: async () => forbidden(),
+    failItem: async () => forbidden(),
+    trashItems: async () => forbidden(),
+    restoreItems: async () => forbidden(),
+    countPendingItems: async () => 0,
+    clearPendingItems: async () => forbidden(),
+    listActivity: async () => [],
+    unreadCounts: async () => ({}),
+    markAlbumSeen: async () => undefined,
+    listMembers: async () => credits.members(),
+    setMemberRole: async () => forbidden(),
+    removeMember: async () => forbidden(),
+    transferOwnership: async () => forbidden(),
+    leaveAlbum: async () => forbidden(),
+    createInvite: async () => forbidden(),
+    listInvites: async () => [],
+    revokeInvite: async () => forbidden(),
+    invitePreview: async () => {
+      throw new AppError('invite/not-found', 'A link visitor has no invitation.');
+    },
+    acceptInvite: async () => {
+      throw new AppError('invite/not-found', 'A link visitor has no invitation.');
+    },
+    listComments: async () => [],
+    addComment: async () => forbidden(),
+    editComment: async () => forbidden(),
+    deleteComment: async () => forbidden(),
+    setFavorite: async () => forbidden(),
+    listFavoriters: async () => [],
+    itemSocial: async () => [],
+  };
+
+  const files: FilesPort = {
+    async urls(keys: string[], opts: UrlOptions = {}): Promise<Map<string, string>> {
+      if (opts.downloadAs !== undefined) {
+        // A download asks afresh for a URL that saves the file under its name.
+        const ids = keys.map(parseSharedKey).filter((k) => k?.variant === 'original').map((k) => k!.itemId);
+        const got = ids.length ? await visitor.urls(ids, 'original', true, opts) : new Map<string, string>();
+        return new Map([...got].map(([id, url]) => [sharedKey(id, 'original'), url]));
+      }
+      const { found, refresh } = visitor.book.lookup(keys, Date.now());
+      for (const [variant, ids] of Object.entries(refresh) as [SharedVariant, string[]][]) {
+        for (let i = 0; i < ids.length; i += 500) {
+          const got = await visitor.urls(ids.slice(i, i + 500), variant, false, opts);
+          for (const [id, url] of got) found.set(sharedKey(id, variant), url);
+        }
+      }
+      return found;
+    },
+    async read(key: string, opts: CallOptions = {}): Promise<Blob> {
+      const url = (await files.urls([key], opts)).get(key);
+      if (!url) throw new AppError('item/not-found', 'This file cannot be read through the link.');
+      const res = await fetch(url, { ...(opts.signal ? { signal: opts.signal } : {}) });
+      if (!res.ok) throw new AppError('storage/denied', `HTTP ${res.status}`);
+      return res.blob();
+    },
+    upload: async () => forbidden(),
+    remove: async () => forbidden(),
+    abortUpload: async () => forbidden(),
+  };
+
+  const auth: AuthPort = {
+    capabilities: () => ({ requiresSignIn: false, methods: [], oauthProviders: [] }),
+    getSession: async () => null,
+    onSessionChange: (cb) => {
+      cb(null);
+      return () => undefined;
+    },
+    signInWithPassword: async () => forbidden(),
+    signUp: async () => forbidden(),
+    sendMagicLink: async () => forbidden(),
+    signInWithOAuth: async () => forbidden(),
+    signOut: async () => undefined,
+    updateProfile: async () => forbidden(),
+  };
+
+  const realtime: RealtimePort = { subscribe: () => () => undefined, broadcast: () => undefined };
+
+  return {
+    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: false } },
+    auth,
+    data,
+    realtime,
+    functions,
+    files,
+  };
+}
