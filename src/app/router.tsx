@@ -43,6 +43,14 @@ export const appRoutes: RouteObject[] = [
   { path: '/sign-in', hydrateFallbackElement: loading, lazy: async () => ({ Component: (await import('./routes/sign-in-route')).SignInRoute }) },
   // Outside RequireSession: a signed-out visitor first sees that they are invited, then signs in.
   { path: '/invite/:token', hydrateFallbackElement: loading, lazy: async () => ({ Component: (await import('./routes/invite-route')).InviteRoute }) },
+  // A public link's page: no session, no account screens, no navigation into the app.
+  {
+    path: '/s/:token',
+    hydrateFallbackElement: loading,
+    errorElement: <RouteError />,
+    lazy: async () => ({ Component: (await import('./routes/share-route')).ShareRoute }),
+    children: [{ path: 'items/:itemId', lazy: async () => ({ Component: (await import('./routes/share-viewer-route')).ShareViewerRoute }) }],
+  },
   { path: '/auth/callback', hydrateFallbackElement: loading, lazy: async () => ({ Component: (await import('./routes/auth-callback-route')).AuthCallbackRoute }) },
 ];
 

@@ -134,3 +134,16 @@ export function describeError(e: unknown): ErrorDescription | null {
   const issue = e instanceof AppError && code === 'validation/invalid' ? fieldIssueOf(e.details) : null;
   return { ...TEXT[code], code, fieldText: issue ? fieldText(issue) : null };
 }
+
+/** A link that has been opened as many times as its owner allowed (`share/expired` with reason `view-limit`). */
+export const SHARE_VIEW_LIMIT: ErrorText = {
+  title: 'This link has reached its view limit.',
+  action: 'Ask the person who shared it for a new one.',
+};
+
+/** How long a visitor who typed too many wrong passwords still waits, counting down. */
+export function shareRetryIn(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  const text = s >= 60 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
+  return s === 0 ? 'You can try again now.' : `You can try again in ${text}.`;
+}

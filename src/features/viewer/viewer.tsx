@@ -22,12 +22,18 @@ import { ZoomableImage } from './zoomable-image';
  * The full-screen viewer, a route over the grid: Back (or Escape) closes it, arrow keys and swipes step through
  * the album in grid order, and stepping replaces the history entry so one Back always returns to the grid.
  */
-export function Viewer({ album, getItems, view, itemId, close }: {
+export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) => `/albums/${album.id}/items/${id}`, social: withSocial = true, download = true }: {
   album: Album;
   getItems: () => Item[];
   view: AlbumView;
   itemId: string;
   close: () => void;
+  /** Where an item of this album opens (a link's visitor has its own addresses). */
+  itemPath?: (itemId: string) => string;
+  /** Comments and hearts: members only. */
+  social?: boolean;
+  /** The original can be downloaded (a link may not allow it). */
+  download?: boolean;
 }) {
   const { data, files } = useBackend();
   const session = useSession();
@@ -72,9 +78,9 @@ export function Viewer({ album, getItems, view, itemId, close }: {
       if (!target) return;
       pendingId.current = target.id;
       setFailed(null);
-      void navigate(`/albums/${album.id}/items/${target.id}${search}`, { replace: true, state: location.state });
+      void navigate(`${itemPath(target.id)}${search}`, { replace: true, state: location.state });
     },
-    [navigate, album.id, search, location.state],
+    [navigate, itemPath, search, location.state],
   );
   const step = useCallback(
     (dir: -1 | 1) => {
@@ -91,7 +97,7 @@ export function Viewer({ album, getItems, view, itemId, close }: {
 
   const social = useOpenItemSocial(album.id, itemId);
   const setFavorite = useSetFavorite(album.id, itemId);
-  const mayHeart = can(album.role, 'comment') && !view.trashed;
+  const mayHeart = withSocial && can(album.role, 'comment') && !view.trashed;
   const toggleFavorite = useCallback(() => {
     if (!mayHeart) return;
     setFailed(null);
@@ -176,9 +182,11 @@ export function Viewer({ album, getItems, view, itemId, close }: {
           </div>
           {item && (
             <>
-              <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(files, [item]))}>
-                <Icon name="download" />
-              </button>
+              {download && (
+                <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(files, [item]))}>
+                  <Icon name="download" />
+                </button>
+              )}
               {canDelete &&
                 (view.trashed ? (
                   <button type="button" className="btn" onClick={() => void act(() => removeFromView('restore'))} disabled={restore.isPending}>
@@ -192,6 +200,7 @@ export function Viewer({ album, getItems, view, itemId, close }: {
               {mayHeart && (
                 <FavoriteButton albumId={album.id} itemId={item.id} mine={social?.myFavorite ?? false} count={social?.favoriteCount ?? 0} onToggle={toggleFavorite} />
               )}
+              {withSocial && (
               <button
                 type="button"
                 className="btn viewer__comments-toggle"
@@ -203,6 +212,7 @@ export function Viewer({ album, getItems, view, itemId, close }: {
                 <Icon name="comment" />
                 {social?.commentCount ? <span aria-hidden="true">{social.commentCount}</span> : null}
               </button>
+              )}
               <button type="button" className="btn btn--icon" aria-label="Details" aria-pressed={showDetails} onClick={() => togglePanel('details')}>
                 <Icon name="info" />
               </button>
