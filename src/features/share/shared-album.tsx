@@ -12,8 +12,6 @@ import { emptySelection, prune, type Selection } from '../items/selection';
 import { thumbhashDataUrl } from '../items/thumbhash-image';
 import { useAlbumSections, type AlbumView } from '../items/use-album-sections';
 import { downloadItems } from '../items/use-item-actions';
-import { AlbumMembersContext } from '../members/uploader-credit';
-import { useMembers } from '../members/use-members';
 import { useBackend } from '../../backend/backend-context';
 
 /** What the viewer over a shared album gets from the page. */
@@ -38,7 +36,6 @@ export function SharedAlbum({ album, link, coverUrl, basePath }: { album: Album;
   const view = useMemo<AlbumView>(() => ({ sort }), [sort]);
   const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
   const { months, sections, error } = useAlbumSections(album.id, view, wanted);
-  const members = useMembers(album.id);
   const { files } = useBackend();
   const getItems = useMemo(() => {
     let items: Item[] | undefined;
@@ -143,9 +140,8 @@ export function SharedAlbum({ album, link, coverUrl, basePath }: { album: Album;
           </div>
         </div>
       ) : (
-        <AlbumMembersContext.Provider value={members.data}>
-          <AlbumGrid
-            label={album.title}
+        <AlbumGrid
+          label={album.title}
             sections={sections}
             selection={selection}
             onSelectionChange={setSelection}
@@ -153,7 +149,6 @@ export function SharedAlbum({ album, link, coverUrl, basePath }: { album: Album;
             onWantedMonths={setWanted}
             onDeleteKey={noDelete}
           />
-        </AlbumMembersContext.Provider>
       )}
       <Outlet context={outlet} />
     </div>
