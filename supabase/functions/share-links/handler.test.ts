@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { accessToken, asUser, createAlbum, createUser, ownerSql, test, testEnv } from '../_shared/test-world.ts';
 import { verifyPassword } from '../_shared/password-hash.ts';
 import { handle, shareLinksDepsFromEnv } from './handler.ts';
+import type { ShareLinkRow } from './share-link-row.ts';
+
+type Body = { code?: string; token: string; link: ShareLinkRow; details: { field: string } };
 
 const sql = ownerSql();
 const deps = shareLinksDepsFromEnv(testEnv());
@@ -14,7 +17,7 @@ async function call(userId: string | null, body: unknown) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (userId) headers.authorization = `Bearer ${await accessToken({ sub: userId })}`;
   const res = await handle(new Request('http://localhost/functions/v1/share-links', { method: 'POST', headers, body: JSON.stringify(body) }), deps);
-  return { status: res.status, body: await res.json() as Record<string, any> };
+  return { status: res.status, body: await res.json() as Body };
 }
 
 const create = (albumId: string, over: Record<string, unknown> = {}) =>
