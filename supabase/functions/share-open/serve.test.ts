@@ -170,7 +170,7 @@ test('no storage key, user id, e-mail address or location in any answer', async 
   const emails = (await sql<{ email: string }[]>`select email from auth.users where id in ${sql([album.owner, album.contributor])}`).map((r) => r.email);
   for (const answer of answers) {
     // URLs name the object they sign; the rest of the answer must not.
-    const text = JSON.stringify(answer, (k, v) => (typeof v === 'string' && /^https?:/.test(v) ? 'URL' : v));
+    const text = JSON.stringify(answer, (_k, v) => (typeof v === 'string' && /^https?:/.test(v) ? 'URL' : v));
     for (const secret of [album.owner, album.contributor, album.editor, `albums/${album.id}`, ...emails]) assert.ok(!text.includes(secret), `${secret} in ${text}`);
     assert.doesNotMatch(text, /gps|latitude|longitude|location"/i);
   }
