@@ -156,9 +156,39 @@ async function watchCsp(context: BrowserContext, seen: CspViolation[]): Promise<
 
 /** Routes `context` to the project (once) and signs `who` in there, in a new page it returns. */
 export type SignIn = (context: BrowserContext, who: Person) => Promise<Page>;
+/** Routes `context` to the project (once) and returns a new page in it, signed in as no one (a link's visitor). */
+export type Visit = (context: BrowserContext) => Promise<Page>;
+
+/**
+ * Routes contexts to the project as a test asks, and at the end closes them and checks that none broke its
+ * Content-Security-Policy and that the project served every request.
+ */
+async function withRoutedContexts(world: SupabaseWorld, use: (route: (context: BrowserContext) => Promise<void>) => Promise<void>): Promise<void> {
+  const { targets } = world as WorldParts;
+  const unservedBefore = world.unserved().length;
+  const violations: CspViolation[] = [];
+  const routed = new Map<BrowserContext, () => void>();
+  await use(async (context) => {
+    if (routed.has(context)) return;
+    routed.set(context, () => undefined);
+    await watchCsp(context, violations);
+    await context.route('**/config.json', (route) =>
+      route.fulfill({
+        json: { supabaseUrl: PROJECT_URL, supabaseAnonKey: targets.wire.anonKey, storage: { provider: 's3' }, allowedOrigins: [BUCKET_ORIGIN] },
+      }),
+    );
+    routed.set(context, await routeThroughGateway(context, targets));
+  });
+  for (const [context, hangUp] of routed) {
+    await context.close();
+    hangUp();
+  }
+  expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  expect(world.unserved().slice(unservedBefore), 'requests the emulated project does not serve').toEqual([]);
+}
 
 export const test = base.extend<
-  { signIn: SignIn },
+  { signIn: SignIn; visit: Visit },
   { world: SupabaseWorld }
 >({
   world: [
@@ -176,35 +206,26 @@ export const test = base.extend<
     { scope: 'worker', timeout: 300_000 },
   ],
   signIn: async ({ world }, provide) => {
-    const { targets } = world as WorldParts;
-    const unservedBefore = world.unserved().length;
-    const violations: CspViolation[] = [];
-    const routed = new Map<BrowserContext, () => void>();
-    await provide(async (context, who) => {
-      if (!routed.has(context)) {
-        routed.set(context, () => undefined);
-        await watchCsp(context, violations);
-        await context.route('**/config.json', (route) =>
-          route.fulfill({
-            json: { supabaseUrl: PROJECT_URL, supabaseAnonKey: targets.wire.anonKey, storage: { provider: 's3' }, allowedOrigins: [BUCKET_ORIGIN] },
-          }),
-        );
-        routed.set(context, await routeThroughGateway(context, targets));
-      }
-      const page = await context.newPage();
-      await page.goto('/sign-in');
-      await page.getByLabel('Email').fill(who.email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await expect(page).not.toHaveURL(/\/sign-in/);
-      return page;
+    await withRoutedContexts(world, async (route) => {
+      await provide(async (context, who) => {
+        await route(context);
+        const page = await context.newPage();
+        await page.goto('/sign-in');
+        await page.getByLabel('Email').fill(who.email);
+        await page.getByLabel('Password').fill(PASSWORD);
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await expect(page).not.toHaveURL(/\/sign-in/);
+        return page;
+      });
     });
-    for (const [context, hangUp] of routed) {
-      await context.close();
-      hangUp();
-    }
-    expect(violations, 'Content-Security-Policy violations').toEqual([]);
-    expect(world.unserved().slice(unservedBefore), 'requests the emulated project does not serve').toEqual([]);
+  },
+  visit: async ({ world }, provide) => {
+    await withRoutedContexts(world, async (route) => {
+      await provide(async (context) => {
+        await route(context);
+        return context.newPage();
+      });
+    });
   },
 });
 

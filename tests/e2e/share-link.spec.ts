@@ -1,0 +1,109 @@
+import AxeBuilder from '@axe-core/playwright';
+import { basename } from 'node:path';
+import type { Page } from '@playwright/test';
+import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
+import { expect, test } from './supabase-world';
+
+// A public link end to end: Ana makes a link with a password and an expiry (the share-links function), a
+// visitor opens it in a browser of their own with no account (the share-open function in Deno, the Ceph
+// bucket), sees the album after the password and opens the viewer; Ana revokes the link and the open page
+// stops. With SHOTS_DIR set, the page is photographed at desktop and phone sizes along the way, from the
+// photographs listed (colon-separated) in SHOTS_PHOTOS when given.
+
+const PASSWORD = 'tide-pools-2026';
+const photos = process.env.SHOTS_PHOTOS?.split(':').filter(Boolean) ?? [fixture('orientation-1.jpg'), fixture('orientation-6.jpg'), fixture('xmp.jpg')];
+const shotsDir = process.env.SHOTS_DIR;
+
+async function seriousViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  if (!shotsDir) return;
+  await page.screenshot({ path: `${shotsDir}/${name}-desktop.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: `${shotsDir}/${name}-phone.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForTimeout(400);
+}
+
+const hasManifest = (page: Page) => page.evaluate(() => document.querySelector('link[rel="manifest"]') !== null);
+
+test('a visitor with no account opens a protected link, sees the album and its viewer, and a revoked link stops the page', async ({ browser, world, signIn, visit }) => {
+  test.setTimeout(240_000);
+  const ana = await world.newPerson('Ana');
+  const anaPage = await signIn(await browser.newContext({ viewport: { width: 1280, height: 800 } }), ana);
+  const albumId = await createAlbum(anaPage, 'Algarve', 'A week by the sea');
+  await addFiles(anaPage, photos);
+  await expectItemCount(anaPage, photos.length, 120_000);
+  for (const p of photos) await expect(tile(anaPage, basename(p)).locator('img.tile__thumb')).toBeVisible({ timeout: 60_000 });
+  // Every page of the app but a link's carries the web app manifest.
+  expect(await hasManifest(anaPage)).toBe(true);
+
+  const api = await world.api(ana);
+  const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+  const { data: created, error } = await api.functions.invoke<{ link: { id: string }; token: string }>('share-links', {
+    body: { op: 'create', albumId, label: 'Family', password: PASSWORD, expiresAt, allowDownload: true, allowGuestUpload: false },
+  });
+  if (error || !created) throw new Error(`share-links create failed: ${String(error)}`);
+
+  // A fresh browser: no session, nothing kept.
+  const page = await visit(await browser.newContext({ viewport: { width: 1280, height: 800 } }));
+  await page.goto(`/s/${created.token}`);
+  const field = page.getByLabel('Password');
+  await expect(field).toBeVisible();
+  expect(await page.content()).not.toContain('Algarve');
+  expect(await hasManifest(page)).toBe(false);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  await shoot(page, 'password');
+
+  await field.fill('not-the-password');
+  await page.getByRole('button', { name: 'Open album' }).click();
+  await expect(page.getByRole('alert')).toContainText('That password is not right.');
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue('not-the-password');
+  await shoot(page, 'wrong-password');
+
+  await field.fill(PASSWORD);
+  await field.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Algarve' })).toBeVisible();
+  await expect(page.getByText('A week by the sea')).toBeVisible();
+  for (const p of photos) {
+    const img = tile(page, basename(p)).locator('img.tile__thumb');
+    await expect(img).toBeVisible();
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  }
+  expect(await hasManifest(page)).toBe(false);
+  expect(await seriousViolations(page)).toEqual([]);
+  await shoot(page, 'album');
+
+  await tile(page, basename(photos[0]!)).click();
+  const viewer = page.getByRole('dialog', { name: basename(photos[0]!) });
+  await expect(viewer).toBeVisible();
+  await expect.poll(() => viewer.locator('img').first().evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  await expect(page.getByTestId('comments-toggle')).toHaveCount(0);
+  await expect(viewer.getByRole('button', { name: 'Download original' })).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('dialog', { name: basename(photos[1]!) })).toBeVisible();
+  await page.keyboard.press('i');
+  await expect(page.getByRole('complementary', { name: 'Details' })).toContainText('Added by Ana');
+  expect(await page.content()).not.toContain(ana.email);
+  await shoot(page, 'viewer');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Ana revokes the link while the page is open: the next page of items is refused and the page says so.
+  const { error: revokeError } = await api.from('share_links').update({ revoked_at: new Date().toISOString() }).eq('id', created.link.id);
+  if (revokeError) throw new Error(`revoke failed: ${revokeError.message}`);
+  await page.getByLabel('Sort').selectOption('added');
+  await expect(page.getByRole('heading', { level: 1, name: 'This link has been turned off.' })).toBeVisible();
+  await expect(page.getByRole('gridcell')).toHaveCount(0);
+  expect(await page.content()).not.toContain('Algarve');
+  expect(await seriousViolations(page)).toEqual([]);
+  await shoot(page, 'revoked');
+});
