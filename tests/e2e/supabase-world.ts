@@ -163,12 +163,12 @@ export type Visit = (context: BrowserContext) => Promise<Page>;
  * Routes contexts to the project as a test asks, and at the end closes them and checks that none broke its
  * Content-Security-Policy and that the project served every request.
  */
-async function withRoutedContexts(world: SupabaseWorld, use: (route: (context: BrowserContext) => Promise<void>) => Promise<void>): Promise<void> {
+async function withRoutedContexts(world: SupabaseWorld, during: (route: (context: BrowserContext) => Promise<void>) => Promise<void>): Promise<void> {
   const { targets } = world as WorldParts;
   const unservedBefore = world.unserved().length;
   const violations: CspViolation[] = [];
   const routed = new Map<BrowserContext, () => void>();
-  await use(async (context) => {
+  await during(async (context) => {
     if (routed.has(context)) return;
     routed.set(context, () => undefined);
     await watchCsp(context, violations);
