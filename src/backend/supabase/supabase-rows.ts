@@ -312,3 +312,6 @@ export function toPlainRow(row: Row): { id: string } & Record<string, unknown> {
   }
   return { ...out, id: typeof row.id === 'string' ? row.id : row.id === null || row.id === undefined ? '' : String(row.id) };
 }
+
+/** The parts the share link rows (supabase-share-links.ts) are read with. */
+export { parse as parseRow, text, timestamp, whole, iso, isoOrNull, toNumber, toNumberOrNull };
