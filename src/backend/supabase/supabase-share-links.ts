@@ -149,11 +149,12 @@ export class SupabaseShareLinks {
   async revoke(linkId: string, opts: CallOptions): Promise<void> {
     throwIfAborted(opts.signal);
     const { client, send } = this.calls;
-    // Only a link still on is stamped, so revoking twice keeps the first time.
-    const update = client.from('share_links').update({ revoked_at: new Date().toISOString() }).eq('id', linkId).is('revoked_at', null).select('id');
-    if (rows(await send(update as unknown as Sendable, opts.signal, 'album/not-found')).length > 0) return;
-    const seen = client.from('share_links').select('id').eq('id', linkId);
-    if (rows(await send(seen as unknown as Sendable, opts.signal, 'album/not-found')).length > 0) return;
+    // Only a link still on is stamped, so revoking twice keeps the first time. The update asks for no row
+    // back; reading the link after it says whether the caller may see (and so manage) it.
+    const update = client.from('share_links').update({ revoked_at: new Date().toISOString() }).eq('id', linkId).is('revoked_at', null);
+    await send(update as unknown as Sendable, opts.signal, 'album/not-found');
+    const seen = client.from('share_links').select('id,revoked_at').eq('id', linkId);
+    if (rows(await send(seen as unknown as Sendable, opts.signal, 'album/not-found')).some((r) => r.revoked_at !== null)) return;
     // RLS hides the link (not the caller's to manage, or no such link): the server's answer for an unknown id.
     throw new AppError('album/not-found', 'No share link with this id is visible to the caller.', { retryable: false });
   }

@@ -17,6 +17,7 @@ import {
 } from './contract-fixtures';
 import { describeActivityContract } from './data-port-activity-contract';
 import { describeMembersContract } from './data-port-members-contract';
+import { describeShareLinksContract } from './data-port-share-links-contract';
 import { describeSocialContract } from './data-port-social-contract';
 
 export function describeDataPortContract(name: string, makeBackend: () => Promise<Backend> | Backend): void {
@@ -354,5 +355,6 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
     describeActivityContract(makeBackend);
     describeMembersContract(makeBackend);
     describeSocialContract(makeBackend);
+    describeShareLinksContract(makeBackend);
   });
 }
