@@ -30,6 +30,8 @@ export interface Album {
   updatedAt: string;
   /** The caller's role in this album. */
   role: Role;
+  /** Originals keep their location as taken; false (the default) removes it in the browser before upload. */
+  keepLocation: boolean;
 }
 
 export interface ItemMetadata {

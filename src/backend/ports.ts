@@ -57,6 +57,8 @@ export interface AlbumPatch {
   title?: string;
   description?: string;
   coverItemId?: string | null;
+  /** The owner's alone (PRODUCT.md §6); anyone else gets `album/forbidden`. */
+  keepLocation?: boolean;
 }
 
 /** What the uploader knows before the bytes go up. The id is chosen by the client so a retry is idempotent. */

@@ -156,6 +156,12 @@ export class SupabaseData implements DataPort {
       }
       p_patch.cover_item_id = patch.coverItemId;
     }
+    if (patch.keepLocation !== undefined) {
+      if (typeof patch.keepLocation !== 'boolean') {
+        throw new AppError('validation/invalid', 'Keeping location is on or off.', { details: { field: 'keepLocation', rule: 'invalid' } });
+      }
+      p_patch.keep_location = patch.keepLocation;
+    }
     return this.one(this.rpc('update_album', { p_album_id: albumId, p_patch }), opts.signal, 'album/not-found', toAlbum);
   }
 
