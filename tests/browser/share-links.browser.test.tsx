@@ -143,6 +143,19 @@ test('the form says what is wrong as it is typed, keeps what was typed, and send
   expect(await ada.backend.data.listShareLinks(albumId)).toEqual([]);
 });
 
+test('an album that keeps locations tells whoever makes a link that visitors get previews only, and why', async () => {
+  const [ada, bob] = [await wire.person('Ada'), await wire.person('Bob')];
+  const albumId = await albumWith(ada, [[bob, 'editor']]);
+  await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
+  await expect.element(form()).toBeVisible();
+  expect(page.getByTestId('share-links-previews-only').query()).toBeNull();
+
+  await ada.backend.data.updateAlbum(albumId, { keepLocation: true });
+  flushSync(() => root.render(null));
+  await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
+  await expect.element(page.getByTestId('share-links-previews-only')).toHaveTextContent(/previews only.*where each photo was taken/);
+});
+
 test('contributors and viewers have no Share links section; on this device it says links need a Supabase project', async () => {
   const [ada, cy, dee] = [await wire.person('Ada'), await wire.person('Cy'), await wire.person('Dee')];
   const albumId = await albumWith(ada, [[cy, 'contributor'], [dee, 'viewer']]);

@@ -8,11 +8,6 @@ import { ShareLinkForm } from './share-link-form';
 import { shareLinkState, viewsText } from './share-link-state';
 import { useRevokeShareLink, useShareLinks } from './use-share-links';
 
-/** Whether the album keeps location in its originals; read as true only when the album says so. */
-function keepsLocation(album: Album): boolean {
-  return (album as Album & { keepLocation?: unknown }).keepLocation === true;
-}
-
 /**
  * Public links of an album, for its owner and editors: a form for a new one (shown once, with its QR code)
  * and every link with its state, what it allows, its views and when it was last opened, each revocable.
@@ -24,7 +19,7 @@ export function ShareLinksSection({ album, links }: { album: Album; links: boole
       {links ? (
         <>
           <p className="muted">Anyone with a link sees the album without an account, as the link allows. Make one per person to revoke them apart.</p>
-          {keepsLocation(album) && (
+          {album.keepLocation && (
             <p className="notice" data-testid="share-links-previews-only">
               This album keeps location in its originals, so visitors through a link get previews only, never the originals: those
               would tell them where each photo was taken.
@@ -61,7 +56,7 @@ function ShareLinkList({ albumId }: { albumId: string }) {
       ) : list.data.length === 0 ? (
         <p className="muted">No share links yet.</p>
       ) : (
-        <ul className="invite-list" aria-label="Share links">
+        <ul className="share-link-list__rows" aria-label="Share links">
           {list.data.map((link) => (
             <ShareLinkRow key={link.id} link={link} onRevoke={() => setAsked(link)} />
           ))}
@@ -90,7 +85,7 @@ function linkName(link: ShareLink): string {
 function ShareLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => void }) {
   const state = shareLinkState(link);
   return (
-    <li className="invite-row share-link-row" data-link-id={link.id} data-state={state.kind}>
+    <li className="share-link-row" data-link-id={link.id} data-state={state.kind}>
       <div className="member-row__text">
         <strong className="share-link-row__title">
           <span className="share-link-row__label">{link.label ?? 'Link without a label'}</span>
