@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ShareLink } from '../../backend/entities';
-import { shareLinkState, viewsText } from './share-link-state';
+import { expiresIn, shareLinkState, viewsText } from './share-link-state';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const link = (patch: Partial<ShareLink>): ShareLink => ({
@@ -42,5 +42,18 @@ describe('a share link’s state', () => {
     expect(viewsText(link({ viewCount: 3, maxViews: 10 }))).toBe('3 of 10 views');
     expect(viewsText(link({ viewCount: 1 }))).toBe('1 view');
     expect(viewsText(link({ viewCount: 0 }))).toBe('0 views');
+  });
+});
+
+describe('when an active link expires', () => {
+  it('is said in the unit of the choices: minutes, hours, days, then months', () => {
+    const MIN = 60_000;
+    expect(expiresIn(61 * MIN)).toBe('in 1 hour');
+    expect(expiresIn(20 * MIN)).toBe('in 20 minutes');
+    expect(expiresIn(10_000)).toBe('in 1 minute');
+    expect(expiresIn(24 * 60 * MIN - 5000)).toBe('in 24 hours');
+    expect(expiresIn(30 * 24 * 60 * MIN - 5000)).toBe('in 30 days');
+    expect(expiresIn(90 * 24 * 60 * MIN)).toBe('in 90 days');
+    expect(expiresIn(365 * 24 * 60 * MIN - MIN)).toBe('in 12 months');
   });
 });
