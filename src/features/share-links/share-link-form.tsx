@@ -103,7 +103,7 @@ export function ShareLinkForm({ albumId }: { albumId: string }) {
               aria-invalid={!!issueOf('password')}
               aria-describedby={described('password', true)}
             />
-            <button type="button" className="btn" aria-pressed={showPassword} onClick={() => setShowPassword((s) => !s)}>
+            <button type="button" className="btn" aria-controls={`${id}-password`} onClick={() => setShowPassword((s) => !s)}>
               {showPassword ? 'Hide' : 'Show'}
             </button>
           </div>
