@@ -13,6 +13,7 @@ const loadPolicyModule = async () =>
 
 type WireCommands = typeof import('./tests/browser/wire-commands');
 type WireRequest = import('./tests/browser/wire-commands').WireRequest;
+type SeedShareLink = import('./tests/db/share-link-seed').SeedShareLink;
 let wireModule: Promise<WireCommands> | undefined;
 // Loaded (once, by the first browser test that asks) through the module runner too: it starts a database.
 const wireCommands = () =>
@@ -139,6 +140,7 @@ export default defineConfig({
               wireFetch: async (_ctx, id: string, req: WireRequest) => (await wireCommands()).wireFetch(id, req),
               wireUnserved: async (_ctx, id: string) => (await wireCommands()).wireUnserved(id),
               wireExpireInvite: async (_ctx, id: string, inviteId: string) => (await wireCommands()).wireExpireInvite(id, inviteId),
+              wireShareLink: async (_ctx, id: string, link: SeedShareLink) => (await wireCommands()).wireShareLink(id, link),
               wireStop: async (_ctx, id: string) => (await wireCommands()).wireStop(id),
             },
           },

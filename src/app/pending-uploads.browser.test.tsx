@@ -54,7 +54,7 @@ const line = () => document.querySelector('.pending-uploads');
 /** A local backend standing in for one whose albums have other members (it holds their rows as seeded). */
 function sharedBackend(tag: string): Backend {
   const local = createLocalBackend({ dbName: tag, opfsDir: tag, channelName: tag });
-  return { ...local, capabilities: { ...local.capabilities, sharing: { members: true } } };
+  return { ...local, capabilities: { ...local.capabilities, sharing: { ...local.capabilities.sharing, members: true } } };
 }
 
 test('the owner sees how many uploads others never finished, and Clear removes them', async () => {

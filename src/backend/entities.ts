@@ -30,6 +30,8 @@ export interface Album {
   updatedAt: string;
   /** The caller's role in this album. */
   role: Role;
+  /** Originals keep their location as taken; false (the default) removes it in the browser before upload. */
+  keepLocation: boolean;
 }
 
 export interface ItemMetadata {
@@ -188,4 +190,45 @@ export interface Favoriter {
   userId: string;
   displayName: string;
   createdAt: string;
+}
+
+/**
+ * A public share link as its album's owners and editors see it (PRODUCT.md §3). Neither the token nor the
+ * password's hash is ever here: the token is shown once, when the link is made, and only its hash is kept.
+ */
+export interface ShareLink {
+  id: string;
+  albumId: string;
+  label: string | null;
+  hasPassword: boolean;
+  /** null: the link never expires (only when that was chosen). */
+  expiresAt: string | null;
+  allowDownload: boolean;
+  allowGuestUpload: boolean;
+  /** null: no view limit. A view is one visit per browser per day. */
+  maxViews: number | null;
+  viewCount: number;
+  /** Per guest, when guest uploads are on; null: no limit of the link's own. */
+  guestMaxFiles: number | null;
+  guestMaxBytes: number | null;
+  lastOpenedAt: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+  /** How many items guests added through this link; null where the backend does not tell. */
+  guestItemCount: number | null;
+}
+
+/** What a new share link is made with. */
+export interface ShareLinkInput {
+  label?: string | null;
+  /** 8–128 characters; hashed by the server, never stored as given. */
+  password?: string;
+  /** When it stops working: 1 hour to 1 year ahead; null never, only when chosen; left out, 30 days. */
+  expiresAt?: string | null;
+  allowDownload: boolean;
+  allowGuestUpload: boolean;
+  maxViews?: number | null;
+  guestMaxFiles?: number | null;
+  guestMaxBytes?: number | null;
 }

@@ -4,7 +4,7 @@
  * caller's signal fired). Each port has one contract suite that every adapter passes.
  */
 export type { AppError, ErrorCode } from '../lib/app-error';
-import type { Role, ItemKind, Profile, Album, ItemMetadata, Item, Activity, Member, Invite, InviteInput, InvitePreview, Comment, ItemSocial, Favoriter } from './entities';
+import type { Role, ItemKind, Profile, Album, ItemMetadata, Item, Activity, Member, Invite, InviteInput, InvitePreview, Comment, ItemSocial, Favoriter, ShareLink, ShareLinkInput } from './entities';
 
 // ---------------------------------------------------------------------------------------------------------
 // Common shapes.
@@ -57,6 +57,8 @@ export interface AlbumPatch {
   title?: string;
   description?: string;
   coverItemId?: string | null;
+  /** The owner's alone (PRODUCT.md §6); anyone else gets `album/forbidden`. */
+  keepLocation?: boolean;
 }
 
 /** What the uploader knows before the bytes go up. The id is chosen by the client so a retry is idempotent. */
@@ -196,6 +198,17 @@ export interface DataPort {
   listFavoriters(albumId: string, itemId: string, opts?: CallOptions): Promise<Favoriter[]>;
   /** Counts and the caller's own heart for a page of tiles (at most 1,000 ids), in one call; unseen items left out. */
   itemSocial(albumId: string, itemIds: string[], opts?: CallOptions): Promise<ItemSocial[]>;
+
+  // Share links (PRODUCT.md §6: the owner and editors). Without `capabilities.sharing.links` (the local
+  // backend) no link exists: listShareLinks is empty and creating or revoking one is `album/forbidden`; an
+  // album that does not exist is `album/not-found` first.
+
+  /** Every link of the album, revoked and expired ones too, newest first; [] for members who may not manage them. */
+  listShareLinks(albumId: string, opts?: CallOptions): Promise<ShareLink[]>;
+  /** The token is in the answer once, never again: only its hash is kept. Input is checked before anything is sent. */
+  createShareLink(albumId: string, input: ShareLinkInput, opts?: CallOptions): Promise<{ link: ShareLink; token: string }>;
+  /** Turns the link off at once; revoking twice keeps the first time. `album/not-found` for an id the caller cannot see. */
+  revokeShareLink(linkId: string, opts?: CallOptions): Promise<void>;
 }
 
 export type ChangeEntity = 'album' | 'item' | 'album_member' | 'comment' | 'favorite';
@@ -308,6 +321,8 @@ export interface BackendCapabilities {
      * row, so screens skip what only others could cause (for instance others' unfinished uploads).
      */
     members: boolean;
+    /** Albums can be shared by public link (the share-links, share-open and share-upload functions). */
+    links: boolean;
   };
 }
 

@@ -58,10 +58,27 @@ export const CONFIG_INVALID: ErrorText = {
 };
 
 /** The fields a person types or chooses, as the form names them. */
-export type Field = 'title' | 'description' | 'comment' | 'displayName' | 'email' | 'password' | 'provider' | 'files' | 'items' | 'coverItemId' | 'cursor';
+export type Field =
+  | 'title'
+  | 'description'
+  | 'comment'
+  | 'displayName'
+  | 'email'
+  | 'password'
+  | 'provider'
+  | 'files'
+  | 'items'
+  | 'coverItemId'
+  | 'cursor'
+  // A share link's form.
+  | 'label'
+  | 'expiresAt'
+  | 'maxViews'
+  | 'guestMaxFiles'
+  | 'guestMaxBytes';
 
 /** What is wrong with a field. `limit` is the number the sentence quotes (characters, files, items). */
-export type FieldRule = 'type' | 'empty' | 'too-long' | 'control' | 'bidi' | 'invisible' | 'invalid' | 'weak' | 'taken' | 'same' | 'too-many' | 'full' | 'not-enabled' | 'stale';
+export type FieldRule = 'type' | 'empty' | 'too-short' | 'too-long' | 'out-of-range' | 'control' | 'bidi' | 'invisible' | 'invalid' | 'weak' | 'taken' | 'same' | 'too-many' | 'full' | 'not-enabled' | 'stale';
 
 export interface FieldIssue {
   field: Field;
@@ -76,6 +93,7 @@ const NOUN: Partial<Record<Field, string>> = {
   displayName: 'The name',
   email: 'The email address',
   password: 'The password',
+  label: 'The label',
 };
 
 const count = (n: number | undefined) => (n === undefined ? 'too many' : n.toLocaleString('en'));
@@ -100,6 +118,12 @@ const FIELD_TEXT: Record<string, (noun: string, limit: number | undefined) => st
   'items/full': (_, limit) => `This album is full: it can hold ${count(limit)} items.`,
   'coverItemId/invalid': () => 'The cover must be a photo or a video of this album.',
   'cursor/stale': () => 'This list position is no longer valid. Reload the list.',
+  'password/too-short': (_, limit) => `A link's password has at least ${count(limit)} characters.`,
+  'password/too-long': (_, limit) => `A link's password has at most ${count(limit)} characters.`,
+  'expiresAt/out-of-range': () => 'A link expires between one hour and one year from now, or never.',
+  'maxViews/out-of-range': () => 'Enter a whole number of views of 1 or more, or leave it empty.',
+  'guestMaxFiles/out-of-range': (_, limit) => `Enter a whole number of files from 1 to ${count(limit)}, or leave it empty.`,
+  'guestMaxBytes/out-of-range': () => 'Enter a size above 0 and at most 10 TB, or leave it empty.',
 };
 
 /** The sentence for one field's problem, or null when the catalogue has none for it. */

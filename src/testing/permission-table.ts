@@ -156,6 +156,9 @@ export const PERMISSION_TABLE = [
   { target: 'albums.description', op: 'update', allowed: '' },
   { target: 'album_members (own, leaving)', op: 'delete', allowed: '' },
   { target: 'update_album (cover)', op: 'call', allowed: 'OE', action: 'editAlbum' },
+  // "keep/remove location" sits with deleting the album in §6: the owner's alone, and only through update_album.
+  { target: 'update_album (keep location)', op: 'call', allowed: 'O', action: 'deleteAlbum' },
+  { target: 'albums.keep_location', op: 'update', allowed: '' },
   { target: 'count_pending_items', op: 'call', allowed: 'O', action: 'manageMembers' },
   { target: 'clear_pending_items', op: 'call', allowed: 'O', action: 'manageMembers' },
 

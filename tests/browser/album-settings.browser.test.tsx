@@ -148,9 +148,9 @@ test('an invitation link is made with its role, expiry and uses, shown with a QR
   await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
   await expect.element(page.getByText('No pending invitations.')).toBeVisible();
   await expect.element(byLink().getByLabelText('Role')).toHaveValue('contributor');
-  await expect.element(page.getByLabelText('Expires after')).toHaveValue('7');
+  await expect.element(byLink().getByLabelText('Expires after')).toHaveValue('7');
   await byLink().getByLabelText('Role').selectOptions('viewer');
-  await page.getByLabelText('Expires after').selectOptions('30');
+  await byLink().getByLabelText('Expires after').selectOptions('30');
   await page.getByLabelText(/Number of uses/).fill('0');
   await expect.element(page.getByText('Enter a whole number of 1 or more, or leave it empty.')).toBeVisible();
   await page.getByLabelText(/Number of uses/).fill('2');

@@ -6,6 +6,7 @@ import { commands } from 'vitest/browser';
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
 import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
+import type { SeedShareLink } from '../db/share-link-seed';
 import type { WireInfo, WireRequest, WireResponse } from './wire-commands';
 
 declare module 'vitest/browser' {
@@ -14,6 +15,7 @@ declare module 'vitest/browser' {
     wireFetch: (id: string, req: WireRequest) => Promise<WireResponse>;
     wireUnserved: (id: string) => Promise<string[]>;
     wireExpireInvite: (id: string, inviteId: string) => Promise<void>;
+    wireShareLink: (id: string, link: SeedShareLink) => Promise<string>;
     wireStop: (id: string) => Promise<void>;
   }
 }
@@ -24,6 +26,8 @@ export interface BrowserWire {
   person(name: string): Promise<Person>;
   unserved(): Promise<string[]>;
   expireInvite(inviteId: string): Promise<void>;
+  /** A share link written as the share-links function leaves it (tests/db/share-link-seed.ts); its id. */
+  shareLink(link: SeedShareLink): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -57,6 +61,7 @@ export async function startBrowserWire(opts: { realtime?: boolean } = {}): Promi
     },
     unserved: () => commands.wireUnserved(info.id),
     expireInvite: (inviteId) => commands.wireExpireInvite(info.id, inviteId),
+    shareLink: (link) => commands.wireShareLink(info.id, link),
     stop: () => commands.wireStop(info.id),
   };
 }

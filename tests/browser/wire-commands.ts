@@ -5,6 +5,7 @@
  * real SQL and RLS with several people at once.
  */
 import { startDb, type Harness } from '../db/db-harness';
+import { seedShareLink, type SeedShareLink } from '../db/share-link-seed';
 import { createWireEmulator, type WireEmulator } from '../db/wire/wire-emulator';
 
 export interface WireInfo {
@@ -56,6 +57,13 @@ export async function wireExpireInvite(id: string, inviteId: string): Promise<vo
   const entry = running.get(id);
   if (!entry) throw new Error(`no emulated project ${id}`);
   await entry.db.query(`update public.invites set created_at = now() - interval '8 days', expires_at = now() - interval '1 day' where id = $1`, [inviteId]);
+}
+
+/** A share link as the share-links function leaves it, in the state the test needs; its id. */
+export async function wireShareLink(id: string, link: SeedShareLink): Promise<string> {
+  const entry = running.get(id);
+  if (!entry) throw new Error(`no emulated project ${id}`);
+  return seedShareLink(entry.db, link);
 }
 
 export async function wireStop(id: string): Promise<void> {

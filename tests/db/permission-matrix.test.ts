@@ -139,6 +139,8 @@ const SQL: Record<PermissionKey, Sql> = {
   'albums.description|update': (w) => [`update public.albums set description = 'Changed' where id = $1 returning 1`, [w.albumId]],
   'album_members (own, leaving)|delete': (w, me) => [`delete from public.album_members where album_id = $1 and user_id = $2 returning 1`, [w.albumId, me.id]],
   'update_album (cover)|call': (w) => [`select * from public.update_album($1, jsonb_build_object('cover_item_id', $2::uuid))`, [w.albumId, w.items.owner]],
+  'update_album (keep location)|call': (w) => [`select * from public.update_album($1, '{"keep_location":true}')`, [w.albumId]],
+  'albums.keep_location|update': (w) => [`update public.albums set keep_location = true where id = $1 returning 1`, [w.albumId]],
   'count_pending_items|call': (w) => [`select public.count_pending_items($1)`, [w.albumId]],
   'clear_pending_items|call': (w) => [`select public.clear_pending_items($1)`, [w.albumId]],
 

@@ -8,6 +8,7 @@ import { DangerZone } from '../../features/albums/danger-zone';
 import { useAlbum } from '../../features/albums/use-albums';
 import { InvitationsSection } from '../../features/invites/invitations-section';
 import { MembersSection } from '../../features/members/members-section';
+import { ShareLinksSection } from '../../features/share-links/share-links-section';
 import { useMembersLive } from '../../features/members/use-members-live';
 import { isAppError } from '../../lib/app-error';
 import { ErrorPanel } from '../../ui/error-panel';
@@ -69,12 +70,7 @@ function SettingsScreen({ album, home }: { album: Album; home: (toast: string) =
       {sections.album && <AlbumDetailsSection key={album.id} album={album} />}
       <MembersSection album={album} me={session?.userId ?? album.ownerId} sharing={sharing} onLeft={() => home(`You left “${album.title}”.`)} />
       {sections.invitations && <InvitationsSection albumId={album.id} sharing={sharing} />}
-      {sections.shareLinks && (
-        <section className="card settings-section" aria-labelledby="settings-share-links">
-          <h2 id="settings-share-links">Share links</h2>
-          <p className="muted">Public links that let anyone with the link look at the album, without an account, are coming soon.</p>
-        </section>
-      )}
+      {sections.shareLinks && <ShareLinksSection album={album} links={backend.capabilities.sharing.links} />}
       {sections.dangerZone && <DangerZone album={album} onDeleted={() => home(`“${album.title}” was deleted.`)} />}
     </div>
   );

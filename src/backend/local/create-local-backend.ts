@@ -26,5 +26,5 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
   const realtime = new LocalRealtime(opts.channelName ?? LOCAL_DEFAULTS.channelName, () => auth!.profile());
   auth = new LocalAuth(db, realtime);
   const data = new LocalData({ db, files, realtime, profile: () => auth.profile() });
-  return { capabilities: { storage: { onDevice: true }, network: { required: false }, sharing: { members: false } }, auth, data, realtime, functions: new LocalFunctions(data), files };
+  return { capabilities: { storage: { onDevice: true }, network: { required: false }, sharing: { members: false, links: false } }, auth, data, realtime, functions: new LocalFunctions(data), files };
 }

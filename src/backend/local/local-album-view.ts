@@ -53,6 +53,8 @@ export function toAlbum(record: AlbumRecord, cover: ItemRecord | null): Album {
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
     role: 'owner',
+    // Records from before the choice existed remove location, the default.
+    keepLocation: record.keepLocation ?? false,
   };
 }
 

@@ -43,6 +43,11 @@ export function updateAlbum(deps: LocalDataDeps, albumId: string, patch: AlbumPa
     const changes: Partial<AlbumRecord> = {};
     if (patch?.title !== undefined) changes.title = parseField(albumTitle, patch.title, 'title');
     if (patch?.description !== undefined) changes.description = parseField(albumDescription, patch.description, 'description');
+    if (patch?.keepLocation !== undefined) {
+      // The local profile owns every local album, so the owner's choice is always its to make.
+      if (typeof patch.keepLocation !== 'boolean') throw invalid('keepLocation', 'Keeping location is on or off.', 'invalid');
+      changes.keepLocation = patch.keepLocation;
+    }
     const album = await writeTransaction(deps, async (tx) => {
       const current = await requireAlbum(tx, albumId);
       if (patch?.coverItemId !== undefined) {

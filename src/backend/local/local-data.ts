@@ -4,7 +4,7 @@
  * Indexes and counters: [Note: Local item indexes] in local-db.ts.
  */
 import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemCountQuery, ItemQuery, MonthCount, Page, ReserveItemInput } from '../ports';
-import type { Activity, Album, Comment, Favoriter, Invite, InviteInput, InvitePreview, Item, ItemSocial, Member, Role } from '../entities';
+import type { Activity, Album, Comment, Favoriter, Invite, InviteInput, InvitePreview, Item, ItemSocial, Member, Role, ShareLink, ShareLinkInput } from '../entities';
 import * as activity from './local-activity';
 import * as albums from './local-albums';
 import { guard } from './local-errors';
@@ -168,6 +168,20 @@ export class LocalData implements DataPort {
 
   itemSocial(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<ItemSocial[]> {
     return social.itemSocial(this.deps, albumId, itemIds, opts);
+  }
+
+  // --- Share links: none on this device ([Note: Members without sharing]; capabilities.sharing.links) ------
+
+  listShareLinks(albumId: string, opts: CallOptions = {}): Promise<ShareLink[]> {
+    return members.listShareLinks(this.deps, albumId, opts);
+  }
+
+  createShareLink(albumId: string, _input: ShareLinkInput, opts: CallOptions = {}): Promise<{ link: ShareLink; token: string }> {
+    return members.refuse(this.deps, albumId, opts);
+  }
+
+  revokeShareLink(_linkId: string, opts: CallOptions = {}): Promise<void> {
+    return members.refuseLink(opts);
   }
 
   // --- Functions ----------------------------------------------------------------------------------------

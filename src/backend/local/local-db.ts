@@ -36,11 +36,13 @@ export interface AlbumRecord {
   heldCount: number;
   createdAt: string;
   updatedAt: string;
+  /** Absent in records written before the choice existed: false. */
+  keepLocation?: boolean;
 }
 
 /** A new, empty album owned by `ownerId`. */
 export function newAlbumRecord(id: string, ownerId: string, title: string, description: string, at: string): AlbumRecord {
-  return { id, ownerId, title, description, coverItemId: null, itemCount: 0, bytesTotal: 0, heldCount: 0, createdAt: at, updatedAt: at };
+  return { id, ownerId, title, description, coverItemId: null, itemCount: 0, bytesTotal: 0, heldCount: 0, createdAt: at, updatedAt: at, keepLocation: false };
 }
 
 export interface ItemRecord extends Item {

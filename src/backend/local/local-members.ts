@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../lib/app-error';
 import type { CallOptions } from '../ports';
-import type { Invite, Member } from '../entities';
+import type { Invite, Member, ShareLink } from '../entities';
 import { requireAlbum } from './local-album-view';
 import { readTransaction, type LocalDataDeps } from './local-data-deps';
 import { albumNotFound, guard } from './local-errors';
@@ -42,6 +42,18 @@ export function refuse(deps: LocalDataDeps, albumId: string, opts: CallOptions):
     await readTransaction(deps, opts.signal, (tx) => requireAlbum(tx, albumId));
     throw needsOthers();
   });
+}
+
+export function listShareLinks(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<ShareLink[]> {
+  return guard(opts.signal, async () => {
+    await readTransaction(deps, opts.signal, (tx) => requireAlbum(tx, albumId));
+    return [];
+  });
+}
+
+/** A share link, which this device never has: there is no album to look up, only the refusal. */
+export function refuseLink(opts: CallOptions): Promise<never> {
+  return guard(opts.signal, () => Promise.reject(needsOthers()));
 }
 
 export function listInvites(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<Invite[]> {

@@ -50,7 +50,7 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
     : null;
   const auth = new SupabaseAuth(client, http, config.oauthProviders ?? [], adopted);
   return {
-    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: true } },
+    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: true, links: true } },
     auth,
     data: new SupabaseData(client, http),
     realtime: new SupabaseRealtime(client, auth),

@@ -20,6 +20,7 @@ const ALBUM_ROW = {
   role: 'editor',
   cover_thumb_key: `albums/${ALBUM_ID}/i1/thumb.webp`,
   cover_thumbhash: 'HASH',
+  keep_location: false,
 };
 
 function itemRow(n: number, sortTaken: string, overrides: Record<string, unknown> = {}) {
@@ -85,6 +86,7 @@ describe('Supabase data: requests on the wire', () => {
         createdAt: '2024-05-01T10:00:00.123Z',
         updatedAt: '2024-05-02T11:00:00.000Z',
         role: 'editor',
+        keepLocation: false,
       },
     ]);
   });

@@ -7,11 +7,13 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { AppError, throwIfAborted, type ErrorCode } from '../../lib/app-error';
 import { albumDescription, albumTitle, parseField, validateAlbumInput } from '../../lib/validation';
 import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page, ReserveItemInput } from '../ports';
-import type { Activity, Album, Comment, Favoriter, Invite, InviteInput, InvitePreview, Item, ItemKind, ItemSocial, Member, Role } from '../entities';
+import type { Activity, Album, Comment, Favoriter, Invite, InviteInput, InvitePreview, Item, ItemKind, ItemSocial, Member, Role, ShareLink, ShareLinkInput } from '../entities';
 import { decodeCursor, encodeCursor } from './supabase-cursor';
 import { abortErrorOf, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
+import { SupabaseFunctions } from './supabase-functions';
 import { SupabaseMembers, type MemberCalls } from './supabase-members';
+import { SupabaseShareLinks } from './supabase-share-links';
 import { SupabaseSocial } from './supabase-social';
 import { rows, toActivity, toAlbum, toItem, toMonthCount, toUnreadCount, type Row } from './supabase-rows';
 
@@ -76,6 +78,7 @@ function quoted(value: string): string {
 export class SupabaseData implements DataPort {
   private readonly members: SupabaseMembers;
   private readonly social: SupabaseSocial;
+  private readonly shareLinks: SupabaseShareLinks;
 
   constructor(
     private readonly client: SupabaseClient,
@@ -89,6 +92,7 @@ export class SupabaseData implements DataPort {
     };
     this.members = new SupabaseMembers(calls);
     this.social = new SupabaseSocial(calls);
+    this.shareLinks = new SupabaseShareLinks(calls, new SupabaseFunctions(client));
   }
 
   /**
@@ -151,6 +155,12 @@ export class SupabaseData implements DataPort {
         throw new AppError('validation/invalid', 'The cover must be a photo or video of this album.', { details: { field: 'coverItemId', rule: 'invalid' } });
       }
       p_patch.cover_item_id = patch.coverItemId;
+    }
+    if (patch.keepLocation !== undefined) {
+      if (typeof patch.keepLocation !== 'boolean') {
+        throw new AppError('validation/invalid', 'Keeping location is on or off.', { details: { field: 'keepLocation', rule: 'invalid' } });
+      }
+      p_patch.keep_location = patch.keepLocation;
     }
     return this.one(this.rpc('update_album', { p_album_id: albumId, p_patch }), opts.signal, 'album/not-found', toAlbum);
   }
@@ -381,5 +391,19 @@ export class SupabaseData implements DataPort {
 
   itemSocial(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<ItemSocial[]> {
     return this.social.itemSocial(albumId, itemIds, opts);
+  }
+
+  // --- Share links (supabase-share-links.ts) -------------------------------------------------------------
+
+  listShareLinks(albumId: string, opts: CallOptions = {}): Promise<ShareLink[]> {
+    return this.shareLinks.list(albumId, opts);
+  }
+
+  createShareLink(albumId: string, input: ShareLinkInput, opts: CallOptions = {}): Promise<{ link: ShareLink; token: string }> {
+    return this.shareLinks.create(albumId, input, opts);
+  }
+
+  revokeShareLink(linkId: string, opts: CallOptions = {}): Promise<void> {
+    return this.shareLinks.revoke(linkId, opts);
   }
 }

@@ -25,6 +25,7 @@ const ALBUM_ROW = {
   role: 'editor',
   cover_thumb_key: null,
   cover_thumbhash: null,
+  keep_location: false,
 };
 
 const ITEM_ROW = {

@@ -89,6 +89,7 @@ const ALBUM = z.object({
   created_at: timestamp,
   updated_at: timestamp,
   role: oneOf(ROLES),
+  keep_location: z.boolean(),
 });
 
 export function toAlbum(row: unknown): Album {
@@ -106,6 +107,7 @@ export function toAlbum(row: unknown): Album {
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
     role: r.role,
+    keepLocation: r.keep_location,
   };
 }
 
@@ -312,3 +314,6 @@ export function toPlainRow(row: Row): { id: string } & Record<string, unknown> {
   }
   return { ...out, id: typeof row.id === 'string' ? row.id : row.id === null || row.id === undefined ? '' : String(row.id) };
 }
+
+/** The parts the share link rows (supabase-share-links.ts) are read with. */
+export { parse as parseRow, text, timestamp, whole, iso, isoOrNull, toNumber, toNumberOrNull };

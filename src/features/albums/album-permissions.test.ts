@@ -61,9 +61,9 @@ describe('the permissions the screens use match the database permission matrix',
   });
 
   test('a viewer is offered no change to the album; the owner every one', () => {
-    expect(albumAbilities('viewer')).toEqual({ addItems: false, deleteSomeItems: false, editAlbum: false, deleteAlbum: false, manageMembers: false, manageShareLinks: false, transferOwnership: false });
+    expect(albumAbilities('viewer')).toEqual({ addItems: false, deleteSomeItems: false, editAlbum: false, deleteAlbum: false, manageMembers: false, manageShareLinks: false, transferOwnership: false, chooseLocation: false });
     expect(albumAbilities('contributor')).toMatchObject({ addItems: true, deleteSomeItems: true, editAlbum: false });
-    expect(albumAbilities('editor')).toMatchObject({ editAlbum: true, manageShareLinks: true, deleteAlbum: false, manageMembers: false });
+    expect(albumAbilities('editor')).toMatchObject({ editAlbum: true, manageShareLinks: true, deleteAlbum: false, manageMembers: false, chooseLocation: false });
     expect(Object.values(albumAbilities('owner')).every(Boolean)).toBe(true);
   });
 

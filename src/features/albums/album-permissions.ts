@@ -86,6 +86,8 @@ export interface AlbumAbilities {
   manageShareLinks: boolean;
   /** Hand the album to another member (§6 puts it with deleting the album). */
   transferOwnership: boolean;
+  /** Choose whether originals keep their location (§6 puts it with deleting the album too). */
+  chooseLocation: boolean;
 }
 
 export function albumAbilities(role: Role): AlbumAbilities {
@@ -97,6 +99,7 @@ export function albumAbilities(role: Role): AlbumAbilities {
     manageMembers: can(role, 'manageMembers'),
     manageShareLinks: can(role, 'manageShareLinks'),
     transferOwnership: can(role, 'deleteAlbum'),
+    chooseLocation: can(role, 'deleteAlbum'),
   };
 }
 

@@ -1,43 +1,6 @@
-import { QRCodeSVG } from 'qrcode.react';
-import { useId, useRef, useState } from 'react';
+import { LinkShownOnce } from '../../ui/link-shown-once';
 
-/**
- * A new invitation's link, shown once (only its hash is kept): copied with one press, or selected for the
- * keyboard when the browser refuses the clipboard, and as a QR code for a phone across the table.
- */
+/** A new invitation's link, shown once with its QR code. */
 export function InviteLink({ url }: { url: string }) {
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<'yes' | 'refused' | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied('yes');
-    } catch {
-      input.current?.focus();
-      input.current?.select();
-      setCopied('refused');
-    }
-  };
-  return (
-    <div className="invite-link" data-testid="invite-link">
-      <div className="field">
-        <label htmlFor={`${id}-url`}>Invitation link</label>
-        <div className="invite-link__row">
-          <input id={`${id}-url`} ref={input} readOnly value={url} onFocus={(e) => e.currentTarget.select()} aria-describedby={`${id}-hint`} />
-          <button type="button" className="btn btn--primary" onClick={() => void copy()}>
-            Copy
-          </button>
-        </div>
-        <span id={`${id}-hint`} className="field__hint" role="status">
-          {copied === 'yes'
-            ? 'Copied. Send it to whoever you invite.'
-            : copied === 'refused'
-              ? 'The browser did not allow copying: the link is selected, press Ctrl+C (⌘C on a Mac).'
-              : 'This link is shown only now. Copy it before you leave this page.'}
-        </span>
-      </div>
-      <QRCodeSVG value={url} size={176} marginSize={2} className="invite-link__qr" title="QR code of the invitation link" role="img" aria-label="QR code of the invitation link" />
-    </div>
-  );
+  return <LinkShownOnce url={url} label="Invitation link" copiedHint="Send it to whoever you invite." testId="invite-link" />;
 }

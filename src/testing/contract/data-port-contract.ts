@@ -17,6 +17,7 @@ import {
 } from './contract-fixtures';
 import { describeActivityContract } from './data-port-activity-contract';
 import { describeMembersContract } from './data-port-members-contract';
+import { describeShareLinksContract } from './data-port-share-links-contract';
 import { describeSocialContract } from './data-port-social-contract';
 
 export function describeDataPortContract(name: string, makeBackend: () => Promise<Backend> | Backend): void {
@@ -71,6 +72,17 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         expect(await b.data.getAlbum(first.id)).toMatchObject({ title: 'Renamed', description: 'Now with words' });
         ids = (await b.data.listAlbums()).map((a) => a.id);
         expect(ids.indexOf(first.id)).toBeLessThan(ids.indexOf(second.id));
+      });
+
+      it('removes location from originals unless the owner chooses to keep it, and remembers the choice', async () => {
+        const b = await makeBackend();
+        const album = await b.data.createAlbum({ title: 'Places' });
+        expect(album.keepLocation).toBe(false);
+        expect(await b.data.updateAlbum(album.id, { keepLocation: true })).toMatchObject({ keepLocation: true, title: 'Places' });
+        expect((await b.data.getAlbum(album.id)).keepLocation).toBe(true);
+        expect((await b.data.listAlbums()).find((a) => a.id === album.id)?.keepLocation).toBe(true);
+        await expectAppError(b.data.updateAlbum(album.id, { keepLocation: 'yes' as unknown as boolean }), 'validation/invalid');
+        expect((await b.data.updateAlbum(album.id, { keepLocation: false })).keepLocation).toBe(false);
       });
 
       it('answers album/not-found for an album that does not exist or was deleted', async () => {
@@ -354,5 +366,6 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
     describeActivityContract(makeBackend);
     describeMembersContract(makeBackend);
     describeSocialContract(makeBackend);
+    describeShareLinksContract(makeBackend);
   });
 }
