@@ -31,6 +31,8 @@ export function sharedAlbum(answer: ShareOpenAnswer): Album {
     coverThumbhash: answer.album.coverThumbhash,
     itemCount: answer.album.itemCount,
     bytesTotal: 0,
+    // Known only when downloads are on: originals are then withheld exactly when the album keeps locations.
+    keepLocation: answer.link.allowDownload && !answer.link.originals,
     createdAt: '',
     updatedAt: '',
     role: 'viewer',
@@ -157,6 +159,9 @@ export function createShareBackend(visitor: ShareVisitor, functions: Backend['fu
     setFavorite: async () => forbidden(),
     listFavoriters: async () => [],
     itemSocial: async () => [],
+    listShareLinks: async () => [],
+    createShareLink: async () => forbidden(),
+    revokeShareLink: async () => forbidden(),
   };
 
   const files: FilesPort = {
@@ -206,7 +211,7 @@ export function createShareBackend(visitor: ShareVisitor, functions: Backend['fu
   const realtime: RealtimePort = { subscribe: () => () => undefined, broadcast: () => undefined };
 
   return {
-    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: false } },
+    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: false, links: false } },
     auth,
     data,
     realtime,
