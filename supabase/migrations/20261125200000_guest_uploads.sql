@@ -40,6 +40,7 @@ revoke all on public.share_guests, public.share_guest_items from anon, authentic
 alter table public.activity
   add column guest_label text check (guest_label is null or private.is_clean_text(guest_label, 60)),
   add column guest_id uuid references public.share_guests (id) on delete set null;
+create index activity_guest_idx on public.activity (guest_id, album_id, created_at desc);
 
 create or replace view public.activity_feed with (security_invoker = true) as
 select ac.id, ac.album_id, al.title as album_title, ac.actor_id,
