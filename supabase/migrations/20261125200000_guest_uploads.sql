@@ -108,7 +108,7 @@ begin
   where g.link_id = p_link_id and g.token_hash = private.hash_token(coalesce(p_token, ''));
   if v_guest.id is null then
     raise exception using errcode = 'P0001', message = 'validation/invalid',
-      detail = 'This guest is not known on this link: give your name again.', hint = '{"field":"guest"}';
+      detail = 'This guest is not known on this link: give your name again.', hint = '{"field":"guest","rule":"unknown"}';
   end if;
   return v_guest;
 end $$;

@@ -38,7 +38,7 @@ export interface GuestReservation {
 const FUNCTION = 'share-upload';
 
 /** `join` for a visitor: the guest token to keep in this browser, and the guest's limits. */
-export async function joinAsGuest(functions: FunctionsPort, visit: string, name: string, opts: CallOptions = {}): Promise<{ guest: string; name: string; limits: GuestLimits }> {
+export async function joinAsGuest(functions: FunctionsPort, visit: string, name: string, opts: CallOptions = {}): Promise<{ guest: string; name: string; albumId: string; limits: GuestLimits }> {
   return functions.invoke(FUNCTION, { op: 'join', visit, name }, opts);
 }
 
@@ -82,7 +82,7 @@ export class GuestUploadClient {
     await this.call('fail', { itemId }, opts);
   }
 
-  async mine(opts?: CallOptions): Promise<{ items: GuestItem[]; limits: GuestLimits }> {
+  async mine(opts?: CallOptions): Promise<{ albumId: string; items: GuestItem[]; limits: GuestLimits }> {
     return this.call('mine', {}, opts);
   }
 

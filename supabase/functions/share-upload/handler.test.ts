@@ -212,6 +212,6 @@ test('a name is 1 to 60 characters of clean text', async () => {
   const { visit } = await albumWithLink();
   for (const name of ['', '   ', 'x'.repeat(61), 'Ana\u202e', 42]) {
     const a = await call({ op: 'join', visit, name });
-    assert.equal(a.body.code, 'validation/invalid', JSON.stringify(name));
+    assert.deepEqual([a.body.code, a.body.details], ['validation/invalid', { field: 'guestName', rule: 'invalid' }], JSON.stringify(name));
   }
 });

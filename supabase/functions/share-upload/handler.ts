@@ -4,12 +4,12 @@
  * the guest token. Each op runs in one transaction that re-checks the link (album, revoked, expired, guest
  * uploads on) and the guest in SQL ([Note: Guests of a share link] in the migration 20261125200000).
  *
- *   { op: "join", visit, name }                        → { guest, name, limits }
+ *   { op: "join", visit, name }                        → { guest, name, albumId, limits }
  *   { op: "reserve", visit, guest, items }             → { items: ItemRow[], duplicates: id[] }
  *   { op: "sign", visit, guest, requests }             → storage-sign's answer, for the guest's own items only
  *   { op: "finalize", visit, guest, itemId, input }    → { item: ItemRow }
  *   { op: "fail", visit, guest, itemId }               → {}
- *   { op: "mine", visit, guest }                       → { items: GuestItem[], limits }
+ *   { op: "mine", visit, guest }                       → { albumId, items: GuestItem[], limits }
  *   { op: "delete", visit, guest, itemIds }            → { deleted: id[] }
  */
 import { ConfigError, type Env } from '../_shared/config-error.ts';
@@ -137,16 +137,19 @@ async function limitsOf(tx: Tx, linkId: string, guestId: string): Promise<Limits
 async function run(tx: Tx, body: Body, deps: UploadDeps, now: Date): Promise<unknown> {
   const linkId = await linkOfVisit(tx, body.visit);
   // The link first, for every op: a revoked, expired or upload-less link answers the same to all of them.
-  const [link] = await tx<{ expires_at: Date | null }[]>`select expires_at from private.guest_link(${linkId}::uuid)`;
+  const [link] = await tx<{ expires_at: Date | null; album_id: string }[]>`select expires_at, album_id::text from private.guest_link(${linkId}::uuid)`;
   const lifetime = Math.max(1, Math.min(deps.expiresIn, link!.expires_at ? Math.floor((link!.expires_at.getTime() - now.getTime()) / 1000) : Infinity));
 
   switch (body.op) {
     case 'join': {
-      if (typeof body.name !== 'string') throw invalid('name', 'A name has 1 to 60 characters.');
+      const badName = () => new Refused(400, 'validation/invalid', 'A name has 1 to 60 characters, without control or invisible characters.', { field: 'guestName', rule: 'invalid' });
+      if (typeof body.name !== 'string') throw badName();
       const [g] = await tx<{ guest_id: string; token: string }[]>`
-        select guest_id::text, token from private.guest_join(${linkId}::uuid, ${body.name})`;
+        select guest_id::text, token from private.guest_join(${linkId}::uuid, ${body.name})`.catch((e) => {
+        throw (e as { message?: unknown }).message === 'validation/invalid' ? badName() : e;
+      });
       const [named] = await tx<{ name: string }[]>`select name from public.share_guests where id = ${g!.guest_id}::uuid`;
-      return { guest: g!.token, name: named!.name, limits: await limitsOf(tx, linkId, g!.guest_id) };
+      return { guest: g!.token, name: named!.name, albumId: link!.album_id, limits: await limitsOf(tx, linkId, g!.guest_id) };
     }
     case 'reserve': {
       const guest = guestToken(body);
@@ -180,7 +183,7 @@ async function run(tx: Tx, body: Body, deps: UploadDeps, now: Date): Promise<unk
     case 'mine': {
       const guest = guestToken(body);
       const [g] = await tx<{ id: string }[]>`select id::text from private.guest_of(${linkId}::uuid, ${guest})`;
-      return { items: await mineWithThumbs(tx, deps, { linkId, guest, expiresIn: lifetime, now }), limits: await limitsOf(tx, linkId, g!.id) };
+      return { albumId: link!.album_id, items: await mineWithThumbs(tx, deps, { linkId, guest, expiresIn: lifetime, now }), limits: await limitsOf(tx, linkId, g!.id) };
     }
     case 'delete': {
       const guest = guestToken(body);
