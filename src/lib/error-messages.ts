@@ -58,10 +58,10 @@ export const CONFIG_INVALID: ErrorText = {
 };
 
 /** The fields a person types or chooses, as the form names them. */
-export type Field = 'title' | 'description' | 'comment' | 'displayName' | 'email' | 'password' | 'provider' | 'files' | 'items' | 'coverItemId' | 'cursor';
+export type Field = 'title' | 'description' | 'comment' | 'displayName' | 'email' | 'password' | 'provider' | 'files' | 'items' | 'coverItemId' | 'cursor' | 'guestName' | 'guest' | 'file';
 
 /** What is wrong with a field. `limit` is the number the sentence quotes (characters, files, items). */
-export type FieldRule = 'type' | 'empty' | 'too-long' | 'control' | 'bidi' | 'invisible' | 'invalid' | 'weak' | 'taken' | 'same' | 'too-many' | 'full' | 'not-enabled' | 'stale';
+export type FieldRule = 'type' | 'empty' | 'too-long' | 'control' | 'bidi' | 'invisible' | 'invalid' | 'weak' | 'taken' | 'same' | 'too-many' | 'full' | 'not-enabled' | 'stale' | 'duplicate' | 'unknown';
 
 export interface FieldIssue {
   field: Field;
@@ -100,6 +100,9 @@ const FIELD_TEXT: Record<string, (noun: string, limit: number | undefined) => st
   'items/full': (_, limit) => `This album is full: it can hold ${count(limit)} items.`,
   'coverItemId/invalid': () => 'The cover must be a photo or a video of this album.',
   'cursor/stale': () => 'This list position is no longer valid. Reload the list.',
+  'guestName/invalid': () => 'Your name can have 1 to 60 characters, without line breaks or invisible characters.',
+  'guest/unknown': () => 'This browser is no longer known as a guest of this link. Give your name again.',
+  'file/duplicate': () => 'Already in the album.',
 };
 
 /** The sentence for one field's problem, or null when the catalogue has none for it. */
@@ -134,3 +137,9 @@ export function describeError(e: unknown): ErrorDescription | null {
   const issue = e instanceof AppError && code === 'validation/invalid' ? fieldIssueOf(e.details) : null;
   return { ...TEXT[code], code, fieldText: issue ? fieldText(issue) : null };
 }
+
+/** A share link's guest has added as many files or bytes as the link allows. */
+export const GUEST_LIMIT_REACHED: ErrorText = {
+  title: 'You have added as much as this link allows.',
+  action: 'Delete some of your uploads to add others, or ask the person who shared the link.',
+};
