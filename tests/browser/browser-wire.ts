@@ -10,7 +10,8 @@ import type { WireInfo, WireRequest, WireResponse } from './wire-commands';
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
-    wireStart: (opts?: { realtime?: boolean }) => Promise<WireInfo>;
+    wireStart: (opts?: { realtime?: boolean; functions?: string[] }) => Promise<WireInfo>;
+    wireShareLink: (id: string, albumId: string, ownerId: string) => Promise<string>;
     wireFetch: (id: string, req: WireRequest) => Promise<WireResponse>;
     wireUnserved: (id: string) => Promise<string[]>;
     wireExpireInvite: (id: string, inviteId: string) => Promise<void>;
@@ -22,6 +23,10 @@ export interface BrowserWire {
   fetch: typeof fetch;
   /** A new account, signed up with `name`, and its own backend. */
   person(name: string): Promise<Person>;
+  /** A backend of someone with no account (a share link's visitor): supabase-js with the anon key only. */
+  visitor(): Backend;
+  /** A share link with guest uploads on, made as `owner`; its token. */
+  shareLink(albumId: string, owner: Person): Promise<string>;
   unserved(): Promise<string[]>;
   expireInvite(inviteId: string): Promise<void>;
   stop(): Promise<void>;
@@ -35,8 +40,11 @@ export interface Person {
 
 const nullBody = new Set([101, 204, 205, 304]);
 
-/** With `realtime`, each person's backend hears the album's changes over a real WebSocket; otherwise none connects. */
-export async function startBrowserWire(opts: { realtime?: boolean } = {}): Promise<BrowserWire> {
+/**
+ * With `realtime`, each person's backend hears the album's changes over a real WebSocket; otherwise none connects.
+ * `functions` are served by real Deno (wire-commands.ts).
+ */
+export async function startBrowserWire(opts: { realtime?: boolean; functions?: string[] } = {}): Promise<BrowserWire> {
   const info = await commands.wireStart(opts);
   const wireFetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
@@ -55,6 +63,8 @@ export async function startBrowserWire(opts: { realtime?: boolean } = {}): Promi
       if (!session) throw new Error('sign-up gave no session: the emulated project asks for no e-mail confirmation');
       return { backend, id: session.userId, name };
     },
+    visitor: () => createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch: wireFetch, persistSession: false, webSocket: SilentWebSocket as never }),
+    shareLink: (albumId, owner) => commands.wireShareLink(info.id, albumId, owner.id),
     unserved: () => commands.wireUnserved(info.id),
     expireInvite: (inviteId) => commands.wireExpireInvite(info.id, inviteId),
     stop: () => commands.wireStop(info.id),

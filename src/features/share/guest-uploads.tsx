@@ -76,7 +76,7 @@ function NameForm({ visit, onJoined }: { visit: string; onJoined: (g: StoredGues
       .finally(() => setBusy(false));
   };
   return (
-    <form className="guest-name" onSubmit={submit} aria-label="Your name">
+    <form className="guest-name" onSubmit={submit} aria-label="Join as a guest">
       <div className="field">
         <label htmlFor={`${id}-name`}>Your name</label>
         <input id={`${id}-name`} name="name" autoComplete="name" maxLength={60} value={name} onChange={(e) => setName(e.target.value)} required />

@@ -1,0 +1,81 @@
+/**
+ * A share link's guest in real Chromium, over an emulated Supabase project with the real share-upload function
+ * in Deno and the real S3 test gateway: the guest gives a name, uploads photos through the upload engine,
+ * sees them under "Your uploads", and deletes one; members see what is left, credited to the guest.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import { createQueryClient } from '../../src/app/query-client';
+import { BackendContext } from '../../src/backend/backend-context';
+import type { Backend } from '../../src/backend/ports';
+import { GuestUploads } from '../../src/features/share/guest-uploads';
+import { jpeg } from '../../src/testing/engine-test-kit';
+import { startBrowserWire, type BrowserWire } from './browser-wire';
+
+const host = document.createElement('div');
+document.body.append(host);
+const root = createRoot(host);
+afterEach(() => flushSync(() => root.render(null)));
+
+let wire: BrowserWire;
+beforeAll(async () => {
+  wire = await startBrowserWire({ functions: ['share-upload'] });
+}, 300_000);
+afterAll(async () => {
+  expect(await wire.unserved()).toEqual([]);
+  await wire.stop();
+});
+
+function render(visitor: Backend, token: string) {
+  flushSync(() =>
+    root.render(
+      <BackendContext.Provider value={{ backend: visitor, session: null }}>
+        <QueryClientProvider client={createQueryClient()}>
+          {/* The visit token share-open gives: for now the link's own token (_shared/share-visit.ts). */}
+          <GuestUploads token={token} visit={token} link={{ guestMaxFiles: 10, guestMaxBytes: null }} />
+        </QueryClientProvider>
+      </BackendContext.Provider>,
+    ),
+  );
+}
+
+const mineNames = () => [...document.querySelectorAll('[data-testid="guest-uploads-mine"] .guest-uploads__name')].map((e) => e.textContent);
+
+test('a guest uploads two photos, sees them as theirs, deletes one, and members see the other "added by Ana (guest)"', async () => {
+  const olive = await wire.person('Olive');
+  const album = await olive.backend.data.createAlbum({ title: 'Wedding' });
+  const token = await wire.shareLink(album.id, olive);
+  render(wire.visitor(), token);
+
+  await expect.element(page.getByText('Each guest can add up to 10 files.')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Your name' }).fill('Ana');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect.element(page.getByText('Adding as')).toBeVisible();
+  await expect.element(page.getByTestId('guest-uploads-empty')).toBeVisible();
+
+  await userEvent.upload(page.getByTestId('add-files-input'), [await jpeg('beach.jpg', 640, 480, 10), await jpeg('forest.jpg', 480, 640, 140)]);
+  await expect.poll(() => mineNames().sort(), { timeout: 90_000 }).toEqual(['beach.jpg', 'forest.jpg']);
+  // Their thumbnails come from the bucket through share-upload's URLs.
+  await expect
+    .poll(() => [...document.querySelectorAll<HTMLImageElement>('[data-testid="guest-uploads-mine"] img')].filter((i) => i.complete && i.naturalWidth > 0).length, { timeout: 15_000 })
+    .toBe(2);
+  const before = (await olive.backend.data.listItems(album.id, { sort: 'added' })).rows;
+  expect(before.map((i) => [i.filename, i.uploaderId, i.guestLabel]).sort()).toEqual([
+    ['beach.jpg', '', 'Ana'],
+    ['forest.jpg', '', 'Ana'],
+  ]);
+
+  await page.getByRole('button', { name: 'Delete beach.jpg' }).click();
+  await expect.poll(() => mineNames(), { timeout: 15_000 }).toEqual(['forest.jpg']);
+  const after = (await olive.backend.data.listItems(album.id, { sort: 'added' })).rows;
+  expect(after.map((i) => i.filename)).toEqual(['forest.jpg']);
+
+  // The guest token stays in this browser: on the next visit the guest is known and sees what is theirs.
+  flushSync(() => root.render(null));
+  render(wire.visitor(), token);
+  await expect.element(page.getByText('Adding as')).toBeVisible();
+  await expect.poll(() => mineNames(), { timeout: 15_000 }).toEqual(['forest.jpg']);
+}, 180_000);
