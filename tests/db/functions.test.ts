@@ -310,8 +310,9 @@ describe('share links', () => {
     expect(stored).toEqual([{ token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
     expect(stored[0]!.token_hash).not.toContain(link!.token);
     await expect(db.as(owner, (q) => q.query(`select * from public.share_links where id = $1`, [link!.link_id]))).rejects.toThrow(/permission denied/);
-    const [locked] = await db.as(owner, (q) => q.query<{ link_id: string }>(
-      `select * from public.create_share_link($1, $2)`, [id, JSON.stringify({ password_hash: 'pbkdf2-sha256$600000$c2FsdHNhbHQ$aGFzaGhhc2g' })]), { commit: true });
+    // A password is hashed by the share-links function, which sets the hash with its own rights.
+    const [locked] = await db.as(owner, (q) => q.query<{ link_id: string }>(`select * from public.create_share_link($1, '{}')`, [id]), { commit: true });
+    await db.query(`update public.share_links set password_hash = $2 where id = $1`, [locked!.link_id, 'pbkdf2-sha256$600000$c2FsdHNhbHQ$aGFzaGhhc2g']);
     const [lockedRow] = await db.as(editor, (q) => q.query<{ has_password: boolean }>(`select has_password from public.share_links where id = $1`, [locked!.link_id]));
     expect(lockedRow).toEqual({ has_password: true });
     await expect(db.as(editor, (q) => q.query(`select password_hash from public.share_links where id = $1`, [locked!.link_id]))).rejects.toThrow(/permission denied/);
@@ -324,5 +325,37 @@ describe('share links', () => {
       expect((await errorOf(db.as(owner, (q) => q.query(`select * from public.create_share_link($1, $2)`, [id, JSON.stringify({ expires_at })])))).message).toBe('validation/invalid');
     }
     expect((await errorOf(db.as(contributor, (q) => q.query(`select * from public.create_share_link($1, '{}')`, [id])))).message).toBe('album/forbidden');
+  });
+
+  test('a client calling create_share_link cannot choose the stored password hash', async () => {
+    const id = await album();
+    for (const password_hash of ['pbkdf2-sha256$600000$c2FsdHNhbHQ$aGFzaGhhc2g', 'x'.repeat(20)]) {
+      const err = await errorOf(db.as(owner, (q) => q.query(`select * from public.create_share_link($1, $2)`, [id, JSON.stringify({ label: 'Open', password_hash })])));
+      expect(err.message).toBe('validation/invalid');
+    }
+    const [{ n }] = (await db.query<{ n: number }>(`select count(*)::int n from public.share_links where album_id = $1`, [id])) as [{ n: number }];
+    expect(n).toBe(0);
+  });
+
+  test('per-guest limits are set when the link is made, and only within their bounds', async () => {
+    const id = await album();
+    const [link] = await db.as(editor, (q) => q.query<{ link_id: string }>(`select * from public.create_share_link($1, $2)`,
+      [id, JSON.stringify({ allow_guest_upload: true, guest_max_files: 20, guest_max_bytes: 5_000_000_000 })]), { commit: true });
+    const [row] = await db.as(owner, (q) => q.query<{ guest_max_files: number; guest_max_bytes: string | number }>(
+      `select guest_max_files, guest_max_bytes from public.share_links where id = $1`, [link!.link_id]));
+    expect({ files: row!.guest_max_files, bytes: Number(row!.guest_max_bytes) }).toEqual({ files: 20, bytes: 5_000_000_000 });
+    for (const bad of [{ guest_max_files: 0 }, { guest_max_files: 10001 }, { guest_max_bytes: -1 }, { guest_max_files: 'many' }]) {
+      expect((await errorOf(db.as(owner, (q) => q.query(`select * from public.create_share_link($1, $2)`, [id, JSON.stringify(bad)])))).message).toBe('validation/invalid');
+    }
+  });
+
+  test('managed_share_link_album names the album to owners and editors only', async () => {
+    const id = await album();
+    const [link] = await db.as(owner, (q) => q.query<{ link_id: string }>(`select * from public.create_share_link($1, '{}')`, [id]), { commit: true });
+    const ask = (who: Actor, linkId: string) => db.as(who, (q) => q.query<{ album: string }>(`select public.managed_share_link_album($1) as album`, [linkId]));
+    expect(await ask(editor, link!.link_id)).toEqual([{ album: id }]);
+    expect((await errorOf(ask(contributor, link!.link_id))).message).toBe('album/forbidden');
+    expect((await errorOf(ask(stranger, link!.link_id))).message).toBe('album/not-found');
+    expect((await errorOf(ask(owner, randomUUID()))).message).toBe('album/not-found');
   });
 });

@@ -71,8 +71,12 @@ async function startWorld(): Promise<{ world: WorldParts; stop: () => Promise<vo
   const db: Harness = await startDb();
   let wire: WireEmulator | null = null;
   let signer: EdgeFunctionServer | null = null;
+  let shareOpen: EdgeFunctionServer | null = null;
+  let shareLinks: EdgeFunctionServer | null = null;
   const stop = async () => {
     await signer?.stop();
+    await shareOpen?.stop();
+    await shareLinks?.stop();
     await wire?.close();
     await db.close();
   };
@@ -81,7 +85,7 @@ async function startWorld(): Promise<{ world: WorldParts; stop: () => Promise<vo
     const [row] = await db.query<{ name: string }>('select current_database() as name');
     const dbUrl = new URL(serverUrl);
     dbUrl.pathname = `/${row!.name}`;
-    signer = await startEdgeFunction('storage-sign', {
+    const functionEnv = {
       SUPABASE_DB_URL: dbUrl.toString(),
       SUPABASE_JWT_SECRET: wire.jwtSecret,
       S3_ENDPOINT: BUCKET_ORIGIN,
@@ -90,11 +94,18 @@ async function startWorld(): Promise<{ world: WorldParts; stop: () => Promise<vo
       S3_ACCESS_KEY_ID: s3.accessKeyId,
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
-    });
+      // The app under test, where share-open's link previews lead (playwright.config.ts serves it here).
+      SHOEBOX_SITE_URL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4173)}`,
+    };
+    [signer, shareOpen, shareLinks] = await Promise.all([
+      startEdgeFunction('storage-sign', functionEnv),
+      startEdgeFunction('share-open', functionEnv),
+      startEdgeFunction('share-links', functionEnv),
+    ]);
     const targets: GatewayTargets = {
       projectUrl: PROJECT_URL,
       wire,
-      functions: { 'storage-sign': signer.url },
+      functions: { 'storage-sign': signer.url, 'share-open': shareOpen.url, 'share-links': shareLinks.url },
       s3: { publicOrigin: BUCKET_ORIGIN, upstream: s3.endpoint },
       unserved: [],
     };
