@@ -22,20 +22,25 @@ afterEach(() => flushSync(() => root.render(null)));
 
 let wire: BrowserWire;
 beforeAll(async () => {
-  wire = await startBrowserWire({ functions: ['share-upload'] });
+  wire = await startBrowserWire({ functions: ['share-open', 'share-upload'] });
 }, 300_000);
 afterAll(async () => {
   expect(await wire.unserved()).toEqual([]);
   await wire.stop();
 });
 
-function render(visitor: Backend, token: string) {
+/** What the public page does first: share-open lets the visitor in and hands out a visit token. */
+async function open(visitor: Backend, token: string): Promise<string> {
+  const answer = await visitor.functions.invoke<{ visit: string }>('share-open', { op: 'open', token, visitor: crypto.randomUUID().replaceAll('-', '') });
+  return answer.visit;
+}
+
+function render(visitor: Backend, token: string, visit: string) {
   flushSync(() =>
     root.render(
       <BackendContext.Provider value={{ backend: visitor, session: null }}>
         <QueryClientProvider client={createQueryClient()}>
-          {/* The visit token share-open gives: for now the link's own token (_shared/share-visit.ts). */}
-          <GuestUploads token={token} visit={token} link={{ guestMaxFiles: 10, guestMaxBytes: null }} />
+          <GuestUploads token={token} visit={visit} link={{ guestMaxFiles: 10, guestMaxBytes: null }} />
         </QueryClientProvider>
       </BackendContext.Provider>,
     ),
@@ -48,7 +53,8 @@ test('a guest uploads two photos, sees them as theirs, deletes one, and members 
   const olive = await wire.person('Olive');
   const album = await olive.backend.data.createAlbum({ title: 'Wedding' });
   const token = await wire.shareLink(album.id, olive);
-  render(wire.visitor(), token);
+  const visitor = wire.visitor();
+  render(visitor, token, await open(visitor, token));
 
   await expect.element(page.getByText('Each guest can add up to 10 files.')).toBeVisible();
   await page.getByRole('textbox', { name: 'Your name' }).fill('Ana');
@@ -75,7 +81,8 @@ test('a guest uploads two photos, sees them as theirs, deletes one, and members 
 
   // The guest token stays in this browser: on the next visit the guest is known and sees what is theirs.
   flushSync(() => root.render(null));
-  render(wire.visitor(), token);
+  const again = wire.visitor();
+  render(again, token, await open(again, token));
   await expect.element(page.getByText('Adding as')).toBeVisible();
   await expect.poll(() => mineNames(), { timeout: 15_000 }).toEqual(['forest.jpg']);
 }, 180_000);

@@ -65,6 +65,7 @@ export async function wireStart(opts: WireOptions = {}): Promise<WireInfo> {
         S3_ACCESS_KEY_ID: env('S3_TEST_ACCESS_KEY_ID'),
         S3_SECRET_ACCESS_KEY: env('S3_TEST_SECRET_ACCESS_KEY'),
         S3_FORCE_PATH_STYLE: 'true',
+        SHOEBOX_SITE_URL: 'https://shoebox.test',
       }));
     }
   }

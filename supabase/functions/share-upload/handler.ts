@@ -16,7 +16,8 @@ import { ConfigError, type Env } from '../_shared/config-error.ts';
 import { type Sql, sqlFromEnv, type Tx } from '../_shared/database.ts';
 import { failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
-import { linkOfVisit, VisitRefused } from '../_shared/share-visit.ts';
+import { ShareError } from '../_shared/share-access.ts';
+import { linkOfVisit } from '../_shared/share-visit.ts';
 import { createPresigner, type Presign } from '../storage-sign/presign.ts';
 import { MAX_REQUESTS } from '../storage-sign/sign-request.ts';
 import { deleteObjects, mineWithThumbs, signForGuest } from './guest-objects.ts';
@@ -73,7 +74,7 @@ export async function handle(request: Request, deps: UploadDeps): Promise<Respon
     if (body.op === 'delete') await deleteObjects(deps, (answer as { keys: string[] }).keys, now);
     return json(200, body.op === 'delete' ? { deleted: (answer as { deleted: string[] }).deleted } : answer);
   } catch (e) {
-    if (e instanceof VisitRefused) return failure(401, 'share/password-required', 'Open the link again.');
+    if (e instanceof ShareError) return json(e.status, { code: e.code, message: e.detail, ...e.extra }, e.headers);
     if (e instanceof Refused) return failure(e.status, e.code, e.detail, {}, e.details);
     const pg = e as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown };
     if (pg.code === 'P0001' && typeof pg.message === 'string' && pg.message in STATUS_OF) {
@@ -135,7 +136,7 @@ async function limitsOf(tx: Tx, linkId: string, guestId: string): Promise<Limits
 }
 
 async function run(tx: Tx, body: Body, deps: UploadDeps, now: Date): Promise<unknown> {
-  const linkId = await linkOfVisit(tx, body.visit);
+  const linkId = await linkOfVisit(tx, body.visit, now);
   // The link first, for every op: a revoked, expired or upload-less link answers the same to all of them.
   const [link] = await tx<{ expires_at: Date | null; album_id: string }[]>`select expires_at, album_id::text from private.guest_link(${linkId}::uuid)`;
   const lifetime = Math.max(1, Math.min(deps.expiresIn, link!.expires_at ? Math.floor((link!.expires_at.getTime() - now.getTime()) / 1000) : Infinity));

@@ -5,10 +5,12 @@
 import assert from 'node:assert/strict';
 import { type Album, asUser, createAlbum, ownerSql, testEnv } from '../_shared/test-world.ts';
 import type { SignedRequest } from '../storage-sign/presign.ts';
+import { handle as openLink, shareOpenDepsFromEnv } from '../share-open/handler.ts';
 import { handle, uploadDepsFromEnv } from './handler.ts';
 
 export const sql = ownerSql();
 export const deps = uploadDepsFromEnv(testEnv());
+const openDeps = shareOpenDepsFromEnv({ ...testEnv(), SHOEBOX_SITE_URL: 'https://photos.example.test' });
 
 export interface LinkOptions {
   allowGuestUpload?: boolean;
@@ -27,9 +29,16 @@ export async function albumWithLink(opts: LinkOptions = {}): Promise<{ album: Al
   return { album, linkId: row!.link_id, visit: await openVisit(row!.token) };
 }
 
-/** The visit token a visitor holds once the link is open (share-visit.ts). */
-export function openVisit(linkToken: string): Promise<string> {
-  return Promise.resolve(linkToken);
+/** The visit token a visitor holds once share-open has opened the link. */
+export async function openVisit(linkToken: string): Promise<string> {
+  const res = await openLink(new Request('http://localhost/functions/v1/share-open', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9', authorization: 'Bearer anon-key' },
+    body: JSON.stringify({ op: 'open', token: linkToken, visitor: crypto.randomUUID().replaceAll('-', '') }),
+  }), openDeps);
+  const body = await res.json() as { visit?: string };
+  assert.equal(res.status, 200, JSON.stringify(body));
+  return body.visit!;
 }
 
 // deno-lint-ignore no-explicit-any -- answers are JSON, read field by field in the assertions
