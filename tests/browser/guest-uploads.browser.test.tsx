@@ -4,6 +4,7 @@
  * sees them under "Your uploads", and deletes one; members see what is left, credited to the guest.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
+import axe from 'axe-core';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
@@ -68,6 +69,8 @@ test('a guest uploads two photos, sees them as theirs, deletes one, and members 
   await expect
     .poll(() => [...document.querySelectorAll<HTMLImageElement>('[data-testid="guest-uploads-mine"] img')].filter((i) => i.complete && i.naturalWidth > 0).length, { timeout: 15_000 })
     .toBe(2);
+  const a11y = await axe.run(host);
+  expect(a11y.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   const before = (await olive.backend.data.listItems(album.id, { sort: 'added' })).rows;
   expect(before.map((i) => [i.filename, i.uploaderId, i.guestLabel]).sort()).toEqual([
     ['beach.jpg', '', 'Ana'],
