@@ -215,3 +215,15 @@ test('a name is 1 to 60 characters of clean text', async () => {
     assert.deepEqual([a.body.code, a.body.details], ['validation/invalid', { field: 'guestName', rule: 'invalid' }], JSON.stringify(name));
   }
 });
+
+test('members hear a guest\'s photo live when it is finished, credited by the guest\'s name and with no key of the guest', async () => {
+  const { album, visit } = await albumWithLink();
+  const guest = await join(visit, 'Ana');
+  const id = await uploadAsGuest(visit, guest);
+  const sent = await sql<{ payload: { row?: Record<string, unknown> } }[]>`
+    select payload from realtime.messages where topic = ${'album:' + album.id} and payload -> 'row' ->> 'id' = ${id}`;
+  assert.ok(sent.length >= 1, 'the finished item was sent to the album\'s topic');
+  const row = sent.at(-1)!.payload.row!;
+  assert.deepEqual([row.status, row.uploader_id, row.guest_label], ['ready', null, 'Ana']);
+  assert.ok(!JSON.stringify(sent).includes(guest), 'the guest token never travels');
+});
