@@ -139,7 +139,8 @@ export default defineConfig({
               wireFetch: async (_ctx, id: string, req: WireRequest) => (await wireCommands()).wireFetch(id, req),
               wireUnserved: async (_ctx, id: string) => (await wireCommands()).wireUnserved(id),
               wireExpireInvite: async (_ctx, id: string, inviteId: string) => (await wireCommands()).wireExpireInvite(id, inviteId),
-              wireShareLink: async (_ctx, id: string, albumId: string, ownerId: string) => (await wireCommands()).wireShareLink(id, albumId, ownerId),
+              wireShareLink: async (_ctx, id: string, albumId: string, ownerId: string, guestMaxFiles?: number | null) =>
+                (await wireCommands()).wireShareLink(id, albumId, ownerId, guestMaxFiles),
               wireStop: async (_ctx, id: string) => (await wireCommands()).wireStop(id),
             },
           },

@@ -11,7 +11,7 @@ import type { WireInfo, WireRequest, WireResponse } from './wire-commands';
 declare module 'vitest/browser' {
   interface BrowserCommands {
     wireStart: (opts?: { realtime?: boolean; functions?: string[] }) => Promise<WireInfo>;
-    wireShareLink: (id: string, albumId: string, ownerId: string) => Promise<string>;
+    wireShareLink: (id: string, albumId: string, ownerId: string, guestMaxFiles?: number | null) => Promise<string>;
     wireFetch: (id: string, req: WireRequest) => Promise<WireResponse>;
     wireUnserved: (id: string) => Promise<string[]>;
     wireExpireInvite: (id: string, inviteId: string) => Promise<void>;
@@ -25,8 +25,8 @@ export interface BrowserWire {
   person(name: string): Promise<Person>;
   /** A backend of someone with no account (a share link's visitor): supabase-js with the anon key only. */
   visitor(): Backend;
-  /** A share link with guest uploads on, made as `owner`; its token. */
-  shareLink(albumId: string, owner: Person): Promise<string>;
+  /** A share link with guest uploads on (and at most `guestMaxFiles` per guest), made as `owner`; its token. */
+  shareLink(albumId: string, owner: Person, guestMaxFiles?: number | null): Promise<string>;
   unserved(): Promise<string[]>;
   expireInvite(inviteId: string): Promise<void>;
   stop(): Promise<void>;
@@ -64,7 +64,7 @@ export async function startBrowserWire(opts: { realtime?: boolean; functions?: s
       return { backend, id: session.userId, name };
     },
     visitor: () => createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch: wireFetch, persistSession: false, webSocket: SilentWebSocket as never }),
-    shareLink: (albumId, owner) => commands.wireShareLink(info.id, albumId, owner.id),
+    shareLink: (albumId, owner, guestMaxFiles = null) => commands.wireShareLink(info.id, albumId, owner.id, guestMaxFiles),
     unserved: () => commands.wireUnserved(info.id),
     expireInvite: (inviteId) => commands.wireExpireInvite(info.id, inviteId),
     stop: () => commands.wireStop(info.id),

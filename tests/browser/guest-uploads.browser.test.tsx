@@ -36,12 +36,12 @@ async function open(visitor: Backend, token: string): Promise<string> {
   return answer.visit;
 }
 
-function render(visitor: Backend, token: string, visit: string) {
+function render(visitor: Backend, token: string, visit: string, link = { guestMaxFiles: 10, guestMaxBytes: null }) {
   flushSync(() =>
     root.render(
       <BackendContext.Provider value={{ backend: visitor, session: null }}>
         <QueryClientProvider client={createQueryClient()}>
-          <GuestUploads token={token} visit={visit} link={{ guestMaxFiles: 10, guestMaxBytes: null }} />
+          <GuestUploads token={token} visit={visit} link={link} />
         </QueryClientProvider>
       </BackendContext.Provider>,
     ),
@@ -88,4 +88,25 @@ test('a guest uploads two photos, sees them as theirs, deletes one, and members 
   render(again, token, await open(again, token));
   await expect.element(page.getByText('Adding as')).toBeVisible();
   await expect.poll(() => mineNames(), { timeout: 15_000 }).toEqual(['forest.jpg']);
+}, 180_000);
+
+test('past the link\'s files per guest, the next photo says so and is not uploaded; a photo the album holds says it is already there', async () => {
+  const olive = await wire.person('Olive');
+  const album = await olive.backend.data.createAlbum({ title: 'Party' });
+  const token = await wire.shareLink(album.id, olive, 1);
+  const visitor = wire.visitor();
+  render(visitor, token, await open(visitor, token), { guestMaxFiles: 1, guestMaxBytes: null });
+  await page.getByRole('textbox', { name: 'Your name' }).fill('Ben');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect.element(page.getByText('Adding as')).toBeVisible();
+
+  const cake = await jpeg('cake.jpg', 320, 240, 30);
+  await userEvent.upload(page.getByTestId('add-files-input'), [cake]);
+  await expect.poll(() => mineNames(), { timeout: 90_000 }).toEqual(['cake.jpg']);
+  await userEvent.upload(page.getByTestId('add-files-input'), [await jpeg('balloons.jpg', 320, 240, 200)]);
+  await expect.element(page.getByText('You have added as much as this link allows.', { exact: false })).toBeVisible();
+  // The same photo again: the album holds it already, which is said, not counted against the limit.
+  await userEvent.upload(page.getByTestId('add-files-input'), [cake]);
+  await expect.element(page.getByText('Already in the album.')).toBeVisible();
+  expect((await olive.backend.data.listItems(album.id, { sort: 'added' })).rows.map((i) => i.filename)).toEqual(['cake.jpg']);
 }, 180_000);

@@ -97,14 +97,14 @@ export async function wireExpireInvite(id: string, inviteId: string): Promise<vo
 }
 
 /** A share link to the album, as its owner would make it, with guest uploads on; returns the link's token. */
-export async function wireShareLink(id: string, albumId: string, ownerId: string): Promise<string> {
+export async function wireShareLink(id: string, albumId: string, ownerId: string, guestMaxFiles: number | null = null): Promise<string> {
   const entry = running.get(id);
   if (!entry) throw new Error(`no emulated project ${id}`);
   const token = randomBytes(16).toString('base64url');
   await entry.db.query(
-    `insert into public.share_links (album_id, token_hash, allow_guest_upload, created_by, expires_at)
-     values ($1, private.hash_token($2), true, $3, now() + interval '1 day')`,
-    [albumId, token, ownerId],
+    `insert into public.share_links (album_id, token_hash, allow_guest_upload, created_by, expires_at, guest_max_files)
+     values ($1, private.hash_token($2), true, $3, now() + interval '1 day', $4)`,
+    [albumId, token, ownerId, guestMaxFiles],
   );
   return token;
 }
