@@ -136,11 +136,13 @@ export default defineConfig({
             instances: [{ browser: 'chromium' }],
             // An emulated Supabase project on our real SQL for screens with several people (tests/browser/browser-wire.ts).
             commands: {
-              wireStart: async (_ctx, opts?: { realtime?: boolean }) => (await wireCommands()).wireStart(opts),
+              wireStart: async (_ctx, opts?: { realtime?: boolean; functions?: string[] }) => (await wireCommands()).wireStart(opts),
               wireFetch: async (_ctx, id: string, req: WireRequest) => (await wireCommands()).wireFetch(id, req),
               wireUnserved: async (_ctx, id: string) => (await wireCommands()).wireUnserved(id),
               wireExpireInvite: async (_ctx, id: string, inviteId: string) => (await wireCommands()).wireExpireInvite(id, inviteId),
               wireShareLink: async (_ctx, id: string, link: SeedShareLink) => (await wireCommands()).wireShareLink(id, link),
+              wireGuestShareLink: async (_ctx, id: string, albumId: string, ownerId: string, guestMaxFiles?: number | null) =>
+                (await wireCommands()).wireGuestShareLink(id, albumId, ownerId, guestMaxFiles),
               wireStop: async (_ctx, id: string) => (await wireCommands()).wireStop(id),
             },
           },

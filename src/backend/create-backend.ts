@@ -19,3 +19,17 @@ export async function createBackend(config: BackendConfig): Promise<Backend> {
     }
   }
 }
+
+/**
+ * A share link guest's backend, for the upload engine (share-upload), on the app's functions port; and the
+ * guest's `join`. Loaded only when a guest adds files.
+ */
+export async function createGuestUploadBackend(config: import('./share/guest-backend').GuestBackendConfig) {
+  const { createGuestBackend } = await import('./share/guest-backend');
+  return createGuestBackend(config);
+}
+
+export async function joinShareAsGuest(functions: Backend['functions'], visit: string, name: string) {
+  const { joinAsGuest } = await import('./share/guest-upload-client');
+  return joinAsGuest(functions, visit, name);
+}

@@ -56,6 +56,8 @@ export interface Item {
   id: string;
   albumId: string;
   uploaderId: string;
+  /** The name a share link's guest gave when a guest added it (then there is no uploader). */
+  guestLabel?: string | null;
   kind: ItemKind;
   status: ItemStatus;
   filename: string;

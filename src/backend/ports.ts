@@ -68,6 +68,8 @@ export interface ReserveItemInput {
   mime: string;
   kind: ItemKind;
   bytes: number;
+  /** The file's SHA-256 (hex) when already known: a share link's guest is told a file the album holds. */
+  sha256?: string;
 }
 
 export interface FinalizeItemInput {

@@ -75,10 +75,14 @@ export type Field =
   | 'expiresAt'
   | 'maxViews'
   | 'guestMaxFiles'
-  | 'guestMaxBytes';
+  | 'guestMaxBytes'
+  // A share link's guest.
+  | 'guestName'
+  | 'guest'
+  | 'file';
 
 /** What is wrong with a field. `limit` is the number the sentence quotes (characters, files, items). */
-export type FieldRule = 'type' | 'empty' | 'too-short' | 'too-long' | 'out-of-range' | 'control' | 'bidi' | 'invisible' | 'invalid' | 'weak' | 'taken' | 'same' | 'too-many' | 'full' | 'not-enabled' | 'stale';
+export type FieldRule = 'type' | 'empty' | 'too-short' | 'too-long' | 'out-of-range' | 'control' | 'bidi' | 'invisible' | 'invalid' | 'weak' | 'taken' | 'same' | 'too-many' | 'full' | 'not-enabled' | 'stale' | 'duplicate' | 'unknown';
 
 export interface FieldIssue {
   field: Field;
@@ -124,6 +128,9 @@ const FIELD_TEXT: Record<string, (noun: string, limit: number | undefined) => st
   'maxViews/out-of-range': () => 'Enter a whole number of views of 1 or more, or leave it empty.',
   'guestMaxFiles/out-of-range': (_, limit) => `Enter a whole number of files from 1 to ${count(limit)}, or leave it empty.`,
   'guestMaxBytes/out-of-range': () => 'Enter a size above 0 and at most 10 TB, or leave it empty.',
+  'guestName/invalid': () => 'Your name can have 1 to 60 characters, without line breaks or invisible characters.',
+  'guest/unknown': () => 'This browser is no longer known as a guest of this link. Give your name again.',
+  'file/duplicate': () => 'Already in the album.',
 };
 
 /** The sentence for one field's problem, or null when the catalogue has none for it. */
@@ -171,3 +178,9 @@ export function shareRetryIn(seconds: number): string {
   const text = s >= 60 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
   return s === 0 ? 'You can try again now.' : `You can try again in ${text}.`;
 }
+
+/** A share link's guest has added as many files or bytes as the link allows. */
+export const GUEST_LIMIT_REACHED: ErrorText = {
+  title: 'You have added as much as this link allows.',
+  action: 'Delete some of your uploads to add others, or ask the person who shared the link.',
+};

@@ -246,7 +246,7 @@ export class TaskRunner {
       if (!task.reserved) await this.tasks.commit(task.id, signal, { reserved: true }, { advance: false });
       await data.reserveItems(
         task.albumId,
-        [{ id: task.id, filename: task.filename, mime: facts.mime, kind: facts.kind, bytes: task.bytes }],
+        [{ id: task.id, filename: task.filename, mime: facts.mime, kind: facts.kind, bytes: task.bytes, ...(task.sha256 ? { sha256: task.sha256 } : {}) }],
         { signal },
       );
       const objects = await this.planObjects(task, facts);

@@ -11,7 +11,8 @@ import type { WireInfo, WireRequest, WireResponse } from './wire-commands';
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
-    wireStart: (opts?: { realtime?: boolean }) => Promise<WireInfo>;
+    wireStart: (opts?: { realtime?: boolean; functions?: string[] }) => Promise<WireInfo>;
+    wireGuestShareLink: (id: string, albumId: string, ownerId: string, guestMaxFiles?: number | null) => Promise<string>;
     wireFetch: (id: string, req: WireRequest) => Promise<WireResponse>;
     wireUnserved: (id: string) => Promise<string[]>;
     wireExpireInvite: (id: string, inviteId: string) => Promise<void>;
@@ -24,6 +25,10 @@ export interface BrowserWire {
   fetch: typeof fetch;
   /** A new account, signed up with `name`, and its own backend. */
   person(name: string): Promise<Person>;
+  /** A backend of someone with no account (a share link's visitor): supabase-js with the anon key only. */
+  visitor(): Backend;
+  /** A share link with guest uploads on (and at most `guestMaxFiles` per guest), made as `owner`; its token. */
+  guestShareLink(albumId: string, owner: Person, guestMaxFiles?: number | null): Promise<string>;
   unserved(): Promise<string[]>;
   expireInvite(inviteId: string): Promise<void>;
   /** A share link written as the share-links function leaves it (tests/db/share-link-seed.ts); its id. */
@@ -39,8 +44,11 @@ export interface Person {
 
 const nullBody = new Set([101, 204, 205, 304]);
 
-/** With `realtime`, each person's backend hears the album's changes over a real WebSocket; otherwise none connects. */
-export async function startBrowserWire(opts: { realtime?: boolean } = {}): Promise<BrowserWire> {
+/**
+ * With `realtime`, each person's backend hears the album's changes over a real WebSocket; otherwise none connects.
+ * `functions` are served by real Deno (wire-commands.ts).
+ */
+export async function startBrowserWire(opts: { realtime?: boolean; functions?: string[] } = {}): Promise<BrowserWire> {
   const info = await commands.wireStart(opts);
   const wireFetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
@@ -59,6 +67,8 @@ export async function startBrowserWire(opts: { realtime?: boolean } = {}): Promi
       if (!session) throw new Error('sign-up gave no session: the emulated project asks for no e-mail confirmation');
       return { backend, id: session.userId, name };
     },
+    visitor: () => createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch: wireFetch, persistSession: false, webSocket: SilentWebSocket as never }),
+    guestShareLink: (albumId, owner, guestMaxFiles = null) => commands.wireGuestShareLink(info.id, albumId, owner.id, guestMaxFiles),
     unserved: () => commands.wireUnserved(info.id),
     expireInvite: (inviteId) => commands.wireExpireInvite(info.id, inviteId),
     shareLink: (link) => commands.wireShareLink(info.id, link),

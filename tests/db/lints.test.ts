@@ -19,7 +19,7 @@ describe('schema lints', () => {
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`);
     expect(rows.map((r) => r.table)).toEqual(
-      ['activity', 'album_members', 'album_visits', 'albums', 'comments', 'devices', 'favorites', 'invites', 'items', 'profiles', 'share_link_views', 'share_links', 'share_password_failures', 'share_visits'],
+      ['activity', 'album_members', 'album_visits', 'albums', 'comments', 'devices', 'favorites', 'invites', 'items', 'profiles', 'share_guest_items', 'share_guests', 'share_link_views', 'share_links', 'share_password_failures', 'share_visits'],
     );
     expect(rows.filter((r) => !r.rls).map((r) => r.table)).toEqual([]);
   });

@@ -73,7 +73,9 @@ async function startWorld(): Promise<{ world: WorldParts; stop: () => Promise<vo
   let signer: EdgeFunctionServer | null = null;
   let shareOpen: EdgeFunctionServer | null = null;
   let shareLinks: EdgeFunctionServer | null = null;
+  let shareUpload: EdgeFunctionServer | null = null;
   const stop = async () => {
+    await shareUpload?.stop();
     await signer?.stop();
     await shareOpen?.stop();
     await shareLinks?.stop();
@@ -97,15 +99,16 @@ async function startWorld(): Promise<{ world: WorldParts; stop: () => Promise<vo
       // The app under test, where share-open's link previews lead (playwright.config.ts serves it here).
       SHOEBOX_SITE_URL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4173)}`,
     };
-    [signer, shareOpen, shareLinks] = await Promise.all([
+    [signer, shareOpen, shareLinks, shareUpload] = await Promise.all([
       startEdgeFunction('storage-sign', functionEnv),
       startEdgeFunction('share-open', functionEnv),
       startEdgeFunction('share-links', functionEnv),
+      startEdgeFunction('share-upload', functionEnv),
     ]);
     const targets: GatewayTargets = {
       projectUrl: PROJECT_URL,
       wire,
-      functions: { 'storage-sign': signer.url, 'share-open': shareOpen.url, 'share-links': shareLinks.url },
+      functions: { 'storage-sign': signer.url, 'share-open': shareOpen.url, 'share-links': shareLinks.url, 'share-upload': shareUpload.url },
       s3: { publicOrigin: BUCKET_ORIGIN, upstream: s3.endpoint },
       unserved: [],
     };

@@ -135,6 +135,7 @@ const ITEM = z.object({
   album_id: text,
   // No uploader once their account is gone.
   uploader_id: z.nullable(text),
+  guest_label: z.optional(z.nullable(text)),
   kind: oneOf(KINDS),
   status: oneOf(STATUSES),
   filename: text,
@@ -160,6 +161,7 @@ export function toItem(row: unknown): Item {
     id: r.id,
     albumId: r.album_id,
     uploaderId: r.uploader_id ?? '',
+    ...(r.guest_label ? { guestLabel: r.guest_label } : {}),
     kind: r.kind,
     status: r.status,
     filename: r.filename,

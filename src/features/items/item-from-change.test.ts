@@ -38,6 +38,11 @@ describe('itemFromChange', () => {
     expect(item).not.toHaveProperty('sortTaken');
   });
 
+  test('a guest\'s item (no uploader) keeps the name the guest gave', () => {
+    const item = itemFromChange(ev({ ...row, uploaderId: null, guestLabel: 'Ana' }))!;
+    expect(item).toMatchObject({ uploaderId: '', guestLabel: 'Ana' });
+  });
+
   test('a row with a column missing or of another type, or of another album, is no item', () => {
     expect(itemFromChange(ev({ ...row, bytes: '1200x' }))).toBeNull();
     expect(itemFromChange(ev({ ...row, status: 'gone' }))).toBeNull();

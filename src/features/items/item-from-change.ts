@@ -34,6 +34,7 @@ export function itemFromChange(ev: ChangeEvent): Item | null {
     id: r.id,
     albumId: ev.albumId,
     uploaderId: r.uploaderId ?? '',
+    ...(isText(r.guestLabel) && r.guestLabel !== '' ? { guestLabel: r.guestLabel } : {}),
     kind: r.kind as ItemKind,
     status: r.status as ItemStatus,
     filename: r.filename,

@@ -11,4 +11,10 @@ describe('uploaderName', () => {
     expect(uploaderName({ uploaderId: 'zoe' }, members)).toBe('Someone who left');
     expect(uploaderName({ uploaderId: 'ana' }, undefined)).toBeUndefined();
   });
+
+  it('credits a share link\'s guest by the name they gave, whatever the member list says', () => {
+    const members = [member('ana', 'Ana')];
+    expect(uploaderName({ uploaderId: '', guestLabel: 'Ana' }, members)).toBe('Ana (guest)');
+    expect(uploaderName({ uploaderId: '', guestLabel: 'Zoë' }, undefined)).toBe('Zoë (guest)');
+  });
 });

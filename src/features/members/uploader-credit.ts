@@ -6,9 +6,10 @@ export const FORMER_UPLOADER = 'Someone who left';
 
 /**
  * Who added the item, as its credit names them, from the album's member list; undefined while the list is
- * not known. Guest uploads through a share link (next) are named by their guest label here, before the lookup.
+ * not known. Guest uploads through a share link are named by their guest label ("Ana (guest)"), before the lookup.
  */
-export function uploaderName(item: Pick<Item, 'uploaderId'>, members: readonly Member[] | undefined): string | undefined {
+export function uploaderName(item: Pick<Item, 'uploaderId' | 'guestLabel'>, members: readonly Member[] | undefined): string | undefined {
+  if (item.guestLabel) return guestCredit(item.guestLabel);
   if (!members) return undefined;
   return members.find((m) => m.userId === item.uploaderId)?.displayName || FORMER_UPLOADER;
 }
@@ -19,6 +20,11 @@ export function uploaderName(item: Pick<Item, 'uploaderId'>, members: readonly M
  */
 export const AlbumMembersContext = createContext<readonly Member[] | undefined>(undefined);
 
-export function useUploaderName(item: Pick<Item, 'uploaderId'>): string | undefined {
+/** How a guest of a share link is credited, here and in the activity (where the database words it the same). */
+export function guestCredit(label: string): string {
+  return `${label} (guest)`;
+}
+
+export function useUploaderName(item: Pick<Item, 'uploaderId' | 'guestLabel'>): string | undefined {
   return uploaderName(item, useContext(AlbumMembersContext));
 }

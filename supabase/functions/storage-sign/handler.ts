@@ -17,8 +17,9 @@ import { signedInCaller } from '../_shared/caller.ts';
 import { failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
 import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
-import { attachment, DERIVED_SERVED_TYPE, isAttachment, isInlineOriginalType, mayStore, OCTET_STREAM } from './content-safety.ts';
-import { createPresigner, type Overrides, type Presign, type SignedRequest } from './presign.ts';
+import { mayStore } from './content-safety.ts';
+import { type ItemRow, overridesFor } from './overrides.ts';
+import { createPresigner, type Presign, type SignedRequest } from './presign.ts';
 import { ACTION_OF, MAX_REQUESTS, type ParsedRequest, parseSignRequest } from './sign-request.ts';
 
 export interface SignDeps {
@@ -46,12 +47,6 @@ export function signDepsFromEnv(env: Env): SignDeps {
 }
 
 type Result = SignedRequest | { error: 'storage/denied' | 'validation/invalid' | 'upload/unsupported' };
-
-interface ItemRow {
-  id: string;
-  mime: string;
-  filename: string;
-}
 
 export async function handle(request: Request, deps: SignDeps): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight();
@@ -139,34 +134,4 @@ async function askDatabase(sql: Sql, claims: Claims, parsed: (ParsedRequest | nu
     const allowed = parsed.map((p) => !!p && answers.get(ACTION_OF[p.request.op])?.get(p.request.key) === true);
     return { allowed, items };
   });
-}
-
-/**
- * What the caller may not choose, decided before signing.
- * Uploads: a derived object's type is already one of DERIVED_TYPES. An original keeps its type only when it is
- * on the inline list and is the type its row was reserved with; anything else is stored as
- * application/octet-stream, an attachment under the row's filename. A row the caller cannot see (someone
- * else's unfinished upload) counts as unsafe.
- * Downloads: every GET names `response-content-type` and `response-content-disposition`, so that no stored
- * type, whatever put it there, reaches the browser: a listed original as its row's type, inline; any other
- * original as bytes, an attachment; derived objects as images, inline. `downloadAs` makes any of them an
- * attachment with that name.
- */
-function overridesFor(p: ParsedRequest, item: ItemRow | undefined): Overrides {
-  const req = p.request;
-  const original = p.key.file === 'original';
-  if (req.op === 'put' || req.op === 'create') {
-    if (!original || (item !== undefined && isInlineOriginalType(req.contentType) && item.mime === req.contentType)) return {};
-    return {
-      contentType: OCTET_STREAM,
-      contentDisposition: isAttachment(req.contentDisposition) ? req.contentDisposition : attachment(item?.filename),
-    };
-  }
-  if (req.op === 'get') {
-    const named = req.downloadAs === undefined ? 'inline' : attachment(req.downloadAs);
-    if (!original) return { responseType: DERIVED_SERVED_TYPE, responseDisposition: named };
-    if (item !== undefined && isInlineOriginalType(item.mime)) return { responseType: item.mime, responseDisposition: named };
-    return { responseType: OCTET_STREAM, responseDisposition: attachment(req.downloadAs ?? item?.filename) };
-  }
-  return {};
 }

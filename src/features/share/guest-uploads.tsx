@@ -1,0 +1,248 @@
+/**
+ * Guest uploads on a share link's page: the guest gives a name, adds files (through the same upload engine
+ * as members, with a queue of its own), follows their progress, and sees and deletes "Your uploads".
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useBackend } from '../../backend/backend-context';
+import { createGuestUploadBackend, joinShareAsGuest } from '../../backend/create-backend';
+import { AppError } from '../../lib/app-error';
+import { describeError, GUEST_LIMIT_REACHED } from '../../lib/error-messages';
+import { formatBytes } from '../../lib/format';
+import { ErrorLine } from '../../ui/error-panel';
+import { UploadEngine, type UploadTaskView } from '../../upload/upload-engine';
+import { DropZone } from '../uploads/drop-zone';
+import { forgetGuest, readGuest, writeGuest, type StoredGuest } from './guest-token';
+
+export interface GuestUploadsProps {
+  /** The share link's token (from the address): the guest token is kept per link. */
+  token: string;
+  /** The visit token share-open gave. */
+  visit: string;
+  link: { guestMaxFiles: number | null; guestMaxBytes: number | null };
+}
+
+export function GuestUploads({ token, visit, link }: GuestUploadsProps) {
+  const [guest, setGuest] = useState<StoredGuest | null>(() => readGuest(token));
+  return (
+    <section className="card guest-uploads" aria-labelledby="guest-uploads-title">
+      <h2 id="guest-uploads-title">Add your photos</h2>
+      <Limits link={link} />
+      {guest ? (
+        <GuestUploader
+          token={token}
+          visit={visit}
+          guest={guest}
+          onForgotten={() => {
+            forgetGuest(token);
+            setGuest(null);
+          }}
+        />
+      ) : (
+        <NameForm
+          visit={visit}
+          onJoined={(g) => {
+            writeGuest(token, g);
+            setGuest(g);
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function Limits({ link }: Pick<GuestUploadsProps, 'link'>) {
+  const parts = [
+    link.guestMaxFiles !== null ? `up to ${link.guestMaxFiles.toLocaleString('en')} file${link.guestMaxFiles === 1 ? '' : 's'}` : null,
+    link.guestMaxBytes !== null ? `up to ${formatBytes(link.guestMaxBytes)}` : null,
+  ].filter(Boolean);
+  return parts.length ? <p className="muted">Each guest can add {parts.join(' and ')}.</p> : null;
+}
+
+function NameForm({ visit, onJoined }: { visit: string; onJoined: (g: StoredGuest) => void }) {
+  const id = useId();
+  const backend = useBackend();
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (busy || !name.trim()) return;
+    setBusy(true);
+    setError(null);
+    joinShareAsGuest(backend.functions, visit, name.trim())
+      .then((answer) => onJoined({ guest: answer.guest, name: answer.name, albumId: answer.albumId }))
+      .catch((err: unknown) => setError(err))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <form className="guest-name" onSubmit={submit} aria-label="Join as a guest">
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Your name</label>
+        <input id={`${id}-name`} name="name" autoComplete="name" maxLength={60} value={name} onChange={(e) => setName(e.target.value)} required />
+        <span className="field__hint">Shown with the photos you add, as “{name.trim() || 'Ana'} (guest)”.</span>
+      </div>
+      {error !== null && <ErrorLine error={error} />}
+      <button type="submit" className="btn btn--primary" disabled={busy || !name.trim()}>
+        {busy ? 'One moment…' : 'Continue'}
+      </button>
+    </form>
+  );
+}
+
+/** The guest's own upload engine and backend, made once per guest and given back on unmount. */
+function useGuestEngine(token: string, visit: string, guest: StoredGuest) {
+  const backend = useBackend();
+  const [made, setMade] = useState<{ engine: UploadEngine; mine: Awaited<ReturnType<typeof createGuestUploadBackend>>['guest'] } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    let engine: UploadEngine | null = null;
+    let gone = false;
+    createGuestUploadBackend({ functions: backend.functions, visit, guest: guest.guest })
+      .then((guestBackend) => {
+        if (gone) return;
+        engine = new UploadEngine({ backend: guestBackend, dbName: `shoebox-guest-uploads:${token}` });
+        void engine.start();
+        setMade({ engine, mine: guestBackend.guest });
+      })
+      .catch((e: unknown) => !gone && setError(e));
+    return () => {
+      gone = true;
+      engine?.dispose();
+    };
+  }, [backend.functions, token, visit, guest.guest]);
+  return { made, error };
+}
+
+const NO_QUEUE = () => () => undefined;
+
+function GuestUploader({ token, visit, guest, onForgotten }: { token: string; visit: string; guest: StoredGuest; onForgotten: () => void }) {
+  const { made, error } = useGuestEngine(token, visit, guest);
+  const qc = useQueryClient();
+  const queryKey = ['share-guest-uploads', token, guest.guest];
+  const snapshot = useSyncExternalStore(made?.engine.subscribe ?? NO_QUEUE, () => made?.engine.getSnapshot() ?? null);
+  const mine = useQuery({ queryKey, queryFn: ({ signal }) => made!.mine.mine({ signal }), enabled: !!made });
+  const filesDone = snapshot?.totals.filesDone ?? 0;
+  useEffect(() => {
+    if (filesDone > 0) void qc.invalidateQueries({ queryKey });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the key is made of these
+  }, [filesDone, qc, token, guest.guest]);
+  const unknownGuest = mine.error instanceof AppError && mine.error.details?.field === 'guest';
+  useEffect(() => {
+    if (unknownGuest) onForgotten();
+  }, [unknownGuest, onForgotten]);
+
+  const add = (files: File[]) => {
+    if (made && files.length) void made.engine.enqueue(guest.albumId, files);
+  };
+  const [deleting, setDeleting] = useState<Set<string>>(new Set());
+  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const remove = (id: string) => {
+    if (!made) return;
+    setDeleting((s) => new Set(s).add(id));
+    setDeleteError(null);
+    made.mine
+      .remove([id])
+      .then(() => qc.invalidateQueries({ queryKey }))
+      .catch((e: unknown) => setDeleteError(e))
+      .finally(() => setDeleting((s) => {
+        const next = new Set(s);
+        next.delete(id);
+        return next;
+      }));
+  };
+
+  if (error) return <ErrorLine error={error} />;
+  const active = snapshot?.tasks.filter((t) => t.state !== 'done') ?? [];
+  const ready = mine.data?.items ?? [];
+  return (
+    <>
+      <p className="muted">
+        Adding as <strong>{guest.name}</strong>.
+      </p>
+      <DropZone onFiles={add} />
+      <label className="btn btn--primary guest-uploads__add">
+        Add photos and videos
+        <input
+          data-testid="add-files-input"
+          className="visually-hidden"
+          type="file"
+          multiple
+          disabled={!made}
+          onChange={(e) => {
+            const files = Array.from(e.currentTarget.files ?? []);
+            e.currentTarget.value = '';
+            add(files);
+          }}
+        />
+      </label>
+      {active.length > 0 && (
+        <ul className="guest-uploads__queue" aria-label="Uploading">
+          {active.map((t) => (
+            <QueueRow key={t.id} task={t} onRetry={() => void made?.engine.retry(t.id)} onRemove={() => void made?.engine.remove(t.id)} />
+          ))}
+        </ul>
+      )}
+      <h3>Your uploads</h3>
+      {mine.isPending ? (
+        <p className="muted" aria-busy="true">Loading your uploads…</p>
+      ) : mine.error && !unknownGuest ? (
+        <ErrorLine error={mine.error} />
+      ) : ready.length === 0 ? (
+        <p className="muted" data-testid="guest-uploads-empty">Nothing yet. The photos you add appear here, and you can delete them at any time.</p>
+      ) : (
+        <ul className="guest-uploads__mine" data-testid="guest-uploads-mine">
+          {ready.map((item) => (
+            <li key={item.id} className="guest-uploads__item">
+              {item.thumbUrl ? <img src={item.thumbUrl} alt="" width={64} height={64} /> : <span className="guest-uploads__thumb" aria-hidden="true" />}
+              <span className="guest-uploads__name">{item.filename}</span>
+              <span className="muted">{item.status === 'ready' ? formatBytes(item.bytes) : 'Uploading…'}</span>
+              <button type="button" className="btn btn--ghost" disabled={deleting.has(item.id)} onClick={() => remove(item.id)} aria-label={`Delete ${item.filename}`}>
+                {deleting.has(item.id) ? 'Deleting…' : 'Delete'}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {deleteError !== null && <ErrorLine error={deleteError} />}
+      {mine.data?.limits && (mine.data.limits.maxFiles !== null || mine.data.limits.maxBytes !== null) && (
+        <p className="muted" data-testid="guest-uploads-used">
+          You have added {mine.data.limits.usedFiles.toLocaleString('en')} file{mine.data.limits.usedFiles === 1 ? '' : 's'} ({formatBytes(mine.data.limits.usedBytes)}).
+        </p>
+      )}
+    </>
+  );
+}
+
+function QueueRow({ task, onRetry, onRemove }: { task: UploadTaskView; onRetry: () => void; onRemove: () => void }) {
+  const pct = task.bytes > 0 ? Math.min(100, (task.bytesDone / task.bytes) * 100) : 0;
+  const failed = task.state === 'failed' || task.state === 'canceled';
+  const error = task.error ? AppError.fromJSON(task.error) : null;
+  const duplicate = error?.details?.rule === 'duplicate';
+  return (
+    <li className="guest-uploads__task" data-state={task.state}>
+      <span className="guest-uploads__name">{task.filename}</span>
+      {failed && error ? (
+        error.code === 'upload/quota-exceeded' ? (
+          <p className="error-line" role="alert">{GUEST_LIMIT_REACHED.title} {GUEST_LIMIT_REACHED.action}</p>
+        ) : (
+          <span className={duplicate ? 'muted' : undefined}>{duplicate ? describeError(error)?.fieldText : <ErrorLine error={error} />}</span>
+        )
+      ) : (
+        <div className="progress" role="progressbar" aria-label={`Uploading ${task.filename}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}>
+          <span style={{ width: `${pct}%` }} />
+        </div>
+      )}
+      {failed && !duplicate && error?.retryable && (
+        <button type="button" className="btn" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+      {failed && (
+        <button type="button" className="btn btn--ghost" onClick={onRemove} aria-label={`Dismiss ${task.filename}`}>
+          Dismiss
+        </button>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * A guest's objects in the bucket: presigned requests for the keys of their own items (storage-sign's
+ * protocol and rules of types, with the guest's items in place of a member's rights), the thumbnails of
+ * "Your uploads", and the deletion of the objects of the items they take back.
+ */
+import type { Sql, Tx } from '../_shared/database.ts';
+import { mayStore } from '../storage-sign/content-safety.ts';
+import { type ItemRow, overridesFor } from '../storage-sign/overrides.ts';
+import type { Presign, SignedRequest } from '../storage-sign/presign.ts';
+import { ACTION_OF, type ParsedRequest, parseSignRequest } from '../storage-sign/sign-request.ts';
+
+type Result = SignedRequest | { error: 'storage/denied' | 'validation/invalid' | 'upload/unsupported' };
+
+/**
+ * Per request, as storage-sign answers: `storage/denied` unless the key is an object of one of this guest's
+ * items, and for writes that item is still uploading. A guest never signs a delete: taking an item back is
+ * the `delete` op, which removes the row and every object together.
+ */
+export async function signForGuest(
+  tx: Tx,
+  deps: { presign: Presign },
+  a: { linkId: string; guest: string; requests: unknown[]; expiresIn: number; now: Date },
+): Promise<{ expiresAt: string; results: Result[] }> {
+  const parsed = a.requests.map(parseSignRequest);
+  const answers = new Map<string, Map<string, { allowed: boolean; item: ItemRow | undefined }>>();
+  for (const action of ['read', 'write'] as const) {
+    const keys = [...new Set(parsed.flatMap((p) => (p && ACTION_OF[p.request.op] === action ? [p.request.key] : [])))];
+    if (!keys.length) continue;
+    const rows = await tx<{ key: string; allowed: boolean; item_id: string | null; mime: string | null; filename: string | null }[]>`
+      select key, allowed, item_id::text, mime, filename
+      from private.guest_keys(${a.linkId}::uuid, ${a.guest}, ${tx.array(keys)}::text[], ${action})`;
+    answers.set(action, new Map(rows.map((r) => [r.key, {
+      allowed: r.allowed,
+      item: r.item_id ? { id: r.item_id, mime: r.mime!, filename: r.filename! } : undefined,
+    }])));
+  }
+  const results = await Promise.all(parsed.map((p: ParsedRequest | null): Promise<Result> | Result => {
+    if (!p) return { error: 'validation/invalid' };
+    const action = ACTION_OF[p.request.op];
+    const answer = action === 'delete' ? undefined : answers.get(action)?.get(p.request.key);
+    if (!answer?.allowed) return { error: 'storage/denied' };
+    if ((p.request.op === 'put' || p.request.op === 'create') && !mayStore(p.key.file, p.request.contentType)) return { error: 'upload/unsupported' };
+    return deps.presign(p.request, overridesFor(p, answer.item), a.expiresIn, a.now);
+  }));
+  return { expiresAt: new Date(a.now.getTime() + a.expiresIn * 1000).toISOString(), results };
+}
+
+/** One of "Your uploads": what the guest needs to recognise and delete it; never a key. */
+export interface GuestItem {
+  id: string;
+  kind: string;
+  status: string;
+  filename: string;
+  mime: string;
+  bytes: number;
+  createdAt: string;
+  thumbhash: string | null;
+  thumbUrl: string | null;
+}
+
+export async function mineWithThumbs(
+  tx: Tx,
+  deps: { presign: Presign },
+  a: { linkId: string; guest: string; expiresIn: number; now: Date },
+): Promise<GuestItem[]> {
+  const rows = await tx<{ id: string; kind: string; status: string; filename: string; mime: string; bytes: string; created_at: Date; thumbhash: string | null; thumb_key: string | null }[]>`
+    select id::text, kind, status, filename, mime, bytes::text, created_at, thumbhash, thumb_key
+    from private.guest_items(${a.linkId}::uuid, ${a.guest})`;
+  return await Promise.all(rows.map(async (r) => ({
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    filename: r.filename,
+    mime: r.mime,
+    bytes: Number(r.bytes),
+    createdAt: r.created_at.toISOString(),
+    thumbhash: r.thumbhash,
+    thumbUrl: r.status === 'ready' && r.thumb_key
+      ? (await deps.presign({ op: 'get', key: r.thumb_key }, { responseType: 'image/webp', responseDisposition: 'inline' }, a.expiresIn, a.now)).url
+      : null,
+  })));
+}
+
+/**
+ * Deletes the objects of the items a guest took back, at once: their rows are already gone and the keys
+ * queued for the purge, which takes any the bucket did not confirm here.
+ */
+export async function deleteObjects(
+  deps: { sql: Sql; presign: Presign },
+  keys: string[],
+  now: Date,
+): Promise<void> {
+  const done: string[] = [];
+  await Promise.all(keys.map(async (key) => {
+    try {
+      const req = await deps.presign({ op: 'delete', key }, {}, 300, now);
+      const res = await fetch(req.url, { method: req.method, headers: req.headers });
+      await res.body?.cancel();
+      if (res.ok || res.status === 404) done.push(key);
+    } catch (e) {
+      console.error('share-upload: delete', e instanceof Error ? e.message : e);
+    }
+  }));
+  if (done.length) await deps.sql`select private.purge_forget_keys(${deps.sql.array(done)}::text[])`;
+}

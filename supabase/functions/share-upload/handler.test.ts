@@ -1,0 +1,229 @@
+/**
+ * share-upload against a real database and a real S3 gateway: a guest adds, sees and takes back their own
+ * files and nothing else, within the link's limits, and only while the link takes uploads.
+ */
+import assert from 'node:assert/strict';
+import { asUser, key, reserveItem, test } from '../_shared/test-world.ts';
+import { albumWithLink, call, deps, file, join, ok, readObject, send, sha, sql, uploadAsGuest } from './upload-test-kit.ts';
+
+/** A member's finished item with its original in the bucket. */
+async function memberPhoto(album: { id: string; contributor: string }, body: string, sha256 = sha(Math.floor(Math.random() * 1e12))): Promise<string> {
+  const id = await reserveItem(sql, album.contributor, album.id);
+  const put = await deps.presign({ op: 'put', key: key(album.id, id), contentType: 'image/jpeg' }, {}, 60, new Date());
+  assert.equal((await send(put, body)).status, 200);
+  await asUser(sql, album.contributor, (tx) => tx`select public.finalize_item(${album.id}, ${id}, ${tx.json({ sha256 })})`);
+  return id;
+}
+
+test('a guest adds two photos: items without an uploader, credited by the guest\'s name, one activity line "Ana (guest)"', async () => {
+  const { album, visit } = await albumWithLink();
+  const guest = await join(visit, '  Ana ');
+  const a = await uploadAsGuest(visit, guest);
+  const b = await uploadAsGuest(visit, guest);
+
+  const rows = await asUser(sql, album.viewer, (tx) => tx<{ id: string; uploader_id: string | null; guest_label: string; status: string }[]>`
+    select id::text, uploader_id::text, guest_label, status from public.items where album_id = ${album.id} order by id`);
+  assert.deepEqual(rows.map((r) => r.id).sort(), [a, b].sort());
+  for (const r of rows) assert.deepEqual({ uploader: r.uploader_id, label: r.guest_label, status: r.status }, { uploader: null, label: 'Ana', status: 'ready' });
+
+  const feed = await asUser(sql, album.viewer, (tx) => tx<{ actor_name: string; count: number; subject_kind: string }[]>`
+    select actor_name, count, subject_kind from public.activity_feed where album_id = ${album.id} and verb = 'added_items'`);
+  assert.deepEqual(feed.map((f) => ({ ...f })), [{ actor_name: 'Ana (guest)', count: 2, subject_kind: 'image' }]);
+
+  const mine = await ok({ op: 'mine', visit, guest });
+  assert.deepEqual(mine.items.map((i: { id: string }) => i.id).sort(), [a, b].sort());
+  assert.deepEqual(mine.limits, { maxFiles: null, maxBytes: null, usedFiles: 2, usedBytes: 2 * 'guest photo bytes'.length });
+  assert.ok(!JSON.stringify(mine).includes('albums/'), 'no storage key reaches the guest');
+});
+
+test('no client reads a guest token hash: the guest tables are closed to anon and authenticated', async () => {
+  const { album, visit } = await albumWithLink();
+  await join(visit, 'Ana');
+  for (const table of ['share_guests', 'share_guest_items']) {
+    await assert.rejects(asUser(sql, album.owner, (tx) => tx.unsafe(`select * from public.${table}`)), /permission denied/);
+  }
+});
+
+test('a guest deletes only their own uploads: another guest\'s and members\' items stay, with their bytes', async () => {
+  const { album, visit } = await albumWithLink();
+  const ana = await join(visit, 'Ana');
+  const ben = await join(visit, 'Ben');
+  const anas = await uploadAsGuest(visit, ana, new TextEncoder().encode('ana bytes'));
+  const bens = await uploadAsGuest(visit, ben, new TextEncoder().encode('ben bytes'));
+  const members = await memberPhoto(album, 'member bytes');
+
+  const answer = await ok({ op: 'delete', visit, guest: ana, itemIds: [anas, bens, members] });
+  assert.deepEqual(answer.deleted, [anas]);
+
+  const left = await sql<{ id: string }[]>`select id::text from public.items where album_id = ${album.id} order by id`;
+  assert.deepEqual(left.map((r) => r.id).sort(), [bens, members].sort());
+  assert.equal(await readObject(key(album.id, bens)), 'ben bytes');
+  assert.equal(await readObject(key(album.id, members)), 'member bytes');
+  assert.equal(await readObject(key(album.id, anas)), null, 'the deleted original is gone from the bucket');
+  assert.deepEqual((await ok({ op: 'mine', visit, guest: ana })).items, []);
+
+  // Ben cannot take back the member's item either, and nothing of it changes.
+  assert.deepEqual((await ok({ op: 'delete', visit, guest: ben, itemIds: [members] })).deleted, []);
+  assert.equal(await readObject(key(album.id, members)), 'member bytes');
+});
+
+test('a guest signs only their own items: another\'s key, a finished item\'s write and any delete are refused, with no URL', async () => {
+  const { album, visit } = await albumWithLink();
+  const ana = await join(visit, 'Ana');
+  const ben = await join(visit, 'Ben');
+  const bensPending = file();
+  await ok({ op: 'reserve', visit, guest: ben, items: [bensPending] });
+  const anasDone = await uploadAsGuest(visit, ana);
+  const members = await memberPhoto(album, 'member bytes');
+
+  const { results } = await ok({
+    op: 'sign', visit, guest: ana, requests: [
+      { op: 'put', key: key(album.id, bensPending.id), contentType: 'image/jpeg' },
+      { op: 'get', key: key(album.id, members) },
+      { op: 'head', key: key(album.id, members) },
+      { op: 'put', key: key(album.id, anasDone), contentType: 'image/jpeg' },
+      { op: 'delete', key: key(album.id, anasDone) },
+      { op: 'get', key: key(album.id, anasDone) },
+    ],
+  });
+  assert.deepEqual(results.slice(0, 5), Array(5).fill({ error: 'storage/denied' }));
+  assert.ok(!JSON.stringify(results.slice(0, 5)).includes('http'), 'no URL for a key that is not the guest\'s');
+  // Their own finished photo they may read back (for "Your uploads").
+  const got = await send(results[5]);
+  assert.equal(got.status, 200);
+  assert.equal(await got.text(), 'guest photo bytes');
+});
+
+test('limits per guest: the next reserve past the files or the bytes is upload/quota-exceeded; each guest has their own', async () => {
+  const files = await albumWithLink({ guestMaxFiles: 2 });
+  const ana = await join(files.visit, 'Ana');
+  await ok({ op: 'reserve', visit: files.visit, guest: ana, items: [file(), file()] });
+  const third = await call({ op: 'reserve', visit: files.visit, guest: ana, items: [file()] });
+  assert.deepEqual([third.status, third.body.code], [403, 'upload/quota-exceeded']);
+  const ben = await join(files.visit, 'Ben');
+  await ok({ op: 'reserve', visit: files.visit, guest: ben, items: [file()] });
+
+  const bytes = await albumWithLink({ guestMaxBytes: 1500 });
+  const cy = await join(bytes.visit, 'Cy');
+  await ok({ op: 'reserve', visit: bytes.visit, guest: cy, items: [file(1000)] });
+  const over = await call({ op: 'reserve', visit: bytes.visit, guest: cy, items: [file(501)] });
+  assert.deepEqual([over.status, over.body.code], [403, 'upload/quota-exceeded']);
+  await ok({ op: 'reserve', visit: bytes.visit, guest: cy, items: [file(500)] });
+  assert.deepEqual((await ok({ op: 'mine', visit: bytes.visit, guest: cy })).limits, { maxFiles: null, maxBytes: 1500, usedFiles: 2, usedBytes: 1500 });
+});
+
+test('limits hold when one guest reserves from two tabs at once: the second waits for the first, then is refused', async () => {
+  const { linkId, visit } = await albumWithLink({ guestMaxFiles: 1 });
+  const ana = await join(visit, 'Ana');
+  const reserve = (tx: typeof sql) => tx`select private.guest_reserve(${linkId}::uuid, ${ana}, ${tx.json([file()])})`;
+  let reserved!: () => void;
+  let commit!: () => void;
+  const firstReserved = new Promise<void>((r) => (reserved = r));
+  const gate = new Promise<void>((r) => (commit = r));
+  const first = sql.begin(async (tx) => {
+    await reserve(tx as unknown as typeof sql);
+    reserved();
+    await gate;
+  });
+  await firstReserved;
+  // The second tab's reserve runs while the first has not committed yet.
+  const second = sql.begin((tx) => reserve(tx as unknown as typeof sql));
+  await new Promise((r) => setTimeout(r, 300));
+  commit();
+  const [a, b] = await Promise.allSettled([first, second]);
+  assert.equal(a.status, 'fulfilled');
+  assert.equal(b.status, 'rejected', 'the second reserve must not pass the limit of one file');
+  assert.match(String((b as PromiseRejectedResult).reason?.message), /upload\/quota-exceeded/);
+});
+
+test('a file whose sha256 is already a ready item of the album is not reserved but named a duplicate', async () => {
+  const { album, visit } = await albumWithLink();
+  const known = sha(424242);
+  await memberPhoto(album, 'member bytes', known);
+  const ana = await join(visit, 'Ana');
+  const dup = file(1000, known);
+  const fresh = file(1000, sha(7));
+  const answer = await ok({ op: 'reserve', visit, guest: ana, items: [dup, fresh] });
+  assert.deepEqual(answer.duplicates, [dup.id]);
+  assert.deepEqual(answer.items.map((i: { id: string }) => i.id), [fresh.id]);
+  assert.equal((await sql`select 1 from public.items where id = ${dup.id}`).length, 0);
+});
+
+test('a revoked, expired or upload-less link, a forged visit or an unknown guest refuses every op', async () => {
+  const ops = (visit: string, guest: string, itemId: string, albumId: string) => [
+    { op: 'join', visit, name: 'Zed' },
+    { op: 'reserve', visit, guest, items: [file()] },
+    { op: 'sign', visit, guest, requests: [{ op: 'get', key: key(albumId, itemId) }] },
+    { op: 'finalize', visit, guest, itemId, input: { sha256: sha(1) } },
+    { op: 'fail', visit, guest, itemId },
+    { op: 'mine', visit, guest },
+    { op: 'delete', visit, guest, itemIds: [itemId] },
+  ];
+  const cases: [string, (w: Awaited<ReturnType<typeof albumWithLink>>) => Promise<unknown>, number, string][] = [
+    ['revoked', (w) => asUser(sql, w.album.owner, (tx) => tx`update public.share_links set revoked_at = now() where id = ${w.linkId}`), 410, 'share/revoked'],
+    ['expired', (w) => sql`update public.share_links set created_at = now() - interval '2 days', expires_at = now() - interval '1 minute' where id = ${w.linkId}`, 410, 'share/expired'],
+    ['uploads off', (w) => asUser(sql, w.album.owner, (tx) => tx`update public.share_links set allow_guest_upload = false where id = ${w.linkId}`), 403, 'album/forbidden'],
+    ['album deleted', (w) => asUser(sql, w.album.owner, (tx) => tx`select public.delete_album(${w.album.id})`), 404, 'share/not-found'],
+  ];
+  for (const [name, breakLink, status, code] of cases) {
+    const w = await albumWithLink();
+    const guest = await join(w.visit, 'Ana');
+    const itemId = await uploadAsGuest(w.visit, guest);
+    await breakLink(w);
+    for (const body of ops(w.visit, guest, itemId, w.album.id)) {
+      const a = await call(body);
+      assert.deepEqual([a.status, a.body.code], [status, code], `${name}: ${body.op}`);
+      assert.ok(!JSON.stringify(a.body).includes('http'), `${name}: ${body.op} answers no URL`);
+    }
+    assert.equal((await sql`select 1 from public.items where id = ${itemId}`).length, 1, `${name}: nothing was deleted`);
+  }
+
+  const w = await albumWithLink();
+  const guest = await join(w.visit, 'Ana');
+  const itemId = await uploadAsGuest(w.visit, guest);
+  for (const body of ops('forged-visit-token-0000', guest, itemId, w.album.id)) {
+    const a = await call(body);
+    assert.deepEqual([a.status, a.body.code], [401, 'share/password-required'], `forged visit: ${body.op}`);
+  }
+  for (const body of ops(w.visit, 'not-a-guest-token-000000', itemId, w.album.id).slice(1)) {
+    const a = await call(body);
+    assert.deepEqual([a.status, a.body.code, a.body.details?.field], [400, 'validation/invalid', 'guest'], `unknown guest: ${body.op}`);
+  }
+  // A guest of another link is nobody here.
+  const other = await albumWithLink();
+  const stranger = await join(other.visit, 'Stan');
+  const a = await call({ op: 'delete', visit: w.visit, guest: stranger, itemIds: [itemId] });
+  assert.equal(a.body.code, 'validation/invalid');
+  assert.equal((await sql`select 1 from public.items where id = ${itemId}`).length, 1);
+});
+
+test('a guest\'s reserve never takes over an id that is already someone\'s item', async () => {
+  const { album, visit } = await albumWithLink();
+  const pending = await reserveItem(sql, album.contributor, album.id);
+  await asUser(sql, album.contributor, (tx) => tx`select public.fail_item(${album.id}, ${pending})`);
+  const ana = await join(visit, 'Ana');
+  const a = await call({ op: 'reserve', visit, guest: ana, items: [{ ...file(), id: pending }] });
+  assert.equal(a.body.code, 'validation/invalid');
+  const [row] = await sql<{ uploader_id: string }[]>`select uploader_id::text from public.items where id = ${pending}`;
+  assert.equal(row!.uploader_id, album.contributor);
+});
+
+test('a name is 1 to 60 characters of clean text', async () => {
+  const { visit } = await albumWithLink();
+  for (const name of ['', '   ', 'x'.repeat(61), 'Ana\u202e', 42]) {
+    const a = await call({ op: 'join', visit, name });
+    assert.deepEqual([a.body.code, a.body.details], ['validation/invalid', { field: 'guestName', rule: 'invalid' }], JSON.stringify(name));
+  }
+});
+
+test('members hear a guest\'s photo live when it is finished, credited by the guest\'s name and with no key of the guest', async () => {
+  const { album, visit } = await albumWithLink();
+  const guest = await join(visit, 'Ana');
+  const id = await uploadAsGuest(visit, guest);
+  const sent = await sql<{ payload: { row?: Record<string, unknown> } }[]>`
+    select payload from realtime.messages where topic = ${'album:' + album.id} and payload -> 'row' ->> 'id' = ${id}`;
+  assert.ok(sent.length >= 1, 'the finished item was sent to the album\'s topic');
+  const row = sent.at(-1)!.payload.row!;
+  assert.deepEqual([row.status, row.uploader_id, row.guest_label], ['ready', null, 'Ana']);
+  assert.ok(!JSON.stringify(sent).includes(guest), 'the guest token never travels');
+});
