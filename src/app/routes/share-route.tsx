@@ -55,7 +55,7 @@ function SharePage({ token }: { token: string }) {
           <QueryClientProvider client={queryClient}>
             <UrlBatcherContext.Provider value={batcher}>
               <main id="main" className="app-main share-main">
-                <SharedAlbum album={sharedAlbum(state.answer)} link={state.answer.link} coverUrl={state.answer.album.coverUrl} basePath={`/s/${encodeURIComponent(token)}`} />
+                <SharedAlbum album={sharedAlbum(state.answer)} link={state.answer.link} coverUrl={state.answer.album.coverUrl} basePath={`/s/${encodeURIComponent(token)}`} token={token} visit={state.answer.visit} />
               </main>
             </UrlBatcherContext.Provider>
           </QueryClientProvider>

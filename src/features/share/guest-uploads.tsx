@@ -20,9 +20,11 @@ export interface GuestUploadsProps {
   /** The visit token share-open gave. */
   visit: string;
   link: { guestMaxFiles: number | null; guestMaxBytes: number | null };
+  /** A file of this guest's arrived in the album or left it (the page shows the album again). */
+  onChanged?: () => void;
 }
 
-export function GuestUploads({ token, visit, link }: GuestUploadsProps) {
+export function GuestUploads({ token, visit, link, onChanged }: GuestUploadsProps) {
   const [guest, setGuest] = useState<StoredGuest | null>(() => readGuest(token));
   return (
     <section className="card guest-uploads" aria-labelledby="guest-uploads-title">
@@ -33,6 +35,7 @@ export function GuestUploads({ token, visit, link }: GuestUploadsProps) {
           token={token}
           visit={visit}
           guest={guest}
+          onChanged={onChanged}
           onForgotten={() => {
             forgetGuest(token);
             setGuest(null);
@@ -116,7 +119,7 @@ function useGuestEngine(token: string, visit: string, guest: StoredGuest) {
 
 const NO_QUEUE = () => () => undefined;
 
-function GuestUploader({ token, visit, guest, onForgotten }: { token: string; visit: string; guest: StoredGuest; onForgotten: () => void }) {
+function GuestUploader({ token, visit, guest, onChanged, onForgotten }: { token: string; visit: string; guest: StoredGuest; onChanged: (() => void) | undefined; onForgotten: () => void }) {
   const { made, error } = useGuestEngine(token, visit, guest);
   const qc = useQueryClient();
   const queryKey = ['share-guest-uploads', token, guest.guest];
@@ -124,7 +127,9 @@ function GuestUploader({ token, visit, guest, onForgotten }: { token: string; vi
   const mine = useQuery({ queryKey, queryFn: ({ signal }) => made!.mine.mine({ signal }), enabled: !!made });
   const filesDone = snapshot?.totals.filesDone ?? 0;
   useEffect(() => {
-    if (filesDone > 0) void qc.invalidateQueries({ queryKey });
+    if (filesDone === 0) return;
+    void qc.invalidateQueries({ queryKey });
+    onChanged?.();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the key is made of these
   }, [filesDone, qc, token, guest.guest]);
   const unknownGuest = mine.error instanceof AppError && mine.error.details?.field === 'guest';
@@ -143,7 +148,10 @@ function GuestUploader({ token, visit, guest, onForgotten }: { token: string; vi
     setDeleteError(null);
     made.mine
       .remove([id])
-      .then(() => qc.invalidateQueries({ queryKey }))
+      .then(() => {
+        onChanged?.();
+        return qc.invalidateQueries({ queryKey });
+      })
       .catch((e: unknown) => setDeleteError(e))
       .finally(() => setDeleting((s) => {
         const next = new Set(s);

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Outlet, useNavigate, useSearchParams } from 'react-router';
 import type { Album, Item } from '../../backend/entities';
@@ -13,6 +14,8 @@ import { thumbhashDataUrl } from '../items/thumbhash-image';
 import { useAlbumSections, type AlbumView } from '../items/use-album-sections';
 import { downloadItems } from '../items/use-item-actions';
 import { useBackend } from '../../backend/backend-context';
+import { itemKeys } from '../items/item-keys';
+import { GuestUploads } from './guest-uploads';
 
 /** What the viewer over a shared album gets from the page. */
 export interface SharedAlbumOutletContext {
@@ -29,8 +32,18 @@ export interface SharedAlbumOutletContext {
  * A shared album as its link's visitor sees it: title, description and cover, the same month-by-month grid
  * and viewer members have, and nothing of an account (no members, comments, hearts or settings).
  */
-export function SharedAlbum({ album, link, coverUrl, basePath }: { album: Album; link: SharedLink; coverUrl: string | null; basePath: string }) {
+export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
+  album: Album;
+  link: SharedLink;
+  coverUrl: string | null;
+  basePath: string;
+  /** The link's token and the visit share-open gave: guests add their files with them. */
+  token: string;
+  visit: string;
+}) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const refreshAlbum = useCallback(() => void queryClient.invalidateQueries({ queryKey: itemKeys.album(album.id) }), [queryClient, album.id]);
   const [params, setParams] = useSearchParams();
   const sort: ItemSort = params.get('sort') === 'added' ? 'added' : 'taken';
   const view = useMemo<AlbumView>(() => ({ sort }), [sort]);
@@ -100,9 +113,9 @@ export function SharedAlbum({ album, link, coverUrl, basePath }: { album: Album;
       </header>
 
       {link.allowGuestUpload && (
-        <section className="page share-album__guests" aria-label="Add your photos" data-testid="share-guest-uploads">
-          <p className="muted" style={{ margin: 0 }}>You can add your own photos to this album.</p>
-        </section>
+        <div className="page share-album__guests" data-testid="share-guest-uploads">
+          <GuestUploads token={token} visit={visit} link={link} onChanged={refreshAlbum} />
+        </div>
       )}
 
       {selection.ids.size > 0 ? (
