@@ -108,5 +108,5 @@ describe('findLocationPatches', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });

@@ -20,7 +20,7 @@ let fixtures: Map<string, string>;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'shoebox-location-'));
   fixtures = new Map(makeLocationFixtures(join(dir, 'in')).map((p) => [basename(p), p]));
-});
+}, 120_000);
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
@@ -92,7 +92,8 @@ function chunks(bytes: Uint8Array, format: 'png' | 'webp', types: string[]): Uin
   return out;
 }
 
-describe('originals without location', () => {
+// ExifTool starts a Perl process per file: slow when the machine is busy.
+describe('originals without location', { timeout: 60_000 }, () => {
   it('JPEG: no GPS tag left, and the scan data from SOS to EOI is byte-identical', async () => {
     const { before, after } = await expectNoPlace('rocket.jpg');
     let sos = 2;
