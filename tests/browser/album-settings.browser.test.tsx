@@ -48,10 +48,10 @@ test('each role sees exactly its sections: the owner all, an editor the album an
   const [ada, bob, cy, dee] = await Promise.all([wire.person('Ada'), wire.person('Bob'), wire.person('Cy'), wire.person('Dee')]);
   const albumId = await albumWith(ada, [[bob, 'editor'], [cy, 'contributor'], [dee, 'viewer']]);
   const expected: [Person, string[], boolean][] = [
-    [ada, ['Album', 'Members', 'Invitations', 'Share links', 'Danger zone'], false],
-    [bob, ['Album', 'Members', 'Share links'], true],
-    [cy, ['Members'], true],
-    [dee, ['Members'], true],
+    [ada, ['Album', 'Location in originals', 'Members', 'Invitations', 'Share links', 'Danger zone'], false],
+    [bob, ['Album', 'Location in originals', 'Members', 'Share links'], true],
+    [cy, ['Location in originals', 'Members'], true],
+    [dee, ['Location in originals', 'Members'], true],
   ];
   for (const [person, sections, mayLeave] of expected) {
     flushSync(() => root.render(null));
@@ -65,6 +65,31 @@ test('each role sees exactly its sections: the owner all, an editor the album an
   // The list says who each person is and who let them in.
   expect(memberRow(bob.id)?.textContent).toContain('Added by Ada');
   expect(memberRow(ada.id)?.textContent).toContain('Owner');
+});
+
+test('the owner chooses to keep originals as they are and the server holds it; an editor only reads which applies', async () => {
+  const [ada, bob] = await Promise.all([wire.person('Ada'), wire.person('Bob')]);
+  const albumId = await albumWith(ada, [[bob, 'editor']]);
+  const section = () => page.getByTestId('location-choice');
+
+  await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
+  await expect.element(section().getByText('Location is removed from originals before upload.')).toBeVisible();
+  expect(section().getByRole('radio').elements()).toHaveLength(0);
+  // Not offered, and refused by the server if tried.
+  await expectAppError(bob.backend.data.updateAlbum(albumId, { keepLocation: true }), 'album/forbidden');
+
+  flushSync(() => root.render(null));
+  await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
+  await expect.element(section().getByRole('radio', { name: /Remove location from originals/ })).toBeChecked();
+  await section().getByRole('radio', { name: 'Keep originals as they are' }).click();
+  await section().getByRole('button', { name: 'Save' }).click();
+  await expect.element(section().getByText('Saved')).toBeVisible();
+  expect((await ada.backend.data.getAlbum(albumId)).keepLocation).toBe(true);
+
+  flushSync(() => root.render(null));
+  await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
+  await expect.element(section().getByText('Originals are kept as they are, with their location.')).toBeVisible();
+  await expect.element(section().getByText(/Visitors who open a share link get previews only/)).toBeVisible();
 });
 
 test('the owner makes an editor a viewer from the menu; the server holds the new role', async () => {
