@@ -130,7 +130,7 @@ test('handing the album over names the person; the old owner becomes an editor a
   await expect.element(dialog).toHaveTextContent(/You will stay in the album as an editor/);
   await dialog.getByRole('button', { name: 'Make owner' }).click();
   await eventually(() => memberRow(bob.id)?.textContent).toContain('Owner');
-  await eventually(headings).toEqual(['Album', 'Members', 'Share links']);
+  await eventually(headings).toEqual(['Album', 'Location in originals', 'Members', 'Share links']);
   expect(memberRow(ada.id)?.textContent).toContain('Editor');
   expect((await bob.backend.data.getAlbum(albumId)).role).toBe('owner');
   expect((await ada.backend.data.getAlbum(albumId)).role).toBe('editor');
@@ -237,7 +237,7 @@ test('on this device the members list shows the owner alone, and members and inv
   const album = await local.data.createAlbum({ title: 'Home' });
   await renderRoutes(root, local, `/albums/${album.id}/settings`);
   await eventually(() => document.querySelectorAll('.member-row').length).toBe(1);
-  expect(headings()).toEqual(['Album', 'Members', 'Invitations', 'Share links', 'Danger zone']);
+  expect(headings()).toEqual(['Album', 'Location in originals', 'Members', 'Invitations', 'Share links', 'Danger zone']);
   expect(document.querySelectorAll('[data-testid="sharing-needs-supabase"]').length).toBe(2);
   expect(document.querySelector('.member-row')?.textContent).toContain('Owner');
   expect(document.querySelectorAll('[aria-label^="Change "]').length).toBe(0);
