@@ -11,12 +11,13 @@
 // `node scripts/test.mjs <step>…` runs only those steps (static, unit, live, db, s3, functions, browser, e2e) and
 // starts only the services they need; every service started here is stopped at the end, also on failure (a service
 // that was already running, such as a developer's own S3 gateway, is used and left running).
-// Missing system packages (Chromium, PostgreSQL, Ceph) are installed with apt-get when running as root.
+// Missing system packages (Chromium, PostgreSQL, Ceph, ExifTool) are installed with apt-get when running as root.
 // Ends with one line: "Tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
+import { ensureExiftool } from './ensure-exiftool.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'test-results');
@@ -70,6 +71,8 @@ if (want('static')) {
 }
 
 if (want('unit')) {
+  // The privacy tests give photographs a place with ExifTool and read it back.
+  ensureExiftool();
   const file = join(out, 'unit.json');
   step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
   if (!countVitest(file)) failures.push('unit (no report)');

@@ -8,6 +8,12 @@ export type ItemKind = 'image' | 'video' | 'file';
 export type ItemStatus = 'uploading' | 'ready' | 'failed';
 export type ItemNotice = 'image/undecodable' | 'image/too-large';
 
+/**
+ * What became of the original's location on upload, in an album that removes it: `removed`, or `kept` when
+ * the file may hold one that could not be removed in place (it was uploaded as it is). Absent otherwise.
+ */
+export type ItemLocationNote = 'removed' | 'kept';
+
 export interface Profile {
   id: string;
   displayName: string;
@@ -50,6 +56,7 @@ export interface ItemMetadata {
   label?: string;
   /** Why the item has no preview, when it is an image kept as a file. */
   notice?: ItemNotice;
+  location?: ItemLocationNote;
 }
 
 export interface Item {

@@ -18,6 +18,7 @@ const TEXT_MAX_CHARS = 200;
 const TEXT_KEYS = ['cameraMake', 'cameraModel', 'lens', 'title', 'description', 'label'] as const;
 const NUMBER_KEYS = ['exposureTime', 'fNumber', 'iso', 'focalLength', 'rating'] as const;
 export const NOTICES = ['image/undecodable', 'image/too-large'] as const;
+export const LOCATION_NOTES = ['removed', 'kept'] as const;
 
 /** At most `max` characters; only the first 2 × max UTF-16 units are looked at, so a 20 MiB text costs nothing. */
 const cut = (text: string, max: number) => (text.length <= max ? text : [...text.slice(0, max * 2)].slice(0, max).join('').trim());
@@ -73,6 +74,7 @@ export function boundItemMetadata(metadata: unknown): ItemMetadata {
       .slice(0, KEYWORDS_MAX);
   }
   if ((NOTICES as readonly unknown[]).includes(source.notice)) out.notice = source.notice as ItemMetadata['notice'];
+  if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemMetadata['location'];
 
   while (jsonbTextBytes(out) > METADATA_MAX_BYTES && out.keywords?.length) out.keywords = out.keywords.slice(0, -1);
   for (const key of ['description', 'title', 'label', 'lens', 'cameraModel', 'cameraMake'] as const) {

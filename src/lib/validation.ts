@@ -8,7 +8,7 @@ import type { AlbumInput } from '../backend/ports';
 import { limits } from '../config';
 import { AppError } from './app-error';
 import { errorText, fieldText, type Field, type FieldRule } from './error-messages';
-import { jsonbTextBytes, KEYWORD_MAX_CHARS, KEYWORDS_MAX, METADATA_MAX_BYTES, NOTICES } from './item-metadata';
+import { jsonbTextBytes, KEYWORD_MAX_CHARS, KEYWORDS_MAX, LOCATION_NOTES, METADATA_MAX_BYTES, NOTICES } from './item-metadata';
 
 /** C0 controls, DEL and C1 controls: never part of a title or a name. */
 function hasLineControl(text: string): boolean {
@@ -157,5 +157,6 @@ export const itemMetadata = z
     keywords: z.optional(z.array(keyword).check(z.maxLength(KEYWORDS_MAX, `At most ${KEYWORDS_MAX} keywords.`))),
     label: z.optional(z.string()),
     notice: z.optional(z.enum(NOTICES)),
+    location: z.optional(z.enum(LOCATION_NOTES)),
   })
   .check(z.refine((m) => jsonbTextBytes(m) <= METADATA_MAX_BYTES, 'Metadata holds at most 16 KiB.'));

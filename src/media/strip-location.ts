@@ -4,14 +4,24 @@
  * same length, same offsets, the same compressed image data, so nothing is re-encoded and any tool still reads
  * every other tag. In a JPEG the place lives in two spots, and both are blanked in place:
  *   - EXIF (APP1 `Exif\0\0`): IFD0's GPSInfo pointer leads to the GPS IFD. Its entries, and every value they
- *     point to, are overwritten with zeros, leaving only GPSVersionID (which readers expect there and which
- *     says nothing of a place): a valid IFD in which readers find no position, and no coordinates remain
- *     anywhere in the bytes.
+ *     point to, are overwritten with zeros, GPSVersionID included: an empty IFD, still valid, in which readers
+ *     find no GPS tag at all, and no coordinates remain anywhere in the bytes.
  *   - XMP (APP1 `http://ns.adobe.com/xap/1.0/\0`): each `exif:GPS…` property, written as an attribute or as an
  *     element, is overwritten with spaces, which XML takes as the whitespace between attributes or elements.
  * Nothing after the first SOS marker (the image data) is read or written. A file that is not a JPEG, or whose
  * segments cannot be followed, is reported as such and left alone: the caller keeps it as it is and says so.
+ * The other containers carry the same two blocks and get the same blanking (location-patches.ts, location-heif.ts):
+ *   - PNG: the `eXIf` chunk holds the TIFF structure, an `iTXt` chunk named XML:com.adobe.xmp the XMP packet
+ *     (only when stored uncompressed); each changed chunk gets its CRC again. Text chunks holding EXIF the old
+ *     ImageMagick way ("Raw profile type …", hex in zlib) cannot be edited in place: such a file is unsupported.
+ *   - WebP: the RIFF `EXIF` and `XMP ` chunks.
+ *   - HEIF (HEIC, AVIF): the `Exif` item and the XMP `mime` item found through the meta box's iinf and iloc;
+ *     an Exif item starts with the offset of its TIFF header.
+ * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
+ * patches (offset + bytes, kept with the upload task), and the original sent is `new Blob([slice, patch,
+ * slice, …])` over the user's file, so a 4 GB file costs a few kilobytes of memory.
  */
+import { blankExifGps, blankXmpGps, Unreadable } from './location-blanking';
 
 export type LocationOutcome =
   /** Location was found and blanked. */
@@ -29,11 +39,6 @@ export interface StrippedLocation {
 
 const EXIF_HEADER = [0x45, 0x78, 0x69, 0x66, 0, 0]; // "Exif\0\0"
 const XMP_HEADER = 'http://ns.adobe.com/xap/1.0/\0';
-const GPS_INFO_TAG = 0x8825;
-/** Bytes per value of each TIFF field type (1 BYTE … 12 DOUBLE); unknown types count as 1. */
-const TYPE_SIZE = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8];
-
-class Unreadable extends Error {}
 
 export function stripJpegLocation(input: Uint8Array): StrippedLocation {
   if (input.length < 4 || input[0] !== 0xff || input[1] !== 0xd8) return { bytes: input, outcome: 'unsupported' };
@@ -80,63 +85,4 @@ function startsWith(bytes: Uint8Array, at: number, prefix: number[]): boolean {
 function startsWithText(bytes: Uint8Array, at: number, prefix: string): boolean {
   for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix.charCodeAt(i)) return false;
   return true;
-}
-
-/** Blanks the GPS IFD of the TIFF structure in bytes[tiff, end). True when there was one with entries. */
-function blankExifGps(bytes: Uint8Array, tiff: number, end: number): boolean {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const order = view.getUint16(tiff);
-  if (order !== 0x4949 && order !== 0x4d4d) throw new Unreadable('not a TIFF header');
-  const le = order === 0x4949;
-  const u16 = (at: number) => view.getUint16(at, le);
-  const u32 = (at: number) => view.getUint32(at, le);
-  const inside = (offset: number, size: number) => {
-    if (tiff + offset < tiff || tiff + offset + size > end) throw new Unreadable('offset outside the EXIF segment');
-    return tiff + offset;
-  };
-  const ifd0 = inside(u32(tiff + 4), 2);
-  const count0 = u16(ifd0);
-  inside(u32(tiff + 4) + 2, count0 * 12);
-  let gpsOffset: number | null = null;
-  for (let i = 0; i < count0; i++) {
-    const entry = ifd0 + 2 + i * 12;
-    if (u16(entry) === GPS_INFO_TAG) gpsOffset = u32(entry + 8);
-  }
-  if (gpsOffset === null) return false;
-  const gps = inside(gpsOffset, 2);
-  const count = u16(gps);
-  if (count === 0) return false;
-  if (count === 1 && u16(gps + 2) === 0) return false;
-  inside(gpsOffset + 2, count * 12);
-  // GPSVersionID (tag 0, four bytes held in the entry) says which GPS tags follow, not where: it stays, since
-  // readers expect it in a GPS IFD.
-  let version: Uint8Array | null = null;
-  for (let i = 0; i < count; i++) {
-    const entry = gps + 2 + i * 12;
-    const size = (TYPE_SIZE[u16(entry + 2)] ?? 1) * u32(entry + 4);
-    if (u16(entry) === 0 && size <= 4) version = bytes.slice(entry, entry + 12);
-    // Values over four bytes live elsewhere in the segment: zero them where they are.
-    if (size > 4) bytes.fill(0, inside(u32(entry + 8), size), tiff + u32(entry + 8) + size);
-  }
-  // An IFD left with the version alone, or empty: its next-IFD link now reads from the zeros after the entries.
-  bytes.fill(0, gps, gps + 2 + count * 12);
-  if (version && count > 1) {
-    view.setUint16(gps, 1, le);
-    bytes.set(version, gps + 2);
-  }
-  return !(version && count === 1);
-}
-
-/** Overwrites every `exif:GPS…` property of the XMP packet in bytes[from, end) with spaces. */
-function blankXmpGps(bytes: Uint8Array, from: number, end: number): boolean {
-  // XMP is UTF-8; the property names and the markup around them are ASCII, so a latin1 view keeps offsets.
-  let text = '';
-  for (let i = from; i < end; i++) text += String.fromCharCode(bytes[i]!);
-  const property = /\sexif:GPS[A-Za-z]*\s*=\s*("[^"]*"|'[^']*')|<exif:GPS([A-Za-z]*)\b[^>]*?(?:\/>|>[\s\S]*?<\/exif:GPS\2\s*>)/g;
-  let found = false;
-  for (const m of text.matchAll(property)) {
-    bytes.fill(0x20, from + m.index, from + m.index + m[0].length);
-    found = true;
-  }
-  return found;
 }

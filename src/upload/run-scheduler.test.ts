@@ -68,6 +68,7 @@ describe('RunScheduler', () => {
     const processed = {
       sniffed: { mime: 'text/plain', kind: 'file' as const, decodable: false },
       sha256: 'f'.repeat(64),
+      location: { outcome: 'unsupported' as const, patches: [] },
       processed: { kind: 'file' as const, mime: 'text/plain', width: null, height: null, durationMs: null, takenAt: null, thumbhash: null, metadata: {}, notice: null, hasPreview: false, hasThumb: false },
     };
     const tasks = [task('net', 'queued', processed), task('fresh', 'queued')];

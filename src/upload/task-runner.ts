@@ -14,6 +14,7 @@ import {
   type UploadTask,
 } from './upload-task';
 import { log } from '../lib/log';
+import { locationNote, OriginalLocation } from './original-location';
 
 // [Note: Resuming multipart uploads]
 //
@@ -60,6 +61,7 @@ export interface MediaFns {
   hash?: typeof hashFile;
 }
 
+
 export interface TaskRunnerDeps {
   backend: Backend;
   tasks: QueueTasks;
@@ -73,6 +75,7 @@ export interface TaskRunnerDeps {
 
 /** Cleaning up after a canceled upload gives up after this long. */
 const CLEANUP_TIMEOUT_MS = 30_000;
+
 
 function unlessNotFound(e: unknown): void {
   if (!(e instanceof AppError && e.code === 'item/not-found')) throw e;
@@ -91,10 +94,12 @@ function blobRoleOf(role: UploadObjectRole): StoredBlobRole {
 export class TaskRunner {
   private readonly backend: Backend;
   private readonly tasks: QueueTasks;
+  private readonly location: OriginalLocation;
 
   constructor(private readonly deps: TaskRunnerDeps) {
     this.backend = deps.backend;
     this.tasks = deps.tasks;
+    this.location = new OriginalLocation(deps.backend);
   }
 
   /**
@@ -185,8 +190,12 @@ export class TaskRunner {
     const { sniff, hash } = await this.mediaFns();
     const sniffed = await sniff(source);
     throwIfAborted(signal);
-    const sha256 = await hash(source, { signal });
-    await this.tasks.commit(task.id, signal, { sniffed, sha256 }, { advance: true });
+    const location = await this.location.decide(task.albumId, source, signal);
+    throwIfAborted(signal);
+    const sha256 = await hash(await this.location.original(source, location), { signal });
+    // A task stored before location was removed may have sent its original already: it goes up again.
+    const replan = task.objects ? { objects: null, bytesDone: 0 } : {};
+    await this.tasks.commit(task.id, signal, { sniffed, sha256, location, ...replan }, { advance: true });
   }
 
   private async process(task: UploadTask, signal: AbortSignal): Promise<void> {
@@ -254,9 +263,11 @@ export class TaskRunner {
     }
     for (const planned of this.tasks.require(task.id).objects ?? []) {
       if (planned.done) continue;
-      const blob = await this.blob(task.id, blobRoleOf(planned.role));
-      throwIfAborted(signal);
       const original = planned.role === 'original';
+      const blob = original
+        ? await this.location.original(await this.blob(task.id, 'source'), task.location)
+        : await this.blob(task.id, blobRoleOf(planned.role));
+      throwIfAborted(signal);
       await files.upload(
         {
           key: planned.key,
@@ -302,7 +313,11 @@ export class TaskRunner {
         hasThumb: objects.some((o) => o.role === 'thumb' && o.done),
         thumbhash: facts.thumbhash,
         // Cut to what the backend accepts: a file is never refused for its metadata.
-        metadata: boundItemMetadata(facts.notice ? { ...facts.metadata, notice: facts.notice } : facts.metadata),
+        metadata: boundItemMetadata({
+          ...facts.metadata,
+          ...(facts.notice ? { notice: facts.notice } : {}),
+          ...locationNote(task, facts),
+        }),
       },
       { signal },
     );

@@ -39,6 +39,7 @@ function processed(): UploadTask {
     ...fresh(),
     sniffed: { mime: 'image/jpeg', kind: 'image', decodable: true },
     sha256: 'ab'.repeat(32),
+    location: { outcome: 'none', patches: [] },
     processed: {
       kind: 'image',
       mime: 'image/jpeg',
@@ -131,8 +132,11 @@ describe('upload task state machine', () => {
     expect(resumeStage(fresh())).toBe('reading');
     expect(transition(fresh(), { type: 'start' }, T0).state).toBe('reading');
 
-    const read = { ...fresh(), sniffed: processed().sniffed, sha256: processed().sha256 };
+    const read = { ...fresh(), sniffed: processed().sniffed, sha256: processed().sha256, location: processed().location };
     expect(transition(read, { type: 'start' }, T0).state).toBe('processing');
+    // A task read before location was removed (no decision stored) is read again: its hash was of the file as is.
+    const { location: _, ...readBefore } = read;
+    expect(resumeStage(readBefore)).toBe('reading');
 
     const p = processed();
     expect(transition(p, { type: 'start' }, T0).state).toBe('uploading');

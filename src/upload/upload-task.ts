@@ -1,6 +1,8 @@
 import type { UploadCheckpoint } from '../backend/ports';
 import { AppError, type SerializedAppError } from '../lib/app-error';
+import type { BytePatch } from '../media/location-read';
 import type { ProcessedMedia, SniffedType } from '../media/media-types';
+import type { LocationOutcome } from '../media/strip-location';
 
 /**
  * One file on its way into an album (PRODUCT.md §4):
@@ -55,6 +57,16 @@ export interface ProcessedFacts extends Omit<ProcessedMedia, 'thumb' | 'preview'
   hasThumb: boolean;
 }
 
+/**
+ * What the reading stage decided about the original's location: the patches that blank it (applied to the
+ * user's file whenever the original is read for upload), or why there are none. `album-keeps`: the album keeps
+ * originals as they are.
+ */
+export interface LocationDecision {
+  outcome: LocationOutcome | 'album-keeps';
+  patches: BytePatch[];
+}
+
 /** The persisted record of one upload (IndexedDB, structured clone). The id is also the item's id. */
 export interface UploadTask {
   id: string;
@@ -71,7 +83,10 @@ export interface UploadTask {
   /** Position inside its batch, to keep the order files were given in. */
   order: number;
   sniffed: SniffedType | null;
+  /** Of the original as uploaded, location removed. */
   sha256: string | null;
+  /** Absent in tasks stored before location was removed: read again. */
+  location?: LocationDecision | null;
   processed: ProcessedFacts | null;
   reserved: boolean;
   /** Planned when uploading starts; each object keeps its own checkpoint. */
@@ -99,6 +114,7 @@ export function createTask(input: NewTaskInput): UploadTask {
     updatedAt: input.createdAt,
     sniffed: null,
     sha256: null,
+    location: null,
     processed: null,
     reserved: false,
     objects: null,
@@ -125,7 +141,7 @@ export type TaskEventType = TaskEvent['type'];
 
 /** The first stage with work left, judged only from what is persisted: a resumed task never redoes a stage. */
 export function resumeStage(task: UploadTask): ActiveState {
-  if (task.sniffed === null || task.sha256 === null) return 'reading';
+  if (task.sniffed === null || task.sha256 === null || !task.location) return 'reading';
   if (task.processed === null) return 'processing';
   if (task.objects === null || !task.reserved || task.objects.some((o) => !o.done)) return 'uploading';
   return 'finalizing';

@@ -32,11 +32,11 @@ test('an editor made a viewer by the owner loses the album and share link sectio
   await bob.backend.data.acceptInvite(token);
 
   await renderRoutes(root, bob.backend, `/albums/${album.id}/settings`);
-  await expect.poll(headings, { timeout: 15_000 }).toEqual(['Album', 'Members', 'Share links']);
+  await expect.poll(headings, { timeout: 15_000 }).toEqual(['Album', 'Location in originals', 'Members', 'Share links']);
   // Give the subscription time to join before the change is made.
   await new Promise((r) => setTimeout(r, 1500));
   await ada.backend.data.setMemberRole(album.id, bob.id, 'viewer');
-  await expect.poll(headings, { timeout: 10_000 }).toEqual(['Members']);
+  await expect.poll(headings, { timeout: 10_000 }).toEqual(['Location in originals', 'Members']);
 
   await ada.backend.data.removeMember(album.id, bob.id);
   await expect.element(page.getByText('You are no longer a member of “Lisbon”.', { exact: true }), { timeout: 10_000 }).toBeVisible();

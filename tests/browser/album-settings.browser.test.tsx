@@ -48,10 +48,10 @@ test('each role sees exactly its sections: the owner all, an editor the album an
   const [ada, bob, cy, dee] = await Promise.all([wire.person('Ada'), wire.person('Bob'), wire.person('Cy'), wire.person('Dee')]);
   const albumId = await albumWith(ada, [[bob, 'editor'], [cy, 'contributor'], [dee, 'viewer']]);
   const expected: [Person, string[], boolean][] = [
-    [ada, ['Album', 'Members', 'Invitations', 'Share links', 'Danger zone'], false],
-    [bob, ['Album', 'Members', 'Share links'], true],
-    [cy, ['Members'], true],
-    [dee, ['Members'], true],
+    [ada, ['Album', 'Location in originals', 'Members', 'Invitations', 'Share links', 'Danger zone'], false],
+    [bob, ['Album', 'Location in originals', 'Members', 'Share links'], true],
+    [cy, ['Location in originals', 'Members'], true],
+    [dee, ['Location in originals', 'Members'], true],
   ];
   for (const [person, sections, mayLeave] of expected) {
     flushSync(() => root.render(null));
@@ -65,6 +65,31 @@ test('each role sees exactly its sections: the owner all, an editor the album an
   // The list says who each person is and who let them in.
   expect(memberRow(bob.id)?.textContent).toContain('Added by Ada');
   expect(memberRow(ada.id)?.textContent).toContain('Owner');
+});
+
+test('the owner chooses to keep originals as they are and the server holds it; an editor only reads which applies', async () => {
+  const [ada, bob] = await Promise.all([wire.person('Ada'), wire.person('Bob')]);
+  const albumId = await albumWith(ada, [[bob, 'editor']]);
+  const section = () => page.getByTestId('location-choice');
+
+  await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
+  await expect.element(section().getByText('Location is removed from originals before upload.')).toBeVisible();
+  expect(section().getByRole('radio').elements()).toHaveLength(0);
+  // Not offered, and refused by the server if tried.
+  await expectAppError(bob.backend.data.updateAlbum(albumId, { keepLocation: true }), 'album/forbidden');
+
+  flushSync(() => root.render(null));
+  await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
+  await expect.element(section().getByRole('radio', { name: /Remove location from originals/ })).toBeChecked();
+  await section().getByRole('radio', { name: 'Keep originals as they are' }).click();
+  await section().getByRole('button', { name: 'Save' }).click();
+  await expect.element(section().getByText('Saved')).toBeVisible();
+  expect((await ada.backend.data.getAlbum(albumId)).keepLocation).toBe(true);
+
+  flushSync(() => root.render(null));
+  await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
+  await expect.element(section().getByText('Originals are kept as they are, with their location.')).toBeVisible();
+  await expect.element(section().getByText(/Visitors who open a share link get previews only/)).toBeVisible();
 });
 
 test('the owner makes an editor a viewer from the menu; the server holds the new role', async () => {
@@ -105,7 +130,7 @@ test('handing the album over names the person; the old owner becomes an editor a
   await expect.element(dialog).toHaveTextContent(/You will stay in the album as an editor/);
   await dialog.getByRole('button', { name: 'Make owner' }).click();
   await eventually(() => memberRow(bob.id)?.textContent).toContain('Owner');
-  await eventually(headings).toEqual(['Album', 'Members', 'Share links']);
+  await eventually(headings).toEqual(['Album', 'Location in originals', 'Members', 'Share links']);
   expect(memberRow(ada.id)?.textContent).toContain('Editor');
   expect((await bob.backend.data.getAlbum(albumId)).role).toBe('owner');
   expect((await ada.backend.data.getAlbum(albumId)).role).toBe('editor');
@@ -212,7 +237,7 @@ test('on this device the members list shows the owner alone, and members and inv
   const album = await local.data.createAlbum({ title: 'Home' });
   await renderRoutes(root, local, `/albums/${album.id}/settings`);
   await eventually(() => document.querySelectorAll('.member-row').length).toBe(1);
-  expect(headings()).toEqual(['Album', 'Members', 'Invitations', 'Share links', 'Danger zone']);
+  expect(headings()).toEqual(['Album', 'Location in originals', 'Members', 'Invitations', 'Share links', 'Danger zone']);
   expect(document.querySelectorAll('[data-testid="sharing-needs-supabase"]').length).toBe(2);
   expect(document.querySelector('.member-row')?.textContent).toContain('Owner');
   expect(document.querySelectorAll('[aria-label^="Change "]').length).toBe(0);

@@ -3,6 +3,7 @@
  * location": the owner only). Removal is the default; only the owner may switch it, through update_album, and
  * every member reads which applies from album_summaries. Run as signed-in users on real Postgres.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { errorOf, startDb, type Actor, type Harness } from './db-harness';
 
@@ -70,5 +71,23 @@ describe('keep or remove location in originals', () => {
     const id = await album();
     for (const bad of [null, 'yes', 1, {}]) expect(await codeOf(patch(owner, id, { keep_location: bad })), JSON.stringify(bad)).toBe('validation/invalid');
     expect(await keepsLocation(owner, id)).toBe(false);
+  });
+
+  test('an item says what became of its location, and the metadata never takes a place instead', async () => {
+    const id = await album();
+    const upload = async (metadata: unknown) => {
+      const itemId = randomUUID();
+      const file = { id: itemId, filename: 'IMG_1.jpg', mime: 'image/jpeg', kind: 'image', bytes: 1000 };
+      await db.as(owner, async (q) => {
+        await q.query(`select id from public.reserve_items($1, $2)`, [id, JSON.stringify([file])]);
+        await q.query(`select id from public.finalize_item($1, $2, $3)`, [id, itemId, JSON.stringify({ sha256: 'a'.repeat(64), metadata })]);
+      }, commit);
+      return (await call<{ metadata: Record<string, unknown> }>(viewer, `select metadata from public.items where id = $1`, [itemId]))[0]?.metadata;
+    };
+    expect(await upload({ cameraMake: 'Canon', location: 'removed' })).toEqual({ cameraMake: 'Canon', location: 'removed' });
+    expect(await upload({ location: 'kept' })).toEqual({ location: 'kept' });
+    for (const bad of [{ location: '48.858 N, 2.294 E' }, { location: { latitude: 48.858, longitude: 2.294 } }, { location: true }]) {
+      expect(await codeOf(upload(bad)), JSON.stringify(bad)).toBe('validation/invalid');
+    }
   });
 });

@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import type { Album } from '../../backend/entities';
 import { useBackend, useSession } from '../../backend/backend-context';
 import { AlbumDetailsSection } from '../../features/albums/album-details-section';
+import { LocationChoiceSection } from '../../features/albums/location-choice-section';
 import { settingsSections } from '../../features/albums/album-permissions';
 import { DangerZone } from '../../features/albums/danger-zone';
 import { useAlbum } from '../../features/albums/use-albums';
@@ -68,6 +69,7 @@ function SettingsScreen({ album, home }: { album: Album; home: (toast: string) =
         </div>
       </div>
       {sections.album && <AlbumDetailsSection key={album.id} album={album} />}
+      <LocationChoiceSection key={`location-${album.id}`} album={album} />
       <MembersSection album={album} me={session?.userId ?? album.ownerId} sharing={sharing} onLeft={() => home(`You left “${album.title}”.`)} />
       {sections.invitations && <InvitationsSection albumId={album.id} sharing={sharing} />}
       {sections.shareLinks && <ShareLinksSection album={album} links={backend.capabilities.sharing.links} />}

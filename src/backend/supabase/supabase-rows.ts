@@ -126,6 +126,7 @@ export function toMetadata(value: unknown): ItemMetadata {
   for (const key of METADATA_NUMBERS) if (typeof source[key] === 'number' && Number.isFinite(source[key])) out[key] = source[key];
   if (Array.isArray(source.keywords)) out.keywords = source.keywords.filter((k): k is string => typeof k === 'string');
   if (source.notice === 'image/undecodable' || source.notice === 'image/too-large') out.notice = source.notice;
+  if (source.location === 'removed' || source.location === 'kept') out.location = source.location;
   return out;
 }
 

@@ -35,6 +35,8 @@ export function DetailsPanel({ item }: { item: Item }) {
   if (m.keywords?.length) rows.push(['Keywords', m.keywords.join(', ')]);
   if (m.label) rows.push(['Label', m.label]);
   if (m.notice) rows.push(['Note', errorText(m.notice).title]);
+  if (m.location === 'removed') rows.push(['Privacy', 'Location removed']);
+  if (m.location === 'kept') rows.push(['Privacy', "This file's location could not be removed: it was kept as is"]);
   return (
     <aside className="viewer__details" aria-label="Details">
       <h2 style={{ fontSize: 16, marginTop: 0 }}>Details</h2>

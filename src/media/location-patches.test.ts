@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { crc32, findLocationPatches, withPatches } from './location-patches';
+
+const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../tests/fixtures/${name}`, import.meta.url)));
+const blob = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
+
+/**
+ * A file of `size` bytes whose first bytes are `head` and the rest zeros, which counts the bytes read from it:
+ * a 4 GiB original without holding 4 GiB.
+ */
+function hugeFile(head: Uint8Array, size: number): { file: Blob; bytesRead: () => number } {
+  let read = 0;
+  const file = {
+    size,
+    type: 'image/jpeg',
+    slice(start = 0, end = size) {
+      const from = Math.min(start, size);
+      const to = Math.min(end, size);
+      read += to - from;
+      const out = new Uint8Array(to - from);
+      if (from < head.length) out.set(head.subarray(from, Math.min(to, head.length)));
+      return { arrayBuffer: async () => out.buffer, size: out.length } as unknown as Blob;
+    },
+  } as unknown as Blob;
+  return { file, bytesRead: () => read };
+}
+
+/** A PNG made of `chunks` ([type, data]) after the signature, each with its CRC. */
+function png(chunks: [string, Uint8Array][]): Uint8Array {
+  const parts: Buffer[] = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])];
+  for (const [type, data] of chunks) {
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    parts.push(length, typed, crc);
+  }
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+describe('findLocationPatches', () => {
+  it('reads only the metadata of a large file: a 4 GiB JPEG costs a few kilobytes of reads, and nothing is copied', async () => {
+    const camera = fixture('orientation-1.jpg');
+    // The camera JPEG's segments up to its scan, then a scan that goes on for 4 GiB.
+    let sos = 2;
+    while (!(camera[sos] === 0xff && camera[sos + 1] === 0xda)) sos += 2 + ((camera[sos + 2]! << 8) | camera[sos + 3]!);
+    const { file, bytesRead } = hugeFile(camera.subarray(0, sos + 4), 4 * 1024 ** 3);
+    const found = await findLocationPatches(file);
+    expect(found.outcome).toBe('removed');
+    expect(bytesRead()).toBeLessThan(sos + 4096);
+    expect(found.patches.reduce((n, p) => n + p.bytes.length, 0)).toBeLessThan(1024);
+  });
+
+  it('builds the original to upload from slices and patches: the same bytes as blanking a copy', async () => {
+    const camera = fixture('orientation-1.jpg');
+    const { patches } = await findLocationPatches(blob(camera));
+    const patched = new Uint8Array(await withPatches(blob(camera), patches).arrayBuffer());
+    const { stripJpegLocation } = await import('./strip-location');
+    expect(Buffer.from(patched).equals(Buffer.from(stripJpegLocation(camera).bytes))).toBe(true);
+    expect(withPatches(blob(camera), [])).toBeInstanceOf(Blob);
+    expect(() => withPatches(blob(camera), [{ offset: camera.length - 1, bytes: new Uint8Array(2) }])).toThrow(RangeError);
+  });
+
+  it('answers none for photos without a place, in every format it edits', async () => {
+    for (const name of ['xmp.jpg', 'transparent.png', 'small.webp', 'small.avif']) {
+      expect(await findLocationPatches(blob(fixture(name))), name).toEqual({ outcome: 'none', patches: [] });
+    }
+  });
+
+  it('answers unsupported for what it cannot edit: other formats, videos, cut or inconsistent files', async () => {
+    for (const name of ['tiny.pdf', 'small.gif', 'clip-320x240.webm', 'drawing.svg']) {
+      expect((await findLocationPatches(blob(fixture(name)))).outcome, name).toBe('unsupported');
+    }
+    expect((await findLocationPatches(blob(fixture('orientation-1.jpg').subarray(0, 40)))).outcome).toBe('unsupported');
+    // An MP4 (ISO base media, but not HEIF) keeps its place in boxes not handled here.
+    const mp4 = new Uint8Array([0, 0, 0, 20, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...Buffer.from('mp41'), 0, 0, 0, 8, ...Buffer.from('mdat')]);
+    expect((await findLocationPatches(blob(mp4))).outcome).toBe('unsupported');
+    // A PNG chunk that claims more bytes than the file has.
+    const cut = png([['IHDR', new Uint8Array(13)]]);
+    new DataView(cut.buffer).setUint32(8, 1_000_000);
+    expect((await findLocationPatches(blob(cut))).outcome).toBe('unsupported');
+  });
+
+  it('keeps as it is a PNG whose XMP is compressed, since it cannot be blanked in place', async () => {
+    const zlib = await import('node:zlib');
+    const packet = zlib.deflateSync(Buffer.from('<x:xmpmeta><rdf:Description exif:GPSLatitude="48,51N"/></x:xmpmeta>'));
+    const itxt = new Uint8Array(Buffer.concat([Buffer.from('XML:com.adobe.xmp\0\x01\x00\0\0', 'latin1'), packet]));
+    const file = png([['IHDR', new Uint8Array(13)], ['iTXt', itxt], ['IEND', new Uint8Array(0)]]);
+    expect(await findLocationPatches(blob(file))).toEqual({ outcome: 'unsupported', patches: [] });
+  });
+
+  it('blanks an AVIF (HEIF) Exif item that ExifTool gave a place, and the result reads without one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shoebox-avif-'));
+    try {
+      const path = join(dir, 'placed.avif');
+      writeFileSync(path, fixture('small.avif'));
+      execFileSync('exiftool', ['-q', '-overwrite_original', '-GPSLatitude=48.858', '-GPSLatitudeRef=N', '-GPSLongitude=2.294', '-GPSLongitudeRef=E', path]);
+      const placed = new Uint8Array(readFileSync(path));
+      const { outcome, patches } = await findLocationPatches(blob(placed));
+      expect(outcome).toBe('removed');
+      writeFileSync(path, new Uint8Array(await withPatches(blob(placed), patches).arrayBuffer()));
+      expect(execFileSync('exiftool', ['-s', '-gps:all', path], { encoding: 'utf8' }).trim()).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

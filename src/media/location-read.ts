@@ -1,0 +1,50 @@
+/** Reading a file's metadata blocks by offset, and the patches made from them (location-patches.ts). */
+import { Unreadable } from './location-blanking';
+import type { LocationOutcome } from './strip-location';
+
+/** Replacement bytes for `[offset, offset + bytes.length)` of the file. */
+export interface BytePatch {
+  offset: number;
+  bytes: Uint8Array;
+}
+
+/** Reads `length` bytes at `offset`; fewer only at the end of the file. */
+export type ReadAt = (offset: number, length: number) => Promise<Uint8Array>;
+
+/** A metadata block over this size is not read into memory: the file is kept as it is instead. */
+export const MAX_BLOCK_BYTES = 16 * 1024 * 1024;
+
+export function blobReader(blob: Blob): ReadAt {
+  return async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
+}
+
+/** Reads exactly `length` bytes or fails: a structure that points past the end cannot be trusted. */
+export async function readExactly(read: ReadAt, offset: number, length: number): Promise<Uint8Array> {
+  if (length > MAX_BLOCK_BYTES) throw new Unreadable('metadata block too large');
+  const bytes = await read(offset, length);
+  if (bytes.length !== length) throw new Unreadable('structure runs past the end');
+  return bytes;
+}
+
+/** The smallest patch that turns `before` (read at `offset`) into `after`, or null when nothing changed. */
+export function diffPatch(before: Uint8Array, after: Uint8Array, offset: number): BytePatch | null {
+  let first = 0;
+  while (first < before.length && before[first] === after[first]) first++;
+  if (first === before.length) return null;
+  let last = before.length - 1;
+  while (last > first && before[last] === after[last]) last--;
+  return { offset: offset + first, bytes: after.slice(first, last + 1) };
+}
+
+/** What a walker found: the patches, or why there are none (`none`, or `unsupported` for a block it cannot edit). */
+export interface Walked {
+  outcome: Exclude<LocationOutcome, 'removed'>;
+  patches: BytePatch[];
+}
+
+export function ascii(bytes: Uint8Array, at: number, length: number): string {
+  let s = '';
+  for (let i = at; i < at + length && i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
+  return s;
+}
+

@@ -1,0 +1,98 @@
+/**
+ * Originals without location, through the real upload engine, media pipeline and local backend in Chromium:
+ * what lands in the album is the camera's file with its place blanked (and the hash recorded is of those
+ * bytes), unless the album keeps locations; the item says what was done; and a task stopped after its file
+ * was read, then taken up again after a reload, still sends the blanked bytes.
+ */
+import exifr from 'exifr';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashFile } from '../media/media-client';
+import { allSettled, disposeEngines, gatedProcess, newEngine, readyItems, sameBytes, setup, textFile, until } from '../testing/engine-test-kit';
+import { resetLimits } from '../testing/limits';
+
+afterEach(() => {
+  disposeEngines();
+  resetLimits();
+});
+
+/** A camera JPEG with a GPS position (near the Eiffel Tower) in its EXIF. */
+async function cameraPhoto(name = 'IMG_0001.jpg'): Promise<File> {
+  const res = await fetch('/tests/fixtures/orientation-1.jpg');
+  return new File([await res.blob()], name, { type: 'image/jpeg', lastModified: 1_700_000_000_000 });
+}
+
+/** Where the JPEG's image data starts (its first SOS marker). */
+function scanStart(bytes: Uint8Array): number {
+  let at = 2;
+  while (!(bytes[at] === 0xff && bytes[at + 1] === 0xda)) at += 2 + ((bytes[at + 2]! << 8) | bytes[at + 3]!);
+  return at;
+}
+
+describe('uploading into an album that removes location', () => {
+  it('sends the photo without its place, the same picture byte for byte, hashed as sent, and says so on the item', async () => {
+    const { n, backend, album } = await setup();
+    expect(album.keepLocation).toBe(false);
+    const photo = await cameraPhoto();
+    expect(await exifr.gps(photo)).toMatchObject({ latitude: expect.closeTo(48.858, 2) });
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    await engine.enqueue(album.id, [photo, textFile('notes.txt', 'Bring sunscreen.\n')]);
+    await until(engine, allSettled);
+
+    const [item] = (await readyItems(backend, album.id)).filter((i) => i.filename === 'IMG_0001.jpg');
+    const original = await backend.files.read(item!.originalKey);
+    expect(original.size).toBe(photo.size);
+    expect(await exifr.gps(original)).toBeUndefined();
+    const sent = new Uint8Array(await original.arrayBuffer());
+    const source = new Uint8Array(await photo.arrayBuffer());
+    const scan = scanStart(source);
+    expect(scanStart(sent)).toBe(scan);
+    expect(await sameBytes(new Blob([sent.subarray(scan)]), new Blob([source.subarray(scan)]))).toBe(true);
+    expect(item!.sha256).toBe(await hashFile(original));
+    expect(item!.sha256).not.toBe(await hashFile(photo));
+    expect(item!.metadata).toMatchObject({ location: 'removed', cameraMake: expect.any(String) });
+    // Previews and thumbnails are drawn anew: no metadata at all.
+    for (const key of [item!.previewKey, item!.thumbKey]) {
+      expect(await exifr.parse(await backend.files.read(key!), { gps: true, tiff: true, xmp: true }).catch(() => undefined)).toBeUndefined();
+    }
+    // A file that holds no place says nothing about it.
+    const [notes] = (await readyItems(backend, album.id)).filter((i) => i.filename === 'notes.txt');
+    expect(notes!.metadata.location).toBeUndefined();
+  });
+
+  it('keeps the place when the owner chose to keep originals as they are', async () => {
+    const { n, backend, album } = await setup();
+    await backend.data.updateAlbum(album.id, { keepLocation: true });
+    const photo = await cameraPhoto();
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    await engine.enqueue(album.id, [photo]);
+    await until(engine, allSettled);
+    const [item] = await readyItems(backend, album.id);
+    const original = await backend.files.read(item!.originalKey);
+    expect(await sameBytes(original, photo)).toBe(true);
+    expect(await exifr.gps(original)).toMatchObject({ latitude: expect.closeTo(48.858, 2) });
+    expect(item!.metadata.location).toBeUndefined();
+  });
+
+  it('after a reload, a task whose file was already read still sends it without its place', async () => {
+    const { n, backend, album } = await setup();
+    const gate = gatedProcess();
+    const engine = newEngine({ backend, dbName: n.queueDb, process: gate.process });
+    await engine.start();
+    const photo = await cameraPhoto();
+    await engine.enqueue(album.id, [photo]);
+    // Read (type, location, hash stored), then held while processing: the tab goes away.
+    await until(engine, (s) => s.tasks[0]?.state === 'processing');
+    engine.dispose();
+
+    const again = newEngine({ backend, dbName: n.queueDb });
+    await again.start();
+    await until(again, allSettled);
+    const [item] = await readyItems(backend, album.id);
+    const original = await backend.files.read(item!.originalKey);
+    expect(await exifr.gps(original)).toBeUndefined();
+    expect(item!.sha256).toBe(await hashFile(original));
+    expect(item!.metadata.location).toBe('removed');
+  });
+});
