@@ -1,0 +1,53 @@
+import { basename } from 'node:path';
+import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
+import { createShareLink } from './share-helpers';
+import { expect, test } from './supabase-world';
+
+// Guests of a public link, end to end: a visitor with no account gives a name on the link's page, adds two
+// photos through the same upload engine as members (share-upload in Deno, the Ceph bucket), takes one back,
+// and the album's owner sees the one that stayed, credited to the guest.
+
+test('a guest adds two photos through a link, deletes one, and the owner sees the other credited to the guest', async ({ browser, world, signIn, visit }) => {
+  test.setTimeout(240_000);
+  const ana = await world.newPerson('Ana');
+  const anaPage = await signIn(await browser.newContext({ viewport: { width: 1280, height: 800 } }), ana);
+  const albumId = await createAlbum(anaPage, 'Wedding');
+  await addFiles(anaPage, [fixture('orientation-1.jpg')]);
+  await expectItemCount(anaPage, 1, 120_000);
+  const { token } = await createShareLink(anaPage, world, ana, {
+    albumId, label: 'Guests', expiresAt: new Date(Date.now() + 86_400_000).toISOString(), allowDownload: true, allowGuestUpload: true, guestMaxFiles: 10,
+  });
+
+  const page = await visit(await browser.newContext({ viewport: { width: 1280, height: 800 } }));
+  page.on('console', (m) => console.log('PAGE', m.type(), m.text()));
+  await page.goto(`/s/${token}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Wedding' })).toBeVisible();
+  await expect(page.getByRole('gridcell')).toHaveCount(1);
+  const panel = page.getByRole('region', { name: 'Add your photos' });
+  await expect(panel).toContainText('Each guest can add up to 10 files');
+  await panel.getByLabel('Your name').fill('Bea');
+  await panel.getByRole('button', { name: 'Continue' }).click();
+
+  const mine = [fixture('orientation-6.jpg'), fixture('xmp.jpg')];
+  await page.getByTestId('add-files-input').first().setInputFiles(mine);
+  const list = page.getByTestId('guest-uploads-mine');
+  for (const f of mine) await expect(list.getByText(basename(f))).toBeVisible({ timeout: 120_000 });
+  // What the guest added is in the album's grid on the same page.
+  await expect(page.getByRole('gridcell')).toHaveCount(3, { timeout: 30_000 });
+
+  await list.getByRole('button', { name: `Delete ${basename(mine[0]!)}` }).click();
+  await expect(list.getByText(basename(mine[0]!))).toHaveCount(0);
+  await expect(page.getByRole('gridcell')).toHaveCount(2, { timeout: 30_000 });
+
+  // Ana sees the photo that stayed, and whose it is.
+  await anaPage.reload();
+  await expectItemCount(anaPage, 2, 30_000);
+  await expect(tile(anaPage, basename(mine[0]!))).toHaveCount(0);
+  await tile(anaPage, basename(mine[1]!)).click();
+  await anaPage.keyboard.press('i');
+  await expect(anaPage.getByRole('complementary', { name: 'Details' })).toContainText(/Added by\s*Bea \(guest\)/);
+
+  // A reload keeps the guest: "Your uploads" still lists what stayed.
+  await page.reload();
+  await expect(page.getByTestId('guest-uploads-mine').getByText(basename(mine[1]!))).toBeVisible({ timeout: 30_000 });
+});
