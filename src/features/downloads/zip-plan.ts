@@ -31,7 +31,7 @@ export interface ZipEntry {
 
 export interface ZipPlan {
   entries: ZipEntry[];
-  manifest: { name: string; bytes: Uint8Array; lastModified: Date };
+  manifest: { name: string; bytes: Uint8Array<ArrayBuffer>; lastModified: Date };
   /** Bytes of the files (not of the archive). */
   fileBytes: number;
 }

@@ -17,6 +17,8 @@ export interface ZipStream {
   stream: ReadableStream<Uint8Array>;
   /** The archive's exact length, known before its first byte (Content-Length, the save dialog's progress). */
   size: number;
+  /** Settles when the last byte has been read, or with the error that stopped the archive. */
+  done: Promise<void>;
 }
 
 /**
@@ -53,20 +55,48 @@ export async function zipStream(plan: ZipPlan, open: OpenEntry, opts: { signal?:
     }
   }
 
-  const counted = makeZip(inputs(), { buffersAreUTF8: true }).pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      start() {
+  const reader = makeZip(inputs(), { buffersAreUTF8: true }).getReader();
+  let settle: { resolve: () => void; reject: (e: unknown) => void } | undefined;
+  const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  done.catch(() => undefined);
+  let out: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const fail = (e: unknown) => {
+    settle?.reject(e);
+    void reader.cancel(e).catch(() => undefined);
+    try {
+      out?.error(e);
+    } catch {
+      // Already closed or errored.
+    }
+  };
+  signal.addEventListener('abort', () => fail(signal.reason), { once: true });
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      out = controller;
+      report();
+    },
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) {
+          controller.close();
+          settle?.resolve();
+          return;
+        }
+        progress.bytes += next.value.byteLength;
+        controller.enqueue(next.value);
         report();
-      },
-      transform(chunk, controller) {
-        if (signal.aborted) throw signal.reason;
-        progress.bytes += chunk.byteLength;
-        controller.enqueue(chunk);
-        report();
-      },
-    }),
-  );
-  return { stream: counted, size };
+      } catch (e) {
+        fail(e);
+      }
+    },
+    // The reader went away (a download cancelled in the browser, a closed tab): nothing more is fetched.
+    cancel(reason) {
+      settle?.reject(reason ?? new DOMException('The download was cancelled', 'AbortError'));
+      return reader.cancel(reason);
+    },
+  });
+  return { stream, size, done };
 }
 
 /** Passes an entry's bytes through, failing the archive if they are not exactly as many as announced. */
