@@ -56,5 +56,6 @@ registerRoute(
   },
 );
 
-precacheAndRoute(sw.__WB_MANIFEST);
+// Written as `self.__WB_MANIFEST` for the build to find and fill in with the precache list.
+precacheAndRoute((self as unknown as ServiceWorkerScope).__WB_MANIFEST);
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [new RegExp(`^${DOWNLOAD_PATH}`)] }));

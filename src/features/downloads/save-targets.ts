@@ -72,6 +72,6 @@ async function serviceWorkerController(): Promise<ServiceWorker | null> {
   if (navigator.serviceWorker.controller) return navigator.serviceWorker.controller;
   // Right after the first visit the worker may still be taking control (it claims open pages when it starts).
   const claimed = new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
-  await Promise.race([claimed, new Promise((r) => setTimeout(r, 3000))]);
+  await Promise.race([claimed, new Promise((r) => setTimeout(r, 10_000))]);
   return navigator.serviceWorker.controller;
 }
