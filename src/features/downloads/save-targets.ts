@@ -57,10 +57,10 @@ export async function downloadThroughWorker(stream: ReadableStream<Uint8Array>, 
   const message: WorkerDownloadMessage = { type: 'shoebox:download', id, filename, size, mime: 'application/zip', stream };
   controller.postMessage(message, [channel.port2, stream as unknown as Transferable]);
   await ready;
-  // An ordinary link to a same-origin address: the worker's answer is an attachment, so the page stays.
+  // An ordinary navigation to a same-origin address: the worker's answer is an attachment, so the page stays.
+  // Not `<a download>`: Chromium fetches those past the service worker.
   const a = document.createElement('a');
   a.href = `${DOWNLOAD_PATH}${encodeURIComponent(id)}/${encodeURIComponent(filename)}`;
-  a.download = filename;
   a.hidden = true;
   document.body.append(a);
   a.click();
