@@ -6,16 +6,18 @@
 // Memory, sampled every 250 ms while the ZIP is made: the renderer process's resident memory from
 // /proc/<pid>/status (RssAnon = its private anonymous pages: heaps, buffers, stream queues; and VmRSS, which
 // adds Chromium's code and fonts mapped from files and shared with every other process, about 120 MB before
-// the page does anything), pid from CDP SystemInfo.getProcessInfo, and the JS heap (CDP Performance.getMetrics
+// the page does anything), pid found in /proc by the profile on its command line, and the JS heap (CDP Performance.getMetrics
 // JSHeapUsedSize). The target is checked on RssAnon: the memory the tab itself holds.
 // Run: node bench/zip-bench.mjs (ZIP_BENCH_FILES / ZIP_BENCH_MIB to size it; writes bench/results/zip.md).
 import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chromium } from 'playwright';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { build } from 'vite';
-import { launchChromium, writeResult } from './bench-utils.mjs';
+import { writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const FILES = Number(process.env.ZIP_BENCH_FILES ?? 50);
@@ -35,12 +37,24 @@ const server = createServer(async (req, res) => {
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${server.address().port}/`;
 
-const browser = await launchChromium();
+// A profile on disk: an in-memory (incognito) context's storage quota is far below 5 GiB.
+const profile = mkdtempSync(join(tmpdir(), 'shoebox-zip-profile-'));
+const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), args: chromiumArgs, headless: true });
+/** This browser's renderer processes: their command lines name its profile. */
+const renderers = () =>
+  readdirSync('/proc').filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return cmd.includes('--type=renderer') && cmd.includes(profile);
+    } catch {
+      return false;
+    }
+  });
 const started = Date.now();
 let failed = true;
 try {
   // The files are made in one page and measured in another, so the memory they passed through is not counted.
-  const context = await browser.newContext();
   const maker = await context.newPage();
   await maker.goto(url);
   await maker.waitForFunction(() => 'bench' in window);
@@ -56,9 +70,6 @@ try {
   await page.evaluate(([a, c]) => window.bench.load(a, c), [made.albumId, made.crcs]);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
-  const browserCdp = await browser.newBrowserCDPSession();
-  const { processInfo } = await browserCdp.send('SystemInfo.getProcessInfo');
-  const renderers = processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
 
   // Twice each, alternating, keeping the faster pass of each: the first read of the files comes from disk, later ones from the page cache.
   const copies = [await page.evaluate(() => window.bench.copy())];
@@ -66,7 +77,7 @@ try {
   const kb = (status, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
   const peak = { rss: 0, anon: 0, heap: 0 };
   const sample = async () => {
-    for (const pid of renderers) {
+    for (const pid of renderers()) {
       try {
         const status = readFileSync(`/proc/${pid}/status`, 'utf8');
         peak.rss = Math.max(peak.rss, kb(status, 'VmRSS'));
@@ -108,12 +119,13 @@ try {
     ['peak JS heap used (CDP JSHeapUsedSize)', `${mb(peak.heap)} MB`, ''],
   ], [
     `Making the files took ${setupS.toFixed(0)} s; the whole run ${((Date.now() - started) / 1000).toFixed(0)} s on ${readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? '?'} cores.`,
-    'Memory is the renderer process that runs the tab (its PID from CDP SystemInfo.getProcessInfo), read from /proc every 250 ms. RssAnon is what the tab holds; VmRSS adds the browser\'s code and fonts mapped from files and shared with its other processes.',
+    'Memory is the renderer process that runs the tab (found in /proc by its command line), read from /proc every 250 ms. RssAnon is what the tab holds; VmRSS adds the browser\'s code and fonts mapped from files and shared with its other processes.',
     zip.problems.length ? `Problems: ${zip.problems.slice(0, 5).join('; ')}` : 'Every entry\'s bytes matched the file it came from.',
     failed ? 'Target missed.' : 'Targets met.',
   ]);
 } finally {
-  await browser.close();
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
   server.close();
   await rm(outDir, { recursive: true, force: true });
 }
