@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/app-error';
+import { AppError, isAbortError } from '../../lib/app-error';
 import { DOWNLOAD_PATH, type WorkerDownloadMessage } from '../../lib/worker-download';
 
 /** The File System Access API's pickers (Chromium), which the DOM types do not name yet. */
@@ -37,8 +37,13 @@ export async function pickFolder(): Promise<PickedFolder | null> {
 
 /** Writes the stream into the picked file; an interrupted write leaves no half file behind (the browser discards it). */
 export async function writeToFile(file: PickedFile, stream: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<void> {
-  const writable = await file.createWritable();
-  await stream.pipeTo(writable, { signal });
+  try {
+    await stream.pipeTo(await file.createWritable(), { signal });
+  } catch (e) {
+    if (signal.aborted || isAbortError(e) || e instanceof AppError) throw e;
+    // The disk is full, the file was taken away, or the browser withdrew the permission.
+    throw new AppError('storage/denied', 'the file could not be written', { cause: e, retryable: false });
+  }
 }
 
 /** The browser's own download of the stream, served by the service worker ([Note: Downloads served by the service worker]). */

@@ -23,7 +23,12 @@ export function useDownload() {
       .then((started) => {
         if (!started) setState({ kind: 'idle' });
       })
-      .catch((error: unknown) => setState(isAbortError(error) || controller.signal.aborted ? { kind: 'idle' } : { kind: 'error', error }))
+      .catch((error: unknown) => {
+        const cancelled = isAbortError(error) || controller.signal.aborted;
+        // Stops what is still under way (the next file's fetch, a pull already asked for), and its late progress.
+        controller.abort(error);
+        setState(cancelled ? { kind: 'idle' } : { kind: 'error', error });
+      })
       .finally(() => {
         if (abort.current === controller) abort.current = null;
       });
