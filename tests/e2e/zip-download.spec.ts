@@ -87,3 +87,22 @@ test('the whole album is written to the file the user picks (File System Access)
   expect(readFileSync(path).length).toBeGreaterThan(0);
   checkArchive(path);
 });
+
+test('a ZIP that cannot be written says why, stops, and keeps the selection', async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async () => ({
+      createWritable: async () => {
+        throw new DOMException('The disk is full', 'QuotaExceededError');
+      },
+    });
+  });
+  await albumWithSelection(page, 'Zip to a full disk');
+  await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' }).click();
+  const panel = page.getByTestId('download-panel');
+  await expect(panel).toContainText('The download stopped.');
+  await expect(panel.getByRole('alert')).toHaveAttribute('data-error-code', 'storage/denied');
+  await page.waitForTimeout(500);
+  await expect(panel).not.toContainText('Downloading');
+  await expect(page.getByText('3 selected')).toBeVisible();
+  await expect(page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' })).toBeEnabled();
+});

@@ -7,7 +7,7 @@ export function DownloadPanel({ state, onCancel, onDismiss }: { state: DownloadS
   if (state.kind === 'idle') return null;
   if (state.kind === 'error') {
     return (
-      <div className="download-panel" role="alert" data-testid="download-panel">
+      <div className="download-panel download-panel--error" data-testid="download-panel">
         <strong>The download stopped.</strong>
         <ErrorLine error={state.error} />
         <button type="button" className="btn" onClick={onDismiss}>Close</button>
