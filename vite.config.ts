@@ -45,15 +45,17 @@ export default defineConfig({
     react(),
     contentSecurityPolicyMeta(),
     // The app shell is precached so Shoebox opens offline; the web app manifest is public/manifest.webmanifest.
+    // Our own worker (src/sw.ts) so that it can also serve streamed downloads (see [Note: Downloads served by the service worker]).
     VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
       registerType: 'autoUpdate',
       injectRegister: 'script-defer',
       manifest: false,
-      workbox: {
+      injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,wasm,webmanifest}'],
-        navigateFallback: '/index.html',
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
-        cleanupOutdatedCaches: true,
       },
     }),
   ],

@@ -9,6 +9,7 @@ import { AlbumActions } from '../../features/albums/album-actions';
 import { albumAbilities } from '../../features/albums/album-permissions';
 import { PendingUploads } from '../../features/albums/pending-uploads';
 import { useAlbum } from '../../features/albums/use-albums';
+import { AlbumDownloadMenu, useAlbumDownload } from '../../features/downloads/album-download';
 import { UrlBatcher } from '../../features/files/url-batcher';
 import { UrlBatcherContext } from '../../features/files/use-url';
 import { AlbumGrid } from '../../features/items/album-grid';
@@ -105,6 +106,7 @@ function AlbumScreen({ album }: { album: Album }) {
   const { files } = useBackend();
   const [actionError, setActionError] = useState<unknown>(null);
   const abilities = albumAbilities(album.role);
+  const albumDownload = useAlbumDownload(album);
   const canAdd = abilities.addItems && !trashed;
 
   const suffix = params.toString() ? `?${params.toString()}` : '';
@@ -136,7 +138,12 @@ function AlbumScreen({ album }: { album: Album }) {
     if (action !== 'download' && moving.current) return;
     setActionError(null);
     try {
-      if (action === 'download') await downloadItems(files, getItems().filter((i) => selection.ids.has(i.id)));
+      if (action === 'download') {
+        const chosen = getItems().filter((i) => selection.ids.has(i.id));
+        // One file is saved as itself; several become one ZIP (the selection stays, so a failed download can be tried again).
+        if (chosen.length === 1) await downloadItems(files, chosen);
+        else albumDownload.start('zip', chosen);
+      }
       else {
         moving.current = true;
         await (action === 'trash' ? trash : restore).mutateAsync(selectedIds);
@@ -176,6 +183,7 @@ function AlbumScreen({ album }: { album: Album }) {
           <div className="page-header__actions">
             <Presence viewers={viewers} />
             {canAdd && <AddFilesMenu onFiles={addFiles} />}
+            {!trashed && <AlbumDownloadMenu busy={albumDownload.busy} disabled={album.itemCount === 0} onStart={(mode) => albumDownload.start(mode)} />}
             {!trashed && (
               <Link className="btn" to={`/albums/${album.id}/settings`}>
                 <Icon name="settings" /> Settings
@@ -193,7 +201,7 @@ function AlbumScreen({ album }: { album: Album }) {
           </button>
           <strong>{formatNumber(selection.ids.size)} selected</strong>
           <span className="album-toolbar__spacer" />
-          <button type="button" className="btn" onClick={() => void runOnSelection('download')}>
+          <button type="button" className="btn" onClick={() => void runOnSelection('download')} disabled={albumDownload.busy}>
             <Icon name="download" /> Download
           </button>
           {abilities.deleteSomeItems &&
@@ -275,6 +283,7 @@ function AlbumScreen({ album }: { album: Album }) {
         </AlbumMembersContext.Provider>
       )}
       {canAdd && <DropZone onFiles={addFiles} />}
+      {albumDownload.panel}
       <Outlet context={outlet} />
     </div>
   );

@@ -1,0 +1,48 @@
+import { safeZipName } from '../../lib/zip-entry-names';
+import { downloadToFolder } from './folder-download';
+import { canPickFile, downloadThroughWorker, pickFolder, pickSaveFile, writeToFile } from './save-targets';
+import { planZip, type ZipItem } from './zip-plan';
+import { zipStream, type OpenEntry, type ZipProgress } from './zip-stream';
+
+export type DownloadMode = 'zip' | 'folder';
+
+export interface DownloadRequest {
+  /** The archive's name without `.zip` (an album's title). */
+  name: string;
+  mode: DownloadMode;
+  /** The files, in order; called once the destination is chosen. */
+  load: (signal: AbortSignal) => Promise<ZipItem[]>;
+  /** Where each file's bytes come from (a member's storage, a link's URLs). */
+  open: OpenEntry;
+}
+
+export type DownloadPhase = 'preparing' | 'writing' | 'done';
+export interface DownloadStatus { phase: DownloadPhase; progress: ZipProgress | null; skipped?: number }
+
+/**
+ * One download from start to end: the destination first (a picker needs the click that started it), then
+ * the list, then the bytes. Resolves false when the user dismissed the picker.
+ */
+export async function runDownload(req: DownloadRequest, signal: AbortSignal, onStatus: (s: DownloadStatus) => void): Promise<boolean> {
+  const filename = safeZipName(`${req.name || 'Shoebox'}.zip`);
+  if (req.mode === 'folder') {
+    const folder = await pickFolder();
+    if (!folder) return false;
+    onStatus({ phase: 'preparing', progress: null });
+    const plan = planZip(await req.load(signal));
+    const result = await downloadToFolder(folder, plan, req.open, { signal, onProgress: (p) => onStatus({ phase: 'writing', progress: p, skipped: p.skipped }) });
+    onStatus({ phase: 'done', progress: { bytes: plan.fileBytes, totalBytes: plan.fileBytes, files: plan.entries.length, totalFiles: plan.entries.length }, skipped: result.skipped });
+    return true;
+  }
+  const file = canPickFile() ? await pickSaveFile(filename) : undefined;
+  if (file === null) return false;
+  onStatus({ phase: 'preparing', progress: null });
+  const plan = planZip(await req.load(signal));
+  let last: ZipProgress | null = null;
+  const zip = await zipStream(plan, req.open, { signal, onProgress: (p) => onStatus({ phase: 'writing', progress: (last = p) }) });
+  if (file) await writeToFile(file, zip.stream, signal);
+  else await downloadThroughWorker(zip.stream, zip.size, filename);
+  await zip.done;
+  onStatus({ phase: 'done', progress: last });
+  return true;
+}

@@ -1,0 +1,34 @@
+import { expect, test } from 'vitest';
+import type { Item } from '../../backend/entities';
+import { planZip, zipItemOf } from './zip-plan';
+
+const base: Item = {
+  id: 'i1', albumId: 'a1', uploaderId: 'u-secret', kind: 'image', status: 'ready', filename: 'IMG_1.jpg', mime: 'image/jpeg',
+  bytes: 10, sha256: 'ab'.repeat(32), width: 4000, height: 3000, durationMs: null, takenAt: '2024-05-01T10:00:00Z',
+  originalKey: 'albums/a1/i1/original', previewKey: 'albums/a1/i1/preview.webp', thumbKey: null, thumbhash: null,
+  metadata: { cameraMake: 'Canon', cameraModel: 'EOS', iso: 200, keywords: ['sea'] }, createdAt: '2025-01-02T00:00:00Z', deletedAt: null,
+};
+
+test('entries are named safely and uniquely, dated when taken or else when added, and manifest.json keeps its name', () => {
+  const items = [base, { ...base, id: 'i2', filename: 'img_1.JPG', takenAt: null }, { ...base, id: 'i3', filename: 'manifest.json' }, { ...base, id: 'i4', filename: '../../etc/CON' }];
+  const plan = planZip(items.map(zipItemOf), new Date('2026-01-01T00:00:00Z'));
+  expect(plan.manifest.name).toBe('manifest.json');
+  expect(plan.entries.map((e) => e.name)).toEqual(['IMG_1.jpg', 'img_1 (2).JPG', 'manifest (2).json', '.._.._etc_CON']);
+  expect(plan.entries.map((e) => e.lastModified.toISOString())).toEqual([
+    '2024-05-01T10:00:00.000Z', '2025-01-02T00:00:00.000Z', '2024-05-01T10:00:00.000Z', '2024-05-01T10:00:00.000Z',
+  ]);
+  expect(plan.fileBytes).toBe(40);
+});
+
+test('the manifest lists each file as given, with its entry name and camera fields, and nothing of keys, people or places', () => {
+  const located = { ...base, metadata: { ...base.metadata, gpsLatitude: 38.7, location: 'Lisbon' } as Item['metadata'] };
+  const plan = planZip([zipItemOf(located)]);
+  const text = new TextDecoder().decode(plan.manifest.bytes);
+  const manifest = JSON.parse(text) as { count: number; items: Record<string, unknown>[] };
+  expect(manifest.count).toBe(1);
+  expect(manifest.items[0]).toMatchObject({
+    entry: 'IMG_1.jpg', filename: 'IMG_1.jpg', kind: 'image', mime: 'image/jpeg', bytes: 10, sha256: base.sha256,
+    takenAt: base.takenAt, width: 4000, height: 3000, metadata: { cameraMake: 'Canon', cameraModel: 'EOS', iso: 200, keywords: ['sea'] },
+  });
+  for (const secret of ['u-secret', 'albums/', 'a1', 'gps', 'Lisbon', '38.7']) expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
+});

@@ -1,0 +1,61 @@
+/**
+ * The service worker: the app shell precached so Shoebox opens offline, every navigation answered with
+ * index.html (the SPA routes), and the downloads of [Note: Downloads served by the service worker].
+ */
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { attachmentDisposition, DOWNLOAD_PATH, isWorkerDownloadMessage, type WorkerDownloadMessage } from './lib/worker-download';
+
+// This file is type-checked with the page's DOM types; these are the few worker types it uses.
+interface ExtendableMessage { data: unknown; ports: readonly MessagePort[]; waitUntil(p: Promise<unknown>): void }
+interface ServiceWorkerScope {
+  __WB_MANIFEST: Parameters<typeof precacheAndRoute>[0];
+  skipWaiting(): Promise<void>;
+  addEventListener(type: 'message', listener: (event: ExtendableMessage) => void): void;
+}
+const sw = globalThis as unknown as ServiceWorkerScope;
+
+// A new version takes over at once (the "autoUpdate" the app registers with).
+void sw.skipWaiting();
+clientsClaim();
+cleanupOutdatedCaches();
+
+const waiting = new Map<string, { message: WorkerDownloadMessage; timer: ReturnType<typeof setTimeout> }>();
+
+sw.addEventListener('message', (event) => {
+  if (!isWorkerDownloadMessage(event.data)) return;
+  const message = event.data;
+  const timer = setTimeout(() => {
+    waiting.delete(message.id);
+    void message.stream.cancel('not collected');
+  }, 60_000);
+  waiting.set(message.id, { message, timer });
+  event.ports[0]?.postMessage({ ready: message.id });
+});
+
+// Registered before the navigation fallback: a download is opened like a page, and the first matching route answers.
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith(DOWNLOAD_PATH),
+  async ({ url }) => {
+    const id = decodeURIComponent(url.pathname.slice(DOWNLOAD_PATH.length).split('/')[0] ?? '');
+    const found = waiting.get(id);
+    if (!found) return new Response('This download has ended. Start it again from the album.', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    waiting.delete(id);
+    clearTimeout(found.timer);
+    const { stream, size, filename, mime } = found.message;
+    return new Response(stream, {
+      headers: {
+        'Content-Type': mime,
+        'Content-Length': String(size),
+        'Content-Disposition': attachmentDisposition(filename),
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-store',
+      },
+    });
+  },
+);
+
+// Written as `self.__WB_MANIFEST` for the build to find and fill in with the precache list.
+precacheAndRoute((self as unknown as ServiceWorkerScope).__WB_MANIFEST);
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [new RegExp(`^${DOWNLOAD_PATH}`)] }));

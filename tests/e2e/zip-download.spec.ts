@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './csp-test';
+import { addFiles, createAlbum, expectItemCount, fixtureBytes } from './helpers';
+
+// Three photos whose names collide without case, and one that hides its real extension behind a bidi override.
+const photos = [
+  { name: 'Beach.jpg', mimeType: 'image/jpeg', buffer: fixtureBytes('orientation-1.jpg') },
+  { name: 'beach.JPG', mimeType: 'image/jpeg', buffer: fixtureBytes('orientation-3.jpg') },
+  { name: 'photo\u202Egpj.exe', mimeType: 'image/jpeg', buffer: fixtureBytes('orientation-6.jpg') },
+];
+const dir = mkdtempSync(join(tmpdir(), 'shoebox-zip-e2e-'));
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function albumWithSelection(page: Page, title: string) {
+  await createAlbum(page, title);
+  await addFiles(page, photos);
+  await expectItemCount(page, 3);
+  const cells = page.getByRole('gridcell');
+  await cells.nth(0).click({ modifiers: ['ControlOrMeta'] });
+  await cells.nth(2).click({ modifiers: ['Shift'] });
+  await expect(page.getByText('3 selected')).toBeVisible();
+}
+
+/**
+ * The archive passes `unzip -t` and holds the photos byte for byte under safe names that differ without case
+ * (which of the two beaches comes first follows the album's order), beside a manifest that maps each name
+ * as given to its entry.
+ */
+function checkArchive(path: string) {
+  expect(execFileSync('unzip', ['-t', path], { encoding: 'utf8' })).toContain('No errors detected');
+  const names = execFileSync('unzip', ['-Z1', path], { encoding: 'utf8' }).trim().split('\n');
+  expect(names.map((n) => n.toLowerCase()).sort()).toEqual(['beach (2).jpg', 'beach.jpg', 'manifest.json', 'photo_gpj.exe']);
+  const manifest = JSON.parse(execFileSync('unzip', ['-p', path, 'manifest.json'], { encoding: 'utf8' })) as { items: { entry: string; filename: string; bytes: number; kind: string }[] };
+  expect(manifest.items.map((i) => i.entry).sort()).toEqual(names.filter((n) => n !== 'manifest.json').sort());
+  for (const photo of photos) {
+    const listed = manifest.items.find((i) => i.filename === photo.name);
+    expect(listed, photo.name).toMatchObject({ bytes: photo.buffer.length, kind: 'image' });
+    const out = execFileSync('unzip', ['-p', path, listed!.entry], { maxBuffer: 1 << 26 });
+    expect(Buffer.compare(out, photo.buffer), photo.name).toBe(0);
+  }
+}
+
+test('a selection downloads as one ZIP through the service worker where no file can be picked', async ({ page }) => {
+  await page.addInitScript(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
+  await albumWithSelection(page, 'Zip through the worker');
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 }).toBe(true);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('Zip through the worker.zip');
+  const path = join(dir, 'worker.zip');
+  await download.saveAs(path);
+  checkArchive(path);
+  await expect(page.getByTestId('download-panel')).toContainText('Download complete');
+  // The selection stays, so another action can follow.
+  await expect(page.getByText('3 selected')).toBeVisible();
+});
+
+test('the whole album is written to the file the user picks (File System Access)', async ({ page }) => {
+  // The save dialog cannot be driven; the picked file is one in the site's private storage instead.
+  await page.addInitScript(() => {
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) =>
+      (await navigator.storage.getDirectory()).getFileHandle(`picked-${suggestedName}`, { create: true });
+  });
+  await createAlbum(page, 'Zip to a file');
+  await addFiles(page, photos);
+  await expectItemCount(page, 3);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Download album as ZIP' }).click();
+  await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 30_000 });
+  await expect(page.getByTestId('download-panel')).toContainText('3 of 3 files');
+  const base64 = await page.evaluate(async () => {
+    const file = await (await (await navigator.storage.getDirectory()).getFileHandle('picked-Zip to a file.zip')).getFile();
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let s = '';
+    for (const b of bytes) s += String.fromCharCode(b);
+    return btoa(s);
+  });
+  const path = join(dir, 'picked.zip');
+  writeFileSync(path, Buffer.from(base64, 'base64'));
+  expect(readFileSync(path).length).toBeGreaterThan(0);
+  checkArchive(path);
+});
+
+test('a ZIP that cannot be written says why, stops, and keeps the selection', async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async () => ({
+      createWritable: async () => {
+        throw new DOMException('The disk is full', 'QuotaExceededError');
+      },
+    });
+  });
+  await albumWithSelection(page, 'Zip to a full disk');
+  await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' }).click();
+  const panel = page.getByTestId('download-panel');
+  await expect(panel).toContainText('The download stopped.');
+  await expect(panel.getByRole('alert')).toHaveAttribute('data-error-code', 'storage/denied');
+  await page.waitForTimeout(500);
+  await expect(panel).not.toContainText('Downloading');
+  await expect(page.getByText('3 selected')).toBeVisible();
+  await expect(page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' })).toBeEnabled();
+});
