@@ -1,5 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { basename } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
 import { expect, test } from './supabase-world';
@@ -63,6 +66,11 @@ test('a visitor with no account opens a protected link, sees the album and its v
 
   // A fresh browser: no session, nothing kept.
   const page = await visit(await browser.newContext({ viewport: { width: 1280, height: 800 } }));
+  // The save dialog cannot be driven: the file "picked" is one in the site's private storage, read back below.
+  await page.addInitScript(() => {
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) =>
+      (await navigator.storage.getDirectory()).getFileHandle(`picked-${suggestedName}`, { create: true });
+  });
   await page.goto(`/s/${created.token}`);
   const field = page.getByLabel('Password');
   await expect(field).toBeVisible();
@@ -108,6 +116,46 @@ test('a visitor with no account opens a protected link, sees the album and its v
   await shoot(page, 'viewer');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Two photos selected download as one ZIP of their originals: it passes `unzip -t`, holds them byte for byte
+  // under their names, and its manifest names no one.
+  const cells = page.getByRole('gridcell');
+  await cells.nth(0).click({ modifiers: ['ControlOrMeta'] });
+  await cells.nth(1).click({ modifiers: ['ControlOrMeta'] });
+  await expect(page.getByText('2 selected')).toBeVisible();
+  await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' }).click();
+  await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 60_000 });
+  const zipBase64 = await page.evaluate(async () => {
+    const file = await (await (await navigator.storage.getDirectory()).getFileHandle('picked-Algarve.zip')).getFile();
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let s = '';
+    for (const b of bytes) s += String.fromCharCode(b);
+    return btoa(s);
+  });
+  const zipDir = mkdtempSync(join(tmpdir(), 'shoebox-share-zip-'));
+  try {
+    const zipPath = join(zipDir, 'Algarve.zip');
+    writeFileSync(zipPath, Buffer.from(zipBase64, 'base64'));
+    expect(execFileSync('unzip', ['-t', zipPath], { encoding: 'utf8' })).toContain('No errors detected');
+    const entries = execFileSync('unzip', ['-Z1', zipPath], { encoding: 'utf8' }).trim().split('\n').sort();
+    expect(entries).toEqual([...order.slice(0, 2), 'manifest.json'].sort());
+    // The album removes location from originals (the default): each entry is its photo at the same length, with
+    // the place blanked and nothing else changed (the pixels are checked in tests/unit/location-privacy.test.ts).
+    for (const name of order.slice(0, 2)) {
+      const source = readFileSync(photos.find((p) => basename(p) === name)!);
+      const entry = execFileSync('unzip', ['-p', zipPath, name], { maxBuffer: 1 << 26 });
+      expect(entry.length, name).toBe(source.length);
+      const entryPath = join(zipDir, `entry-${name}`);
+      writeFileSync(entryPath, entry);
+      expect(execFileSync('exiftool', ['-gps:all', '-a', '-s', entryPath], { encoding: 'utf8' }).trim(), name).toBe('');
+    }
+    const manifest = execFileSync('unzip', ['-p', zipPath, 'manifest.json'], { encoding: 'utf8' });
+    expect(manifest).not.toContain(ana.email);
+    expect(manifest).not.toContain(ana.id);
+  } finally {
+    rmSync(zipDir, { recursive: true, force: true });
+  }
+  await page.getByRole('button', { name: 'Clear selection' }).click();
 
   // Ana revokes the link while the page is open: the next page of items is refused and the page says so.
   const { error: revokeError } = await api.from('share_links').update({ revoked_at: new Date().toISOString() }).eq('id', created.link.id);

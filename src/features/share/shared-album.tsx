@@ -16,6 +16,7 @@ import { downloadItems } from '../items/use-item-actions';
 import { useBackend } from '../../backend/backend-context';
 import { itemKeys } from '../items/item-keys';
 import { GuestUploads } from './guest-uploads';
+import { AlbumDownloadMenu, useAlbumDownload } from '../downloads/album-download';
 
 /** What the viewer over a shared album gets from the page. */
 export interface SharedAlbumOutletContext {
@@ -73,10 +74,14 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
     setSelection(emptySelection);
     setParams(p, { replace: true });
   };
+  const albumDownload = useAlbumDownload(album);
   const downloadSelection = async () => {
     setActionError(null);
+    const chosen = getItems().filter((i) => selection.ids.has(i.id));
     try {
-      await downloadItems(files, getItems().filter((i) => selection.ids.has(i.id)));
+      // One file is saved as itself; several become one ZIP, as for members.
+      if (chosen.length === 1) await downloadItems(files, chosen);
+      else albumDownload.start('zip', chosen);
     } catch (e) {
       setActionError(e);
     }
@@ -106,8 +111,11 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
         </div>
         {link.allowDownload && (
           <div className="page-header__actions" data-testid="share-download-area">
-            {/* The whole album as one ZIP joins here; until then, downloads go by selection. */}
-            <span className="muted">Select photos to download them.</span>
+            {link.originals ? (
+              <AlbumDownloadMenu busy={albumDownload.busy} disabled={album.itemCount === 0} onStart={(mode) => albumDownload.start(mode)} />
+            ) : (
+              <span className="muted">This album keeps where its photos were taken, so its link shows previews only.</span>
+            )}
           </div>
         )}
       </header>
@@ -126,7 +134,7 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
           <strong>{formatNumber(selection.ids.size)} selected</strong>
           <span className="album-toolbar__spacer" />
           {link.originals && (
-            <button type="button" className="btn" onClick={() => void downloadSelection()}>
+            <button type="button" className="btn" onClick={() => void downloadSelection()} disabled={albumDownload.busy}>
               <Icon name="download" /> Download
             </button>
           )}
@@ -163,6 +171,7 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
             onDeleteKey={noDelete}
           />
       )}
+      {albumDownload.panel}
       <Outlet context={outlet} />
     </div>
   );
