@@ -174,8 +174,9 @@ try {
     step('functions', run('edge functions tests', process.execPath, [join(root, 'scripts', 'functions-test.mjs'), file], url ? { DATABASE_URL: url } : {}));
     if (!countVitest(file)) failures.push('functions (no report)');
   }
-  // The end-to-end tests of several people need the server too (their edge function reaches the database).
-  if (!want('e2e')) stopPostgres();
+  // Browser tests that serve edge functions, and the end-to-end tests of several people, need the server too
+  // (their edge functions reach the database).
+  if (!want('e2e') && !want('browser')) stopPostgres();
 
   if (want('browser') || want('e2e')) {
     ensureChromium();
@@ -183,7 +184,8 @@ try {
 
   if (want('browser')) {
     const file = join(out, 'browser.json');
-    step('browser', run('browser tests', 'npx', ['vitest', 'run', '--project', 'browser', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+    const url = postgresUrl();
+    step('browser', run('browser tests', 'npx', ['vitest', 'run', '--project', 'browser', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], url ? { DATABASE_URL: url } : {}));
     if (!countVitest(file)) failures.push('browser (no report)');
   }
 

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 
@@ -55,4 +57,33 @@ export async function thumbSize(t: Locator): Promise<{ w: number; h: number }> {
   const img = t.locator('img.tile__thumb');
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
   return img.evaluate((el: HTMLImageElement) => ({ w: el.naturalWidth, h: el.naturalHeight }));
+}
+
+/** Where a JPEG's metadata segments (APPn, COM) end: the place-removal may change bytes only before this. */
+function jpegMetadataEnd(bytes: Buffer): number {
+  let at = 2;
+  while (at + 4 <= bytes.length && bytes[at] === 0xff) {
+    const marker = bytes[at + 1]!;
+    if (!((marker >= 0xe0 && marker <= 0xef) || marker === 0xfe)) break;
+    at += 2 + bytes.readUInt16BE(at + 2);
+  }
+  return at;
+}
+
+/**
+ * An original stored from `source` in an album that removes location (the default): the same length, no GPS tag
+ * left for ExifTool to read, and not a byte changed past the metadata segments — the picture is the same.
+ */
+export function expectSameApartFromLocation(stored: Buffer, source: Buffer, name: string): void {
+  expect(stored.length, name).toBe(source.length);
+  const end = jpegMetadataEnd(source);
+  expect(Buffer.compare(stored.subarray(end), source.subarray(end)), `${name}: bytes past the metadata`).toBe(0);
+  const dir = mkdtempSync(join(tmpdir(), 'shoebox-gps-'));
+  try {
+    const path = join(dir, 'photo.jpg');
+    writeFileSync(path, stored);
+    expect(execFileSync('exiftool', ['-gps:all', '-a', '-s', path], { encoding: 'utf8' }).trim(), `${name}: GPS tags`).toBe('');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

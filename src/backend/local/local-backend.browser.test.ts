@@ -188,8 +188,10 @@ describe('local backend', () => {
     expect(await opfsEntries((b.files as unknown as { rootName: string }).rootName, ['albums', album.id, old.id])).toBeNull();
     expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 1 });
 
-    const e = await expectAppError(b.functions.invoke('share-open', {}), 'backend/unreachable');
+    const e = await expectAppError(b.functions.invoke('invite-email', {}), 'backend/unreachable');
     expect(e.message).toBe('This function is not available on the local backend.');
+    // No link exists on a device: its public page says so rather than that something is broken.
+    await expectAppError(b.functions.invoke('share-open', {}), 'share/not-found');
   });
 
   it('deletes an album with its items and their bytes', async () => {
