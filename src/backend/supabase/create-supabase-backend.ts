@@ -52,7 +52,7 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
   return {
     capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: true, links: true } },
     auth,
-    data: new SupabaseData(client, http),
+    data: new SupabaseData(client, http, functions),
     realtime: new SupabaseRealtime(client, auth),
     functions,
     files: createSupabaseFiles(client, config.url, config.anonKey, functions, config.storage),

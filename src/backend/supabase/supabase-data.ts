@@ -6,12 +6,11 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { AppError, throwIfAborted, type ErrorCode } from '../../lib/app-error';
 import { albumDescription, albumTitle, parseField, validateAlbumInput } from '../../lib/validation';
-import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page, ReserveItemInput } from '../ports';
+import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, FunctionsPort, ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page, ReserveItemInput } from '../ports';
 import type { Activity, Album, Comment, Favoriter, Invite, InviteInput, InvitePreview, Item, ItemKind, ItemSocial, Member, Role, ShareLink, ShareLinkInput } from '../entities';
 import { decodeCursor, encodeCursor } from './supabase-cursor';
 import { abortErrorOf, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
-import { SupabaseFunctions } from './supabase-functions';
 import { SupabaseMembers, type MemberCalls } from './supabase-members';
 import { SupabaseShareLinks } from './supabase-share-links';
 import { SupabaseSocial } from './supabase-social';
@@ -83,6 +82,7 @@ export class SupabaseData implements DataPort {
   constructor(
     private readonly client: SupabaseClient,
     private readonly http: SupabaseFetch,
+    functions: FunctionsPort,
   ) {
     const calls: MemberCalls = {
       client,
@@ -92,7 +92,7 @@ export class SupabaseData implements DataPort {
     };
     this.members = new SupabaseMembers(calls);
     this.social = new SupabaseSocial(calls);
-    this.shareLinks = new SupabaseShareLinks(calls, new SupabaseFunctions(client));
+    this.shareLinks = new SupabaseShareLinks(calls, functions);
   }
 
   /**
