@@ -44,3 +44,34 @@ export function bearerToken(request: Request): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1]! : null;
 }
+
+/** The refusals of the album SQL functions (`private.fail`), and the status each is answered with. */
+export const ALBUM_REFUSALS: Record<string, number> = {
+  'album/not-found': 404,
+  'album/forbidden': 403,
+  'validation/invalid': 400,
+};
+
+/**
+ * A refusal raised by our SQL functions — SQLSTATE P0001 with the product's error code as its message, the
+ * sentence as its detail and, where a function gives them, details as a JSON object in its hint — as the
+ * function's answer; null for a code not in `statusOf` or any other error (the caller logs it).
+ */
+export function sqlRefusal(e: unknown, statusOf: Record<string, number>): Response | null {
+  const pg = e as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown } | null;
+  if (pg?.code !== 'P0001' || typeof pg.message !== 'string' || !Object.hasOwn(statusOf, pg.message)) return null;
+  const details = typeof pg.hint === 'string' && pg.hint.startsWith('{') ? JSON.parse(pg.hint) as Record<string, unknown> : undefined;
+  return failure(statusOf[pg.message]!, pg.message, typeof pg.detail === 'string' ? pg.detail : '', {}, details);
+}
+
+/** The request's body as a JSON object of at most `maxBytes` characters, or null (unreadable, too long, not an object). */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown> | null> {
+  try {
+    const text = await request.text();
+    if (text.length > maxBytes) return null;
+    const body: unknown = JSON.parse(text);
+    return body && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : null;
+  } catch {
+    return null;
+  }
+}

@@ -16,7 +16,7 @@
 import { signedInCaller } from '../_shared/caller.ts';
 import { ConfigError, type Env, required } from '../_shared/config-error.ts';
 import { type Sql, sqlFromEnv } from '../_shared/database.ts';
-import { failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
+import { ALBUM_REFUSALS, failure, json, methodNotAllowed, preflight, readJsonObject, sqlRefusal } from '../_shared/http.ts';
 import { type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
 import { AddressRefused, type AuthMailer, authMailerFromEnv, MailFailed } from './auth-mail.ts';
 
@@ -103,7 +103,7 @@ export async function handle(request: Request, deps: InviteEmailDeps): Promise<R
   const caller = await signedInCaller(request, deps.verifyToken);
   if (caller instanceof Response) return caller;
 
-  const asked = parse(await readBody(request), deps.siteOrigins);
+  const asked = parse(await readJsonObject(request, MAX_BODY_BYTES), deps.siteOrigins);
   if (asked instanceof Response) return asked;
 
   try {
@@ -151,27 +151,12 @@ function answerFor(e: unknown): Response {
     console.error('invite-email: mail', e.message);
     return failure(502, 'backend/unreachable', 'The invitation could not be mailed.');
   }
-  const pg = e as { code?: unknown; message?: unknown; detail?: unknown };
-  if (pg.code === 'P0001') {
-    const detail = typeof pg.detail === 'string' ? pg.detail : '';
-    if (pg.message === 'album/not-found') return failure(404, 'album/not-found', detail);
-    if (pg.message === 'album/forbidden') return failure(403, 'album/forbidden', detail);
-    if (pg.message === 'validation/invalid') return failure(400, 'validation/invalid', detail);
-  }
+  const refused = sqlRefusal(e, ALBUM_REFUSALS);
+  if (refused) return refused;
   console.error('invite-email: database', e instanceof Error ? e.message : e);
   return failure(500, 'backend/unreachable', 'The database could not be reached.');
 }
 
-async function readBody(request: Request): Promise<Record<string, unknown> | null> {
-  try {
-    const text = await request.text();
-    if (text.length > MAX_BODY_BYTES) return null;
-    const body: unknown = JSON.parse(text);
-    return body && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : null;
-  } catch {
-    return null;
-  }
-}
 
 function parse(body: Record<string, unknown> | null, origins: readonly string[]): Asked | Response {
   if (!body) return failure(400, 'validation/invalid', 'Send { albumId, email, role, expiresInDays?, redirectOrigin }.');

@@ -14,7 +14,7 @@
 import { signedInCaller } from '../_shared/caller.ts';
 import type { Env } from '../_shared/config-error.ts';
 import { type Sql, sqlFromEnv, type Tx } from '../_shared/database.ts';
-import { failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
+import { ALBUM_REFUSALS, failure, json, methodNotAllowed, preflight, readJsonObject, sqlRefusal } from '../_shared/http.ts';
 import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
 import { hashPassword } from '../_shared/password-hash.ts';
 import { type CreateInput, parseRequest } from './share-links-request.ts';
@@ -40,7 +40,7 @@ export async function handle(request: Request, deps: ShareLinksDeps): Promise<Re
   const caller = await signedInCaller(request, deps.verifyToken);
   if (caller instanceof Response) return caller;
 
-  const asked = parseRequest(await readBody(request));
+  const asked = parseRequest(await readJsonObject(request, MAX_BODY_BYTES));
   if (asked instanceof Response) return asked;
 
   try {
@@ -92,24 +92,9 @@ function optionsOf(asked: CreateInput): Record<string, string | number | boolean
 }
 
 function answerFor(e: unknown): Response {
-  const pg = e as { code?: unknown; message?: unknown; detail?: unknown };
-  if (pg.code === 'P0001') {
-    const detail = typeof pg.detail === 'string' ? pg.detail : '';
-    if (pg.message === 'album/not-found') return failure(404, 'album/not-found', detail);
-    if (pg.message === 'album/forbidden') return failure(403, 'album/forbidden', detail);
-    if (pg.message === 'validation/invalid') return failure(400, 'validation/invalid', detail);
-  }
+  const refused = sqlRefusal(e, ALBUM_REFUSALS);
+  if (refused) return refused;
   console.error('share-links: database', e instanceof Error ? e.message : e);
   return failure(500, 'backend/unreachable', 'The database could not be reached.');
 }
 
-async function readBody(request: Request): Promise<Record<string, unknown> | null> {
-  try {
-    const text = await request.text();
-    if (text.length > MAX_BODY_BYTES) return null;
-    const body: unknown = JSON.parse(text);
-    return body && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : null;
-  } catch {
-    return null;
-  }
-}

@@ -15,7 +15,7 @@
  */
 import { ConfigError, type Env, required } from '../_shared/config-error.ts';
 import { type Sql, sqlFromEnv } from '../_shared/database.ts';
-import { failure, json, preflight } from '../_shared/http.ts';
+import { failure, json, preflight, readJsonObject } from '../_shared/http.ts';
 import { verifyPassword } from '../_shared/password-hash.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
 import { asService, linkByToken, linkByVisit, sha256Hex, ShareError, type SharedLink } from '../_shared/share-access.ts';
@@ -205,14 +205,7 @@ async function page(request: Request, deps: ShareOpenDeps, now: Date): Promise<R
 }
 
 async function readBody(request: Request): Promise<Record<string, unknown>> {
-  try {
-    const text = await request.text();
-    if (text.length <= MAX_BODY_BYTES) {
-      const body: unknown = JSON.parse(text);
-      if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
-    }
-  } catch {
-    // answered below
-  }
-  throw invalid('body', 'Send a JSON object with an op.');
+  const body = await readJsonObject(request, MAX_BODY_BYTES);
+  if (!body) throw invalid('body', 'Send a JSON object with an op.');
+  return body;
 }

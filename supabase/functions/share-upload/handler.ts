@@ -14,7 +14,7 @@
  */
 import { ConfigError, type Env } from '../_shared/config-error.ts';
 import { type Sql, sqlFromEnv, type Tx } from '../_shared/database.ts';
-import { failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
+import { failure, json, methodNotAllowed, preflight, readJsonObject, sqlRefusal } from '../_shared/http.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
 import { ShareError } from '../_shared/share-access.ts';
 import { linkOfVisit } from '../_shared/share-visit.ts';
@@ -76,31 +76,16 @@ export async function handle(request: Request, deps: UploadDeps): Promise<Respon
   } catch (e) {
     if (e instanceof ShareError) return json(e.status, { code: e.code, message: e.detail, ...e.extra }, e.headers);
     if (e instanceof Refused) return failure(e.status, e.code, e.detail, {}, e.details);
-    const pg = e as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown };
-    if (pg.code === 'P0001' && typeof pg.message === 'string' && pg.message in STATUS_OF) {
-      const details = typeof pg.hint === 'string' && pg.hint.startsWith('{') ? JSON.parse(pg.hint) as Record<string, unknown> : undefined;
-      return failure(STATUS_OF[pg.message]!, pg.message, typeof pg.detail === 'string' ? pg.detail : '', {}, details);
-    }
+    const refused = sqlRefusal(e, STATUS_OF);
+    if (refused) return refused;
     console.error('share-upload:', e instanceof Error ? e.message : e);
     return failure(500, 'backend/unreachable', 'The database or the storage service could not be reached.');
   }
 }
 
 async function readBody(request: Request): Promise<Body | null> {
-  let text: string;
-  try {
-    text = await request.text();
-  } catch {
-    return null;
-  }
-  if (text.length > MAX_BODY_BYTES) return null;
-  try {
-    const body = JSON.parse(text) as unknown;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
-    return OPS.includes((body as { op?: unknown }).op as Op) ? body as Body : null;
-  } catch {
-    return null;
-  }
+  const body = await readJsonObject(request, MAX_BODY_BYTES);
+  return body && OPS.includes(body.op as Op) ? body as Body : null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -14,7 +14,7 @@
 import { ConfigError, type Env } from '../_shared/config-error.ts';
 import { type Sql, sqlFromEnv } from '../_shared/database.ts';
 import { signedInCaller } from '../_shared/caller.ts';
-import { failure, json, methodNotAllowed, preflight } from '../_shared/http.ts';
+import { failure, json, methodNotAllowed, preflight, readJsonObject } from '../_shared/http.ts';
 import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
 import { mayStore } from './content-safety.ts';
@@ -84,20 +84,7 @@ export async function handle(request: Request, deps: SignDeps): Promise<Response
 }
 
 async function readBody(request: Request): Promise<unknown[] | null> {
-  let text: string;
-  try {
-    text = await request.text();
-  } catch {
-    return null;
-  }
-  if (text.length > MAX_BODY_BYTES) return null;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const requests = (body as { requests?: unknown } | null)?.requests;
+  const requests = (await readJsonObject(request, MAX_BODY_BYTES))?.requests;
   if (!Array.isArray(requests) || requests.length < 1 || requests.length > MAX_REQUESTS) return null;
   return requests;
 }
