@@ -6,10 +6,11 @@
  */
 import { AppError } from '../../lib/app-error';
 import type { Item } from '../entities';
-import { objectKeys, type AuthPort, type Backend, type CallOptions, type DataPort, type FilesPort, type FunctionsPort, type RealtimePort } from '../ports';
+import { objectKeys, type Backend, type CallOptions, type DataPort, type FilesPort, type FunctionsPort } from '../ports';
 import { FunctionSigner } from '../s3/function-signer';
 import { S3Files } from '../s3/s3-files';
 import { duplicateError, GuestUploadClient } from './guest-upload-client';
+import { NO_ACCOUNT_CAPABILITIES, NO_REALTIME, noAccountAuth } from './no-account';
 
 export interface GuestBackendConfig {
   /** The app's functions port (supabase-js's, sending the anon key). */
@@ -20,7 +21,8 @@ export interface GuestBackendConfig {
   contentMd5?: boolean;
 }
 
-const forbidden = () => Promise.reject(new AppError('album/forbidden', 'A guest of a share link can only add files and take back their own.'));
+const GUEST_REFUSAL = 'A guest of a share link can only add files and take back their own.';
+const forbidden = () => Promise.reject(new AppError('album/forbidden', GUEST_REFUSAL));
 
 export function createGuestBackend(config: GuestBackendConfig): Backend & { guest: GuestUploadClient } {
   const client = new GuestUploadClient(config.functions, config.visit, config.guest);
@@ -89,27 +91,11 @@ export function createGuestBackend(config: GuestBackendConfig): Backend & { gues
     revokeShareLink: forbidden,
   };
 
-  const auth: AuthPort = {
-    capabilities: () => ({ requiresSignIn: false, methods: [], oauthProviders: [] }),
-    getSession: () => Promise.resolve(null),
-    onSessionChange: (cb) => {
-      cb(null);
-      return () => undefined;
-    },
-    signInWithPassword: forbidden,
-    signUp: forbidden,
-    sendMagicLink: forbidden,
-    signInWithOAuth: forbidden,
-    signOut: () => Promise.resolve(),
-    updateProfile: forbidden,
-  };
-  const realtime: RealtimePort = { subscribe: () => () => undefined, broadcast: () => undefined };
-
   return {
-    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: false, links: false } },
-    auth,
+    capabilities: NO_ACCOUNT_CAPABILITIES,
+    auth: noAccountAuth(GUEST_REFUSAL),
     data,
-    realtime,
+    realtime: NO_REALTIME,
     functions: config.functions,
     files,
     guest: client,

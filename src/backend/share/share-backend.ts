@@ -6,7 +6,8 @@
  */
 import { AppError } from '../../lib/app-error';
 import type { Album, Item, Member } from '../entities';
-import type { AuthPort, Backend, CallOptions, DataPort, FilesPort, ItemCountQuery, ItemQuery, MonthCount, Page, RealtimePort, UrlOptions } from '../ports';
+import type { Backend, CallOptions, DataPort, FilesPort, ItemCountQuery, ItemQuery, MonthCount, Page, UrlOptions } from '../ports';
+import { NO_ACCOUNT_CAPABILITIES, NO_REALTIME, noAccountAuth } from './no-account';
 import { parseSharedKey, sharedKey } from './share-object-keys';
 import type { ShareOpenAnswer, SharedItem, SharedVariant } from './share-types';
 import type { ShareVisitor } from './share-visitor';
@@ -16,8 +17,9 @@ export const SHARED_ALBUM_ID = 'shared';
 /** Items kept for the viewer's `getItem` (the grid holds its own); the oldest go first. */
 const KEEP_ITEMS = 5000;
 
+const VISITOR_REFUSAL = 'A link visitor cannot do this.';
 const forbidden = (): never => {
-  throw new AppError('album/forbidden', 'A link visitor cannot do this.');
+  throw new AppError('album/forbidden', VISITOR_REFUSAL);
 };
 
 export function sharedAlbum(answer: ShareOpenAnswer): Album {
@@ -193,28 +195,11 @@ export function createShareBackend(visitor: ShareVisitor, functions: Backend['fu
     abortUpload: async () => forbidden(),
   };
 
-  const auth: AuthPort = {
-    capabilities: () => ({ requiresSignIn: false, methods: [], oauthProviders: [] }),
-    getSession: async () => null,
-    onSessionChange: (cb) => {
-      cb(null);
-      return () => undefined;
-    },
-    signInWithPassword: async () => forbidden(),
-    signUp: async () => forbidden(),
-    sendMagicLink: async () => forbidden(),
-    signInWithOAuth: async () => forbidden(),
-    signOut: async () => undefined,
-    updateProfile: async () => forbidden(),
-  };
-
-  const realtime: RealtimePort = { subscribe: () => () => undefined, broadcast: () => undefined };
-
   return {
-    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: false, links: false } },
-    auth,
+    capabilities: NO_ACCOUNT_CAPABILITIES,
+    auth: noAccountAuth(VISITOR_REFUSAL),
     data,
-    realtime,
+    realtime: NO_REALTIME,
     functions,
     files,
   };
