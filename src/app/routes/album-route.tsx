@@ -15,10 +15,11 @@ import { UrlBatcherContext } from '../../features/files/use-url';
 import { AlbumGrid } from '../../features/items/album-grid';
 import { itemKeys } from '../../features/items/item-keys';
 import { orderedItems } from '../../features/items/grid-model';
+import { SelectionBar } from '../../features/items/selection-bar';
 import { emptySelection, prune, type Selection } from '../../features/items/selection';
 import { useAlbumLive, type AlbumGone } from '../../features/items/use-album-live';
 import { useAlbumSections, type AlbumView } from '../../features/items/use-album-sections';
-import { downloadItems, useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
+import { useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
 import { AlbumMembersContext } from '../../features/members/uploader-credit';
 import { useMembers } from '../../features/members/use-members';
 import { AlbumFilters, FilteredEmpty } from '../../features/social/album-filters';
@@ -27,7 +28,7 @@ import { AddFilesMenu } from '../../features/uploads/add-files-menu';
 import { DropZone } from '../../features/uploads/drop-zone';
 import { OthersUploading } from '../../features/uploads/others-uploading';
 import { useUploadEngine } from '../../features/uploads/upload-engine-provider';
-import { formatBytes, formatCount, formatNumber } from '../../lib/format';
+import { formatBytes, formatCount } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { Presence } from '../../ui/presence';
@@ -103,7 +104,6 @@ function AlbumScreen({ album }: { album: Album }) {
   const engine = useUploadEngine();
   const trash = useTrashItems(album.id);
   const restore = useRestoreItems(album.id);
-  const { files } = useBackend();
   const [actionError, setActionError] = useState<unknown>(null);
   const abilities = albumAbilities(album.role);
   const albumDownload = useAlbumDownload(album);
@@ -138,12 +138,7 @@ function AlbumScreen({ album }: { album: Album }) {
     if (action !== 'download' && moving.current) return;
     setActionError(null);
     try {
-      if (action === 'download') {
-        const chosen = getItems().filter((i) => selection.ids.has(i.id));
-        // One file is saved as itself; several become one ZIP (the selection stays, so a failed download can be tried again).
-        if (chosen.length === 1) await downloadItems(files, chosen);
-        else albumDownload.start('zip', chosen);
-      }
+      if (action === 'download') await albumDownload.downloadSelection(getItems().filter((i) => selection.ids.has(i.id)));
       else {
         moving.current = true;
         await (action === 'trash' ? trash : restore).mutateAsync(selectedIds);
@@ -195,12 +190,7 @@ function AlbumScreen({ album }: { album: Album }) {
       </div>
 
       {selection.ids.size > 0 ? (
-        <div className="album-toolbar selection-bar" role="toolbar" aria-label="Selection">
-          <button type="button" className="btn btn--icon" aria-label="Clear selection" onClick={() => setSelection(emptySelection)}>
-            <Icon name="close" />
-          </button>
-          <strong>{formatNumber(selection.ids.size)} selected</strong>
-          <span className="album-toolbar__spacer" />
+        <SelectionBar count={selection.ids.size} onClear={() => setSelection(emptySelection)}>
           <button type="button" className="btn" onClick={() => void runOnSelection('download')} disabled={albumDownload.busy}>
             <Icon name="download" /> Download
           </button>
@@ -214,7 +204,7 @@ function AlbumScreen({ album }: { album: Album }) {
                 <Icon name="trash" /> Move to trash
               </button>
             ))}
-        </div>
+        </SelectionBar>
       ) : (
         <div className="album-toolbar" role="toolbar" aria-label="Album view">
           {trashed && (

@@ -1,6 +1,7 @@
 import { useBackend } from '../../backend/backend-context';
 import type { Album, Item } from '../../backend/entities';
 import { Icon } from '../../ui/icon';
+import { downloadItems } from '../items/use-item-actions';
 import { Menu, MenuItem } from '../../ui/menu';
 import { loadAlbumItems } from './album-files';
 import { DownloadPanel } from './download-panel';
@@ -26,8 +27,13 @@ export function useAlbumDownload(album: Album) {
       open: (entry, signal) => openMemberOriginals(backend, items)(entry, signal),
     });
   };
+  /** A selection: one file is saved as itself, several become one ZIP (the selection stays, so a failed download can be tried again). */
+  const downloadSelection = async (chosen: Item[]) => {
+    if (chosen.length === 1) await downloadItems(backend.files, chosen);
+    else start('zip', chosen);
+  };
   const panel = <DownloadPanel state={download.state} onCancel={download.cancel} onDismiss={download.dismiss} />;
-  return { start, busy: download.busy, panel };
+  return { start, downloadSelection, busy: download.busy, panel };
 }
 
 /** The header's Download menu: the album as one ZIP, or (where the browser can write into a folder) file by file. */

@@ -4,16 +4,15 @@ import { Outlet, useNavigate, useSearchParams } from 'react-router';
 import type { Album, Item } from '../../backend/entities';
 import type { ItemSort } from '../../backend/ports';
 import type { SharedLink } from '../../backend/share/share-types';
-import { formatCount, formatNumber } from '../../lib/format';
+import { formatCount } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { AlbumGrid } from '../items/album-grid';
 import { orderedItems } from '../items/grid-model';
+import { SelectionBar } from '../items/selection-bar';
 import { emptySelection, prune, type Selection } from '../items/selection';
 import { thumbhashDataUrl } from '../items/thumbhash-image';
 import { useAlbumSections, type AlbumView } from '../items/use-album-sections';
-import { downloadItems } from '../items/use-item-actions';
-import { useBackend } from '../../backend/backend-context';
 import { itemKeys } from '../items/item-keys';
 import { GuestUploads } from './guest-uploads';
 import { AlbumDownloadMenu, useAlbumDownload } from '../downloads/album-download';
@@ -50,7 +49,6 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
   const view = useMemo<AlbumView>(() => ({ sort }), [sort]);
   const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
   const { months, sections, error } = useAlbumSections(album.id, view, wanted);
-  const { files } = useBackend();
   const getItems = useMemo(() => {
     let items: Item[] | undefined;
     return () => (items ??= orderedItems(sections));
@@ -77,11 +75,8 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
   const albumDownload = useAlbumDownload(album);
   const downloadSelection = async () => {
     setActionError(null);
-    const chosen = getItems().filter((i) => selection.ids.has(i.id));
     try {
-      // One file is saved as itself; several become one ZIP, as for members.
-      if (chosen.length === 1) await downloadItems(files, chosen);
-      else albumDownload.start('zip', chosen);
+      await albumDownload.downloadSelection(getItems().filter((i) => selection.ids.has(i.id)));
     } catch (e) {
       setActionError(e);
     }
@@ -127,18 +122,13 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
       )}
 
       {selection.ids.size > 0 ? (
-        <div className="album-toolbar selection-bar" role="toolbar" aria-label="Selection">
-          <button type="button" className="btn btn--icon" aria-label="Clear selection" onClick={() => setSelection(emptySelection)}>
-            <Icon name="close" />
-          </button>
-          <strong>{formatNumber(selection.ids.size)} selected</strong>
-          <span className="album-toolbar__spacer" />
+        <SelectionBar count={selection.ids.size} onClear={() => setSelection(emptySelection)}>
           {link.originals && (
             <button type="button" className="btn" onClick={() => void downloadSelection()} disabled={albumDownload.busy}>
               <Icon name="download" /> Download
             </button>
           )}
-        </div>
+        </SelectionBar>
       ) : (
         <div className="album-toolbar" role="toolbar" aria-label="Album view">
           <label htmlFor="share-sort" className="muted">Sort</label>
