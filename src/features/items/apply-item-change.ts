@@ -12,6 +12,9 @@
  * Where that is not enough (a restore heard while the trash's counts are cached but its month is not loaded,
  * a bare delete of an item in no loaded month), the view's counts are read again: one request, never the
  * rows. A row the app cannot read invalidates only the month that held the item, and the counts.
+ * An item found in a loaded month although its event says it just entered the list was read with that month
+ * ahead of its event (the month was fetched while it finished): the view's counts and the album's header may
+ * or may not include it, so both are read again.
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { ChangeEvent, ItemSort, MonthCount } from '../../backend/ports';
@@ -112,9 +115,16 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent): void {
   const item = itemFromChange(ev);
   const malformed = !item && ev.op !== 'delete';
   let albumDelta: { count: number; bytes: number } | null = null;
+  let recount = false;
 
   for (const v of cachedViews(qc, albumId)) {
     const found = findLoaded(qc, albumId, v, ev.row.id);
+    if (found && item && wasInFromEvent(ev, item, v.list) === false) {
+      // The month was read after the item entered it, ahead of this event: whether the counts were read before or
+      // after that is unknown, so they (and the header's, for the album) are read again rather than guessed.
+      void qc.invalidateQueries({ queryKey: v.monthsKey, exact: true });
+      if (v.list === 'album') recount = true;
+    }
     if (malformed) {
       // What the row says cannot be trusted: the month that held it, and the counts, are read again.
       if (found) void qc.invalidateQueries({ queryKey: found.key, exact: true });
@@ -166,6 +176,7 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent): void {
       a ? { ...a, itemCount: Math.max(0, a.itemCount + d.count), bytesTotal: Math.max(0, a.bytesTotal + d.bytes) } : a,
     );
   }
+  if (recount) void qc.invalidateQueries({ queryKey: albumKeys.detail(albumId), exact: true });
   // Other screens (the albums list, activity) read again when they are next shown, not now.
   void qc.invalidateQueries({ queryKey: albumKeys.list(), refetchType: 'none' });
   void qc.invalidateQueries({ queryKey: albumKeys.activity(), refetchType: 'none' });

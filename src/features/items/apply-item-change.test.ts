@@ -1,0 +1,48 @@
+import { QueryClient } from '@tanstack/react-query';
+import { expect, test } from 'vitest';
+import type { Album, Item } from '../../backend/entities';
+import type { ChangeEvent, MonthCount } from '../../backend/ports';
+import { albumKeys } from '../albums/album-keys';
+import { applyItemChange } from './apply-item-change';
+import { itemFromChange } from './item-from-change';
+import { itemKeys } from './item-keys';
+
+const row = (id: string) => ({
+  id, albumId: 'a1', uploaderId: 'u1', kind: 'image', status: 'ready', filename: `${id}.jpg`, mime: 'image/jpeg', bytes: 1000,
+  sha256: null, width: 400, height: 300, durationMs: null, takenAt: '2023-07-01T10:00:00.000Z', originalKey: `albums/a1/${id}/original`,
+  previewKey: null, thumbKey: null, thumbhash: null, metadata: {}, createdAt: '2026-11-24T10:00:00.000Z', deletedAt: null,
+});
+const finalized = (id: string): ChangeEvent => ({ entity: 'item', op: 'update', albumId: 'a1', row: row(id) });
+const view = { sort: 'taken' as const, trashed: false };
+
+/**
+ * Two photos of July 2023 finish one after the other. The first one's event makes the month appear (counted
+ * 1); the grid reads that month, and the read already holds the second photo, finished meanwhile; then the
+ * second one's event arrives. The month and the header cannot tell from the cache whether they counted it.
+ */
+test('an item whose month was read after it arrived, ahead of its event, has its counts and the header read again', () => {
+  const qc = new QueryClient();
+  qc.setQueryData<Album>(albumKeys.detail('a1'), { id: 'a1', itemCount: 0, bytesTotal: 0 } as Album);
+  qc.setQueryData<MonthCount[]>(itemKeys.months('a1', view), []);
+  applyItemChange(qc, finalized('p1'));
+  expect(qc.getQueryData<Album>(albumKeys.detail('a1'))?.itemCount).toBe(1);
+  expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', view))).toEqual([{ month: '2023-07', count: 1 }]);
+
+  qc.setQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'), [itemFromChange(finalized('p1'))!, itemFromChange(finalized('p2'))!]);
+  applyItemChange(qc, finalized('p2'));
+  expect(qc.getQueryState(itemKeys.months('a1', view))?.isInvalidated).toBe(true);
+  expect(qc.getQueryState(albumKeys.detail('a1'))?.isInvalidated).toBe(true);
+  expect(qc.getQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'))?.map((i) => i.id).sort()).toEqual(['p1', 'p2']);
+});
+
+test('an item placed by its own event is counted once, and nothing is read again', () => {
+  const qc = new QueryClient();
+  qc.setQueryData<Album>(albumKeys.detail('a1'), { id: 'a1', itemCount: 1, bytesTotal: 1000 } as Album);
+  qc.setQueryData<MonthCount[]>(itemKeys.months('a1', view), [{ month: '2023-07', count: 1 }]);
+  qc.setQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'), [itemFromChange(finalized('p1'))!]);
+  applyItemChange(qc, finalized('p2'));
+  expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', view))).toEqual([{ month: '2023-07', count: 2 }]);
+  expect(qc.getQueryData<Album>(albumKeys.detail('a1'))?.itemCount).toBe(2);
+  expect(qc.getQueryState(itemKeys.months('a1', view))?.isInvalidated).toBe(false);
+  expect(qc.getQueryState(albumKeys.detail('a1'))?.isInvalidated).toBe(false);
+});
