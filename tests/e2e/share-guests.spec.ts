@@ -45,6 +45,7 @@ test('a guest adds two photos through a link, deletes one, and the owner sees th
   await expectItemCount(anaPage, 2, 30_000);
   await expect(tile(anaPage, basename(mine[0]!))).toHaveCount(0);
   await tile(anaPage, basename(mine[1]!)).click();
+  await expect(anaPage.getByRole('dialog', { name: basename(mine[1]!) })).toBeVisible();
   await anaPage.keyboard.press('i');
   await expect(anaPage.getByRole('complementary', { name: 'Details' })).toContainText(/Added by\s*Bea \(guest\)/);
 
