@@ -22,7 +22,7 @@ import { asService, linkByToken, linkByVisit, sha256Hex, ShareError, type Shared
 import { createPresigner, type Presign } from '../storage-sign/presign.ts';
 import { coverItem, itemPage, itemsById, monthCounts, parseItemQuery, parseKind, parseSort } from './item-pages.ts';
 import { appLink, ogPage } from './og-page.ts';
-import { clientHash, recordFailure, refuseIfLimited } from './rate-limit.ts';
+import { clientHash, clientKey, recordFailure, refuseIfLimited } from './rate-limit.ts';
 import { originalsAllowed, UrlSigner, type Variant } from './shared-urls.ts';
 import { startVisit } from './visit-token.ts';
 import { countView } from './view-count.ts';
@@ -32,6 +32,8 @@ export interface ShareOpenDeps {
   presign: Presign;
   /** The app's origin, where `/s/<token>` is. */
   siteOrigin: string;
+  /** Keys the hash of a client's address in the wrong-password table ([Note: A client key nobody can recompute]). */
+  clientKey: Promise<CryptoKey>;
   now?: () => Date;
 }
 
@@ -43,7 +45,8 @@ export function shareOpenDepsFromEnv(env: Env): ShareOpenDeps {
   } catch {
     throw new ConfigError(`SHOEBOX_SITE_URL: ${first} is not a URL`);
   }
-  return { sql: sqlFromEnv(env), presign: createPresigner(s3SettingsFromEnv(env)), siteOrigin };
+  const s3 = s3SettingsFromEnv(env);
+  return { sql: sqlFromEnv(env), presign: createPresigner(s3), siteOrigin, clientKey: clientKey(s3.secretAccessKey) };
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -87,7 +90,7 @@ async function open(request: Request, body: Record<string, unknown>, deps: Share
   const checked = await asService(deps.sql, async (tx) => {
     const link = await linkByToken(tx, token, now);
     if (link.passwordHash === null) return { link, client: null };
-    const client = await clientHash(request, link.linkId);
+    const client = await clientHash(request, link.linkId, await deps.clientKey);
     await refuseIfLimited(tx, link.linkId, client, now);
     return { link, client };
   });

@@ -1,18 +1,35 @@
 /**
- * Wrong passwords: 10 per link per client (the first X-Forwarded-For address, hashed with the link's id) in
+ * Wrong passwords: 10 per link per client (the first X-Forwarded-For address, keyed-hashed with the link's id) in
  * 15 minutes. Past that, every attempt is `share/rate-limited` until the oldest failure leaves the window,
  * the right password included, so guessing costs the same whether or not a guess would have been right.
  */
 import type { Tx } from '../_shared/database.ts';
-import { sha256Hex, ShareError } from '../_shared/share-access.ts';
+import { ShareError } from '../_shared/share-access.ts';
 
 export const MAX_FAILURES = 10;
 export const WINDOW_SECONDS = 15 * 60;
 
-/** The client as the platform's proxy saw it: the first address of X-Forwarded-For. */
-export function clientHash(request: Request, linkId: string): Promise<string> {
+// [Note: A client key nobody can recompute]
+// share_password_failures must not amount to a list of addresses: a plain SHA-256 of link id + address is
+// reversed by hashing the few billion IPv4 addresses. So the value is an HMAC-SHA-256 under a key only the
+// function holds. The key is derived from S3_SECRET_ACCESS_KEY, which share-open needs anyway and which every
+// deployment sets (SUPABASE_JWT_SECRET is absent from projects that sign with asymmetric keys); deriving it
+// under a label of its own keeps it apart from the S3 signatures made with the same secret. Changing that
+// secret only forgets the failures of the last 15 minutes.
+
+/** The HMAC key of client hashes, derived from the function's secret. */
+export async function clientKey(secret: string): Promise<CryptoKey> {
+  const hmac = { name: 'HMAC', hash: 'SHA-256' };
+  const root = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), hmac, false, ['sign']);
+  const derived = await crypto.subtle.sign('HMAC', root, new TextEncoder().encode('shoebox share-open client hash v1'));
+  return await crypto.subtle.importKey('raw', derived, hmac, false, ['sign']);
+}
+
+/** The client as the platform's proxy saw it (the first address of X-Forwarded-For), keyed-hashed per link. */
+export async function clientHash(request: Request, linkId: string, key: CryptoKey): Promise<string> {
   const first = (request.headers.get('x-forwarded-for') ?? '').split(',')[0]!.trim() || 'unknown';
-  return sha256Hex(`${linkId}\n${first}`);
+  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${linkId}\n${first}`));
+  return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Throws `share/rate-limited` (429, Retry-After) when this client used up its wrong passwords for the link. */
