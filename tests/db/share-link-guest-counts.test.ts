@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { errorOf, startDb, type Actor, type Harness } from './db-harness';
+import { seedGuestItems } from './share-link-seed';
 
 let db: Harness;
 let owner: Actor;
@@ -41,18 +42,7 @@ async function guestLink(albumId: string): Promise<string> {
   return link!.link_id;
 }
 
-/** A guest joins the link and adds `n` files the way share-upload does (reserve, then finalize); their ids. */
-async function guestAdds(linkId: string, name: string, n: number, finish = true): Promise<string[]> {
-  const [guest] = await db.query<{ token: string }>(`select * from private.guest_join($1, $2)`, [linkId, name]);
-  const files = Array.from({ length: n }, (_, i) => ({ id: randomUUID(), filename: `guest-${i}.jpg`, mime: 'image/jpeg', kind: 'image', bytes: 1000 + i }));
-  await db.query(`select private.guest_reserve($1, $2, $3)`, [linkId, guest!.token, JSON.stringify(files)]);
-  if (finish) {
-    for (const f of files) {
-      await db.query(`select private.guest_finalize($1, $2, $3, $4)`, [linkId, guest!.token, f.id, JSON.stringify({ sha256: randomUUID().replaceAll('-', '').padEnd(64, '0'), metadata: {} })]);
-    }
-  }
-  return files.map((f) => f.id);
-}
+const guestAdds = (linkId: string, name: string, n: number, finish = true) => seedGuestItems(db, linkId, name, n, finish);
 
 const counts = async (who: Actor, albumId: string) =>
   Object.fromEntries(

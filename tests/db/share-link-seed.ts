@@ -3,7 +3,7 @@
  * any state a test needs: expired, revoked, used up, opened. For tests of the settings screen and the adapter
  * that read and revoke links; making one through the function is tested with the function running.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Queryable } from './db-harness';
 
 export interface SeedShareLink {
@@ -55,4 +55,21 @@ export async function seedShareLink(db: Queryable, s: SeedShareLink): Promise<st
     ],
   );
   return row!.id;
+}
+
+/**
+ * A guest joins the link and adds `n` files as the share-upload function does (private.guest_reserve, then
+ * guest_finalize unless `finish` is false); the items' ids.
+ */
+export async function seedGuestItems(db: Queryable, linkId: string, name: string, n: number, finish = true): Promise<string[]> {
+  const [guest] = await db.query<{ token: string }>(`select * from private.guest_join($1, $2)`, [linkId, name]);
+  const files = Array.from({ length: n }, (_, i) => ({ id: randomUUID(), filename: `guest-${i}.jpg`, mime: 'image/jpeg', kind: 'image', bytes: 1000 + i }));
+  await db.query(`select private.guest_reserve($1, $2, $3)`, [linkId, guest!.token, JSON.stringify(files)]);
+  if (finish) {
+    for (const f of files) {
+      const input = { sha256: randomBytes(32).toString('hex'), metadata: {} };
+      await db.query(`select private.guest_finalize($1, $2, $3, $4)`, [linkId, guest!.token, f.id, JSON.stringify(input)]);
+    }
+  }
+  return files.map((f) => f.id);
 }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAppError } from '../../src/testing/contract/contract-fixtures';
 import { startDb, type Harness } from './db-harness';
-import { seedShareLink } from './share-link-seed';
+import { seedGuestItems, seedShareLink } from './share-link-seed';
 import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
 import { signUpPerson, type WirePerson } from './wire/wire-person';
 
@@ -54,6 +54,20 @@ describe('share links over the emulated wire', () => {
     expect(links[0]).toMatchObject({ label: null, hasPassword: false, expiresAt: null, allowDownload: false, allowGuestUpload: true, guestMaxFiles: 20, guestMaxBytes: 5 * 1024 ** 3, lastOpenedAt: null });
     // Neither hash reaches the app.
     expect(JSON.stringify(links)).not.toMatch(/pbkdf2|token_hash|password_hash/);
+  });
+
+  it('each link carries how many items its guests added that are still in the album, for the owner and an editor', async () => {
+    const [ada, bob] = [await person(), await person()];
+    const albumId = await albumWith(ada, [bob, 'editor']);
+    const party = await seedShareLink(db, { albumId, createdBy: ada.id, label: 'Party', allowGuestUpload: true });
+    const quiet = await seedShareLink(db, { albumId, createdBy: ada.id, label: 'Quiet', allowGuestUpload: true });
+    const [first] = await seedGuestItems(db, party, 'Ana', 3);
+    await seedGuestItems(db, party, 'Ben', 1, false);
+    await bob.backend.data.trashItems(albumId, [first!]);
+    for (const who of [ada, bob]) {
+      const links = await who.backend.data.listShareLinks(albumId);
+      expect(Object.fromEntries(links.map((l) => [l.id, l.guestItemCount]))).toEqual({ [party]: 2, [quiet]: 0 });
+    }
   });
 
   it('an editor revokes a link: it stays listed as revoked, and revoking again keeps the first time', async () => {

@@ -36,8 +36,8 @@ const SHARE_LINK_ROW = z.object({
 });
 
 /**
- * A row of `share_links`. How many items guests added is not among the columns a client reads, so a listed
- * link says null; the share-links function's answer carries it.
+ * A row of `share_links`. How many items guests added is not among its columns (guests' tables are closed to
+ * clients): `list` fills it in from `share_link_guest_counts`, the share-links function's answer carries it.
  */
 export function toShareLink(row: unknown): ShareLink {
   const r = parseRow(SHARE_LINK_ROW, row, 'a share link');
@@ -80,6 +80,8 @@ const FUNCTION_LINK = z.object({
   revokedAt: z.nullable(timestamp),
   guestItemCount: z.optional(z.nullable(whole)),
 });
+const GUEST_COUNT_ROW = z.object({ link_id: text, guest_item_count: whole });
+
 const CREATED = z.object({ link: FUNCTION_LINK, token: z.string().check(z.minLength(16)) });
 
 export function toCreatedShareLink(answer: unknown): { link: ShareLink; token: string } {
@@ -123,8 +125,14 @@ export class SupabaseShareLinks {
       .order('id', { ascending: false });
     const links = rows(await this.calls.send(query as unknown as Sendable, opts.signal, 'album/not-found')).map(toShareLink);
     // RLS shows a contributor or a viewer no link, and a non-member nothing at all: only the latter is an error.
-    if (links.length === 0) await this.calls.requireAlbum(albumId, opts.signal);
-    return links;
+    if (links.length === 0) {
+      await this.calls.requireAlbum(albumId, opts.signal);
+      return links;
+    }
+    // Links are listed only to owners and editors, the callers the counts are for.
+    const counted = rows(await this.calls.send(this.calls.rpc('share_link_guest_counts', { p_album_id: albumId }), opts.signal, 'album/not-found'));
+    const added = new Map(counted.map((row) => parseRow(GUEST_COUNT_ROW, row, 'a share link\'s guest count')).map((c) => [c.link_id, toNumber(c.guest_item_count)]));
+    return links.map((link) => ({ ...link, guestItemCount: added.get(link.id) ?? 0 }));
   }
 
   async create(albumId: string, input: ShareLinkInput, opts: CallOptions): Promise<{ link: ShareLink; token: string }> {
