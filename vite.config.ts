@@ -143,6 +143,7 @@ export default defineConfig({
               wireUnserved: async (_ctx, id: string) => (await wireCommands()).wireUnserved(id),
               wireExpireInvite: async (_ctx, id: string, inviteId: string) => (await wireCommands()).wireExpireInvite(id, inviteId),
               wireShareLink: async (_ctx, id: string, link: SeedShareLink) => (await wireCommands()).wireShareLink(id, link),
+              wireGuestItems: async (_ctx, id: string, linkId: string, name: string, count: number) => (await wireCommands()).wireGuestItems(id, linkId, name, count),
               wireGuestShareLink: async (_ctx, id: string, albumId: string, ownerId: string, guestMaxFiles?: number | null) =>
                 (await wireCommands()).wireGuestShareLink(id, albumId, ownerId, guestMaxFiles),
               wireStop: async (_ctx, id: string) => (await wireCommands()).wireStop(id),

@@ -17,6 +17,7 @@ declare module 'vitest/browser' {
     wireUnserved: (id: string) => Promise<string[]>;
     wireExpireInvite: (id: string, inviteId: string) => Promise<void>;
     wireShareLink: (id: string, link: SeedShareLink) => Promise<string>;
+    wireGuestItems: (id: string, linkId: string, name: string, count: number) => Promise<string[]>;
     wireStop: (id: string) => Promise<void>;
   }
 }
@@ -33,6 +34,8 @@ export interface BrowserWire {
   expireInvite(inviteId: string): Promise<void>;
   /** A share link written as the share-links function leaves it (tests/db/share-link-seed.ts); its id. */
   shareLink(link: SeedShareLink): Promise<string>;
+  /** A guest named `name` adds `count` finished items through the link (as share-upload does); their ids. */
+  guestItems(linkId: string, name: string, count: number): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +75,7 @@ export async function startBrowserWire(opts: { realtime?: boolean; functions?: s
     unserved: () => commands.wireUnserved(info.id),
     expireInvite: (inviteId) => commands.wireExpireInvite(info.id, inviteId),
     shareLink: (link) => commands.wireShareLink(info.id, link),
+    guestItems: (linkId, name, count) => commands.wireGuestItems(info.id, linkId, name, count),
     stop: () => commands.wireStop(info.id),
   };
 }

@@ -47,6 +47,11 @@ test('each link says its state, whether it asks a password, what it allows, its 
   const old = await wire.shareLink({ ...base, label: 'Old one', expiresInHours: -5 });
   const off = await wire.shareLink({ ...base, label: 'Turned off', revoked: true });
   const spent = await wire.shareLink({ ...base, label: 'Once', maxViews: 2, viewCount: 2, openedHoursAgo: 30 });
+  const party = await wire.shareLink({ ...base, label: 'Party', allowGuestUpload: true });
+  const [trashed] = await wire.guestItems(party, 'Ana', 2);
+  await wire.guestItems(party, 'Ben', 1);
+  // What a member put in the trash is no longer in the album, so it is not counted.
+  await ada.backend.data.trashItems(albumId, [trashed!]);
   await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
   await eventually(() => row(family)?.textContent).toContain('Family');
 
@@ -60,7 +65,8 @@ test('each link says its state, whether it asks a password, what it allows, its 
   expect(Math.abs(Date.parse(opened.dateTime) - (Date.now() - 2 * 3_600_000))).toBeLessThan(120_000);
 
   expect(row(guests)!.textContent).toContain('Active · never expires');
-  expect(row(guests)!.textContent).toContain('No password · Downloads off · Guest uploads on (20 files, 2 GB per guest) · 0 views');
+  expect(row(guests)!.textContent).toContain('No password · Downloads off · Guest uploads on (20 files, 2 GB per guest), 0 added · 0 views');
+  expect(row(party)!.textContent).toContain('Guest uploads on, 2 added');
   expect(row(guests)!.textContent).toContain('Never opened');
 
   expect([row(old)!.dataset.state, row(off)!.dataset.state, row(spent)!.dataset.state]).toEqual(['expired', 'revoked', 'used-up']);

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startDb, type Harness } from '../db/db-harness';
-import { seedShareLink, type SeedShareLink } from '../db/share-link-seed';
+import { seedGuestItems, seedShareLink, type SeedShareLink } from '../db/share-link-seed';
 import { createWireEmulator, type WireEmulator } from '../db/wire/wire-emulator';
 import { startEdgeFunction, type EdgeFunctionServer } from '../e2e/edge-function-server';
 
@@ -102,6 +102,13 @@ export async function wireShareLink(id: string, link: SeedShareLink): Promise<st
   const entry = running.get(id);
   if (!entry) throw new Error(`no emulated project ${id}`);
   return seedShareLink(entry.db, link);
+}
+
+/** A guest named `name` adds `count` finished items through the link, as share-upload does; their ids. */
+export async function wireGuestItems(id: string, linkId: string, name: string, count: number): Promise<string[]> {
+  const entry = running.get(id);
+  if (!entry) throw new Error(`no emulated project ${id}`);
+  return seedGuestItems(entry.db, linkId, name, count);
 }
 
 /** A share link to the album, as its owner would make it, with guest uploads on; returns the link's token. */
