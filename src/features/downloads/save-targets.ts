@@ -5,7 +5,8 @@ import { DOWNLOAD_PATH, type WorkerDownloadMessage } from '../../lib/worker-down
 interface WritableFile { write(data: BufferSource | Blob): Promise<void>; close(): Promise<void>; abort(): Promise<void> }
 export interface PickedFile { createWritable(): Promise<WritableStream<Uint8Array> & WritableFile> }
 export interface PickedFolder {
-  getFileHandle(name: string, opts?: { create?: boolean }): Promise<PickedFile & { getFile(): Promise<File> }>;
+  getFileHandle(name: string, opts?: { create?: boolean }): Promise<PickedFile & { getFile(): Promise<File>; move?(newName: string): Promise<void> }>;
+  removeEntry(name: string): Promise<void>;
 }
 interface Pickers {
   showSaveFilePicker?: (opts: { suggestedName: string; types?: { description: string; accept: Record<string, string[]> }[] }) => Promise<PickedFile>;
