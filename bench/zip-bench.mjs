@@ -7,7 +7,7 @@
 // /proc/<pid>/status (RssAnon = its private anonymous pages: heaps, buffers, stream queues; and VmRSS, which
 // adds Chromium's code and fonts mapped from files and shared with every other process, about 120 MB before
 // the page does anything), pid found in /proc by the profile on its command line, and the JS heap (CDP Performance.getMetrics
-// JSHeapUsedSize). The target is checked on RssAnon: the memory the tab itself holds.
+// JSHeapUsedSize). The target is checked on RssAnon during the ZIP passes: the memory the tab itself holds.
 // Run: node bench/zip-bench.mjs (ZIP_BENCH_FILES / ZIP_BENCH_MIB to size it; writes bench/results/zip.md).
 import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -76,12 +76,16 @@ try {
 
   const kb = (status, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
   const peak = { rss: 0, anon: 0, heap: 0 };
+  /** The peak private memory of each pass, to tell what the ZIP adds to reading the files. */
+  const phases = {};
+  let phase = 'idle';
   const sample = async () => {
     for (const pid of renderers()) {
       try {
         const status = readFileSync(`/proc/${pid}/status`, 'utf8');
         peak.rss = Math.max(peak.rss, kb(status, 'VmRSS'));
         peak.anon = Math.max(peak.anon, kb(status, 'RssAnon'));
+        phases[phase] = Math.max(phases[phase] ?? 0, kb(status, 'RssAnon'));
       } catch {
         // Not one of this page's processes any more.
       }
@@ -89,10 +93,14 @@ try {
     const { metrics } = await cdp.send('Performance.getMetrics');
     peak.heap = Math.max(peak.heap, metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0);
   };
-  // Sampled through all four passes (copies included, which hold nothing either).
+  // Sampled through all four passes, and for two seconds before them (the page at rest).
   const timer = setInterval(() => void sample().catch(() => undefined), 250);
+  await new Promise((r) => setTimeout(r, 2000));
+  phase = 'zip';
   const zips = [await page.evaluate(() => window.bench.zip())];
+  phase = 'copy';
   copies.push(await page.evaluate(() => window.bench.copy()));
+  phase = 'zip';
   zips.push(await page.evaluate(() => window.bench.zip()));
   clearInterval(timer);
   const fastest = (runs) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
@@ -106,7 +114,7 @@ try {
   const rate = (bytes, ms) => bytes / 1e6 / (ms / 1000);
   const ratio = rate(zip.bytes, zip.ms) / rate(copy.bytes, copy.ms);
   const checked = copy.ok && zip.problems.length === 0 && zip.bytes === zip.predicted && zip.entries === FILES + 1 && zip.centralCount === FILES + 1;
-  const memoryOk = peak.anon < LIMIT_MB * 1e6;
+  const memoryOk = (phases.zip ?? Infinity) < LIMIT_MB * 1e6;
   failed = !(checked && memoryOk && ratio >= 0.8);
   writeResult('zip', `ZIP download of a ${gib.toFixed(1)} GiB album (${FILES} × ${MIB} MiB, local backend, headless Chromium)`, ['what', 'value', 'target'], [
     ['archive bytes (predicted before the first byte)', `${zip.bytes} (${zip.predicted})`, 'equal'],
@@ -114,7 +122,8 @@ try {
     ['copy out of OPFS, no ZIP (CRC-checked)', `${rate(copy.bytes, copy.ms).toFixed(0)} MB/s (${(copy.ms / 1000).toFixed(1)} s)`, ''],
     ['ZIP (made, streamed, checked)', `${rate(zip.bytes, zip.ms).toFixed(0)} MB/s (${(zip.ms / 1000).toFixed(1)} s)`, ''],
     ['ZIP throughput / copy throughput', ratio.toFixed(2), '≥ 0.80'],
-    ['renderer peak RssAnon while zipping (private memory)', `${mb(peak.anon)} MB`, `< ${LIMIT_MB} MB`],
+    ['renderer peak RssAnon while zipping (private memory)', `${mb(phases.zip)} MB`, `< ${LIMIT_MB} MB`],
+    ['renderer peak RssAnon while copying / at rest before', `${mb(phases.copy)} MB / ${mb(phases.idle)} MB`, ''],
     ['renderer peak VmRSS (with shared code pages)', `${mb(peak.rss)} MB`, ''],
     ['peak JS heap used (CDP JSHeapUsedSize)', `${mb(peak.heap)} MB`, ''],
   ], [

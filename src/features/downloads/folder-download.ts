@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/app-error';
+import { ChunkPool, readPooled, writeReturning } from './chunk-pool';
 import type { PickedFolder } from './save-targets';
 import type { ZipEntry, ZipPlan } from './zip-plan';
 import type { OpenEntry, ZipProgress } from './zip-stream';
@@ -18,6 +19,7 @@ export async function downloadToFolder(folder: PickedFolder, plan: ZipPlan, open
   const progress = { bytes: 0, totalBytes: plan.fileBytes, files: 0, totalFiles: plan.entries.length, skipped: 0 };
   const report = () => opts.onProgress?.({ ...progress });
   report();
+  const pool = new ChunkPool();
   for (const entry of plan.entries) {
     signal.throwIfAborted();
     const existing = await folder.getFileHandle(entry.name).then((h) => h.getFile(), () => null);
@@ -25,7 +27,7 @@ export async function downloadToFolder(folder: PickedFolder, plan: ZipPlan, open
       progress.skipped++;
     } else {
       const before = progress.bytes;
-      await writeWhole(folder, entry, open, signal, (n) => {
+      await writeWhole(folder, entry, open, pool, signal, (n) => {
         progress.bytes += n;
         report();
       });
@@ -43,7 +45,7 @@ export async function downloadToFolder(folder: PickedFolder, plan: ZipPlan, open
 
 const PARTIAL = '.shoebox-partial';
 
-async function writeWhole(folder: PickedFolder, entry: ZipEntry, open: OpenEntry, signal: AbortSignal, onBytes: (n: number) => void): Promise<void> {
+async function writeWhole(folder: PickedFolder, entry: ZipEntry, open: OpenEntry, pool: ChunkPool, signal: AbortSignal, onBytes: (n: number) => void): Promise<void> {
   const partialName = entry.name + PARTIAL;
   const partial = await folder.getFileHandle(partialName, { create: true });
   let body: ReadableStream<Uint8Array> | null = null;
@@ -51,11 +53,11 @@ async function writeWhole(folder: PickedFolder, entry: ZipEntry, open: OpenEntry
     // Chromium renames files in a picked folder since version 110; without it no file could be shown whole.
     if (typeof partial.move !== 'function') throw new AppError('storage/denied', 'this browser cannot rename a file in the folder', { retryable: false });
     const source = await open(entry, signal);
-    body = source instanceof Blob ? source.stream() : source;
+    body = readPooled(source instanceof Blob ? source.stream() : source, pool);
     let seen = 0;
     const mismatch = () => new AppError('item/not-found', `"${entry.name}": expected ${entry.size} bytes, got ${seen}`, { retryable: false });
-    await body
-      .pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+    const counted = body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           seen += chunk.byteLength;
           if (seen > entry.size) throw mismatch();
@@ -66,8 +68,9 @@ async function writeWhole(folder: PickedFolder, entry: ZipEntry, open: OpenEntry
         flush() {
           if (seen !== entry.size) throw mismatch();
         },
-      }))
-      .pipeTo(await partial.createWritable(), { signal });
+      }),
+    );
+    await writeReturning(counted, await partial.createWritable(), pool, signal);
     // A file of the wrong size may be in the way (cut short before): the whole one replaces it.
     await folder.removeEntry(entry.name).catch(() => undefined);
     await partial.move(entry.name);

@@ -40,7 +40,7 @@ export async function runDownload(req: DownloadRequest, signal: AbortSignal, onS
   const plan = planZip(await req.load(signal));
   let last: ZipProgress | null = null;
   const zip = await zipStream(plan, req.open, { signal, onProgress: (p) => onStatus({ phase: 'writing', progress: (last = p) }) });
-  if (file) await writeToFile(file, zip.stream, signal);
+  if (file) await writeToFile(file, zip, signal);
   else await downloadThroughWorker(zip.stream, zip.size, filename);
   await zip.done;
   onStatus({ phase: 'done', progress: last });

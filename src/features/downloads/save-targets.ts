@@ -1,5 +1,6 @@
 import { AppError, isAbortError } from '../../lib/app-error';
 import { DOWNLOAD_PATH, type WorkerDownloadMessage } from '../../lib/worker-download';
+import { writeReturning, type ChunkPool } from './chunk-pool';
 
 /** The File System Access API's pickers (Chromium), which the DOM types do not name yet. */
 interface WritableFile { write(data: BufferSource | Blob): Promise<void>; close(): Promise<void>; abort(): Promise<void> }
@@ -37,9 +38,9 @@ export async function pickFolder(): Promise<PickedFolder | null> {
 }
 
 /** Writes the stream into the picked file; an interrupted write leaves no half file behind (the browser discards it). */
-export async function writeToFile(file: PickedFile, stream: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<void> {
+export async function writeToFile(file: PickedFile, source: { stream: ReadableStream<Uint8Array>; pool: ChunkPool }, signal: AbortSignal): Promise<void> {
   try {
-    await stream.pipeTo(await file.createWritable(), { signal });
+    await writeReturning(source.stream, await file.createWritable(), source.pool, signal);
   } catch (e) {
     if (signal.aborted || isAbortError(e) || e instanceof AppError) throw e;
     // The disk is full, the file was taken away, or the browser withdrew the permission.

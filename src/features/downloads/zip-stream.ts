@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/app-error';
+import { ChunkPool, readPooled } from './chunk-pool';
 import type { ZipEntry, ZipPlan } from './zip-plan';
 
 /** The bytes of one entry, opened when the archive reaches it. A Blob may be a file on disk (OPFS), never read whole. */
@@ -19,6 +20,8 @@ export interface ZipStream {
   size: number;
   /** Settles when the last byte has been read, or with the error that stopped the archive. */
   done: Promise<void>;
+  /** The buffers the files are read into: a writer gives each chunk back once written (chunk-pool.ts). */
+  pool: ChunkPool;
 }
 
 /**
@@ -30,7 +33,8 @@ export interface ZipStream {
  * the album. Entries are stored as they are (photos and videos do not compress), with sizes given up front,
  * so `predictLength` gives the exact length before the first byte and ZIP64 records are written where an
  * entry or the archive passes 4 GiB. Each entry's bytes are counted on their way in: a file that delivers
- * more or fewer bytes than its row says would make that length a lie, so the archive fails instead.
+ * more or fewer bytes than its row says would make that length a lie, so the archive fails instead. The files' bytes are read into a few reused buffers ([Note: Reading a download's
+ bytes into reused buffers]).
  */
 export async function zipStream(plan: ZipPlan, open: OpenEntry, opts: { signal?: AbortSignal; onProgress?: (p: ZipProgress) => void } = {}): Promise<ZipStream> {
   const { makeZip, predictLength } = await import('client-zip');
@@ -43,6 +47,7 @@ export async function zipStream(plan: ZipPlan, open: OpenEntry, opts: { signal?:
   );
   const progress: ZipProgress = { bytes: 0, totalBytes: size, files: 0, totalFiles: plan.entries.length };
   const report = () => opts.onProgress?.({ ...progress });
+  const pool = new ChunkPool();
 
   async function* inputs() {
     // The manifest goes first: an archive cut short still says what it was meant to hold.
@@ -50,7 +55,7 @@ export async function zipStream(plan: ZipPlan, open: OpenEntry, opts: { signal?:
     for (const entry of plan.entries) {
       signal.throwIfAborted();
       const source = await open(entry, signal);
-      const body = source instanceof Blob ? source.stream() : source;
+      const body = readPooled(source instanceof Blob ? source.stream() : source, pool);
       yield { name: entry.name, lastModified: entry.lastModified, size: entry.size, input: body.pipeThrough(exactLength(entry, () => { progress.files++; report(); })) };
     }
   }
@@ -96,7 +101,7 @@ export async function zipStream(plan: ZipPlan, open: OpenEntry, opts: { signal?:
       return reader.cancel(reason);
     },
   });
-  return { stream, size, done };
+  return { stream, size, done, pool };
 }
 
 /** Passes an entry's bytes through, failing the archive if they are not exactly as many as announced. */
