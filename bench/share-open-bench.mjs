@@ -52,6 +52,23 @@ const worst = (xs) => Math.max(...xs);
 const ms = (x) => `${x.toFixed(0)} ms`;
 const pair = (xs) => `${ms(median(xs))} (worst ${ms(worst(xs))})`;
 
+/**
+ * Where one round's time went after its first answer: waiting before the first page of items was asked for,
+ * the pages one after the other (a month shows once all its pages are in), and from the last page to a decoded
+ * thumbnail (URLs, the image itself, layout).
+ */
+function breakdown(r, itemsLabel) {
+  const pages = r.calls.filter((c) => c.label === itemsLabel);
+  if (pages.length === 0) return 'no pages of items';
+  const firstAsked = Math.min(...pages.map((c) => c.start));
+  const lastIn = Math.max(...pages.map((c) => c.end));
+  const each = pages.map((c) => (c.end - c.start).toFixed(0)).join(' + ');
+  return `${(firstAsked - r.firstAnswer).toFixed(0)} ms until the first page was asked for, ${(lastIn - firstAsked).toFixed(0)} ms of pages (${pages.length}: ${each} ms each), ${(r.firstThumb - lastIn).toFixed(0)} ms from the last page to the thumbnail`;
+}
+
+/** The round whose time from first answer to first thumbnail is the median one. */
+const medianRound = (rs) => [...rs].sort((a, b) => a.firstThumb - a.firstAnswer - (b.firstThumb - b.firstAnswer))[Math.floor(rs.length / 2)];
+
 /** The calls of one round up to its first thumbnail, as "label start→end", times from navigation start. */
 const profile = (r) => r.calls.map((c) => `${c.label} ${c.start.toFixed(0)}→${c.end.toFixed(0)}`).join('; ');
 
@@ -102,6 +119,8 @@ try {
       `${data.rounds.length / 2} rounds, visitor then member, each in a fresh browser context at 1280×800; both load the app once first (the member's sign-in page, a visitor's /sign-in page), so neither starts with a cold bundle and both start with no thumbnails cached.`,
       `The album: ${data.items.toLocaleString('en-US')} ready photos over ${data.months} months (${Math.round(data.items / data.months)} a month), inserted with one SQL statement. Real WebP thumbnails (three photographs from tests/fixtures/location, long edge 480) are in the bucket for the newest ${data.thumbs} items; the first screen shows a few dozen.`,
       "Why these two starting points: share-open's `open` answer carries the album and its month counts, after which the visitor's grid asks for pages of items; the member's equivalent is the answer of `count_items_by_month`, after which the member's grid asks PostgREST for pages of items and storage-sign for URLs. Each is timed when its whole body has arrived (fetch wrapped in an init script), the first thumbnail when the first `img.tile__thumb` is complete with naturalWidth > 0.",
+      `Where the time goes, median visitor round: ${breakdown(medianRound(visitor), 'share-open items')}.`,
+      `Where the time goes, median member round: ${breakdown(medianRound(member), 'rest items')}.`,
       `Calls up to the first thumbnail, slowest visitor round (ms from navigation start): ${profile(slowest(visitor))}.`,
       `Calls up to the first thumbnail, slowest member round: ${profile(slowest(member))}.`,
     ],
