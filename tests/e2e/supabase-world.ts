@@ -41,6 +41,8 @@ export interface SupabaseWorld {
   api(who: Person): Promise<SupabaseClient>;
   /** Everything any part of the project did not serve so far. */
   unserved(): string[];
+  /** SQL on the project's database as its owner (no RLS), for seeding what the UI would take too long to make. */
+  query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
 interface WorldParts extends SupabaseWorld {
@@ -138,6 +140,7 @@ async function startWorld(): Promise<{ world: WorldParts; stop: () => Promise<vo
         return client;
       },
       unserved: () => [...targets.unserved, ...emulator.unserved, ...(emulator.realtime?.unserved ?? [])],
+      query: <T extends Record<string, unknown>>(sql: string, params?: unknown[]) => db.query<T>(sql, params),
     };
     return { world, stop };
   } catch (e) {

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Item } from '../../backend/entities';
 import { formatMonth, formatNumber } from '../../lib/format';
-import { buildGridRows, lazyGridIndex, type GridRow, type GridSection } from './grid-model';
+import { buildGridRows, lazyGridIndex, monthsNear, type GridRow, type GridSection } from './grid-model';
 import { ItemTile } from './item-tile';
 import { selectAll, selectRange, toggle, type Selection } from './selection';
 
@@ -49,20 +49,16 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
   useEffect(() => virtualizer.measure(), [rows, virtualizer]);
 
   const virtualRows = virtualizer.getVirtualItems();
-  const first = virtualRows[0]?.index ?? 0;
-  const last = virtualRows[virtualRows.length - 1]?.index ?? 0;
 
   // Load the months on screen and one screen either side; months far away stay as counts.
+  const offset = virtualizer.scrollOffset ?? 0;
+  const screen = virtualizer.scrollRect?.height ?? 0;
   const wantedKey = useMemo(() => {
-    const span = Math.max(1, last - first);
-    const months = new Set<string>();
-    for (let i = Math.max(0, first - span); i <= Math.min(rows.length - 1, last + span); i++) {
-      const r = rows[i];
-      if (r) months.add(r.month);
-    }
+    const months = screen > 0 ? monthsNear(rows, virtualizer.measurementsCache, offset, screen) : new Set<string>();
     if (months.size === 0 && sections[0]) months.add(sections[0].month);
     return [...months].sort().join('\n');
-  }, [first, last, rows, sections]);
+    // The virtualizer's measurements follow `rows` (read during this render, by getVirtualItems above).
+  }, [rows, offset, screen, sections, virtualizer]);
   useEffect(() => onWantedMonths(new Set(wantedKey ? wantedKey.split('\n') : [])), [wantedKey, onWantedMonths]);
 
   const move = (id: string, to: string | undefined, extend: boolean) => {

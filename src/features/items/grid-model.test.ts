@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../backend/entities';
-import { buildGridRows, lazyGridIndex, orderedItems, type GridSection } from './grid-model';
+import { buildGridRows, lazyGridIndex, monthsNear, orderedItems, type GridRow, type GridSection } from './grid-model';
 
 function item(id: string, width: number | null, height: number | null): Item {
   return {
@@ -85,5 +85,32 @@ describe('buildGridRows', () => {
     expect(unloaded[1]).toMatchObject({ kind: 'placeholder', height: real });
     const fresh = buildGridRows([{ month: 'x', count: 3, items: null }], geo);
     expect(fresh[1]?.height).not.toBe(real);
+  });
+});
+
+/** Where each row sits, stacked in order, as the virtualizer measures them. */
+function spansOf(rows: readonly GridRow[]) {
+  let y = 0;
+  return rows.map((r) => ({ start: y, end: (y += r.height) }));
+}
+
+describe('monthsNear', () => {
+  it('at the top of a big album wants only the month on screen, not the next months a few rows down', () => {
+    // 100,000 items over 60 months: each unloaded month is a header and one block tens of thousands of pixels tall.
+    const sections: GridSection[] = Array.from({ length: 60 }, (_, i) => ({ month: `m${String(i).padStart(2, '0')}`, count: 1667, items: null }));
+    const rows = buildGridRows(sections, geo);
+    expect(rows[1]!.height).toBeGreaterThan(10 * 800);
+    expect([...monthsNear(rows, spansOf(rows), 0, 800)]).toEqual(['m00']);
+  });
+
+  it('wants the months within one screen above and below the one on screen, by pixels', () => {
+    // Months a to e, two rows of 500 px each.
+    const rows: GridRow[] = ['a', 'a', 'b', 'b', 'c', 'c', 'd', 'd', 'e', 'e'].map((month, i) => ({ kind: 'header', key: `${i}`, month, count: 0, height: 500 }));
+    const spans = spansOf(rows);
+    // A 500 px screen at the top of c: from 1,500 to 3,000 px is wanted; b's last row ends at 2,000, d starts at 3,000.
+    expect([...monthsNear(rows, spans, 2000, 500)]).toEqual(['b', 'c']);
+    expect([...monthsNear(rows, spans, 2250, 500)]).toEqual(['b', 'c', 'd']);
+    expect([...monthsNear(rows, spans, 0, 500)]).toEqual(['a']);
+    expect([...monthsNear(rows, spans, 4200, 500)]).toEqual(['d', 'e']);
   });
 });

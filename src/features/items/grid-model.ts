@@ -149,3 +149,26 @@ export function lazyGridIndex(sections: readonly GridSection[], rows: readonly G
     },
   };
 }
+
+/**
+ * The months to load: those with a row on screen or within one screen above or below it, measured in pixels.
+ * Counting rows instead would be wrong: a month not loaded yet is one placeholder row as tall as all its items
+ * (tens of thousands of pixels in a big album), so a few rows either side can reach months far off screen, and
+ * all of them would load before the first month shows.
+ */
+export function monthsNear(rows: readonly GridRow[], spans: readonly { start: number; end: number }[], offset: number, screen: number): Set<string> {
+  const months = new Set<string>();
+  const from = offset - screen;
+  const to = offset + 2 * screen;
+  const n = Math.min(rows.length, spans.length);
+  // Spans are in order: find the first that ends below `from`, then walk until one starts past `to`.
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid]!.end <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < n && spans[i]!.start < to; i++) months.add(rows[i]!.month);
+  return months;
+}
