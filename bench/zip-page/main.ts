@@ -1,11 +1,13 @@
 // The page of bench/zip-bench.mjs: an album on the real local backend (IndexedDB + OPFS) zipped by the real
-// download code (src/features/downloads) into a sink that checks every byte as it passes.
+// download code (src/features/downloads) into a file on disk, as a download saved with the File System Access
+// API is; the file is then read back and every byte checked, outside the timed part.
 import { createCRC32 } from 'hash-wasm';
 import type { Item } from '../../src/backend/entities';
 import { createLocalBackend } from '../../src/backend/local/create-local-backend';
 import { loadAlbumItems } from '../../src/features/downloads/album-files';
 import { ChunkPool, readPooled, writeReturning } from '../../src/features/downloads/chunk-pool';
 import { openMemberOriginals } from '../../src/features/downloads/member-files';
+import { writeToFile, type PickedFile } from '../../src/features/downloads/save-targets';
 import { planZip, zipItemOf } from '../../src/features/downloads/zip-plan';
 import { zipStream } from '../../src/features/downloads/zip-stream';
 
@@ -53,38 +55,97 @@ function load(album: string, crcs: [string, number][]): void {
   for (const [name, crc] of crcs) expectedCrc.set(name, crc);
 }
 
-/**
- * The baseline: the same files read out of OPFS into a sink that checks each one's CRC, without a ZIP, the
- * fastest way this browser offers (read into reused buffers, as the download does).
- */
-async function copy(): Promise<{ ms: number; bytes: number; ok: boolean }> {
-  const items = await loadAlbumItems(backend.data, albumId, new AbortController().signal);
-  const crc = await createCRC32();
-  const t0 = performance.now();
-  let bytes = 0;
-  let ok = true;
-  const pool = new ChunkPool();
-  for (const item of items) {
-    crc.init();
-    const blob = await backend.files.read(item.originalKey);
-    const sink = new WritableStream<Uint8Array>({ write(chunk) { crc.update(chunk); bytes += chunk.byteLength; } });
-    await writeReturning(readPooled(blob.stream(), pool), sink, pool, new AbortController().signal);
-    ok &&= parseInt(crc.digest('hex'), 16) === expectedCrc.get(item.filename);
-  }
-  return { ms: performance.now() - t0, bytes, ok };
+/** Where a pass writes: a file in this origin's private file system, which a save picker's file handle is like. */
+async function outputFile(name: string): Promise<FileSystemFileHandle> {
+  const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('zip-bench-out', { create: true });
+  return dir.getFileHandle(name, { create: true });
 }
 
+let lastOut: FileSystemFileHandle | null = null;
+
 /**
- * The archive, made by the app's download code and read by a sink that follows its structure: each local
- * header's name, each entry's bytes (CRC-32 against the reference made with the file, and against the data
- * descriptor client-zip wrote), and the central directory's count; the length must equal the prediction.
+ * The baseline: the same files read out of OPFS and written one after another into one file on disk, without a
+ * ZIP, the fastest way this browser offers (read into reused buffers, as the download does).
  */
-async function zip(): Promise<{ ms: number; bytes: number; predicted: number; entries: number; centralCount: number; problems: string[] }> {
+async function copy(): Promise<{ ms: number; bytes: number }> {
+  const items = await loadAlbumItems(backend.data, albumId, new AbortController().signal);
+  const t0 = performance.now();
+  const pool = new ChunkPool();
+  const files = items.values();
+  let current: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  let bytes = 0;
+  const all = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (!current) {
+          const next = files.next();
+          if (next.done) return controller.close();
+          current = readPooled((await backend.files.read(next.value.originalKey)).stream(), pool).getReader();
+        }
+        const r = await current.read();
+        if (r.done) {
+          current = null;
+          continue;
+        }
+        bytes += r.value.byteLength;
+        return controller.enqueue(r.value);
+      }
+    },
+  });
+  lastOut = await outputFile('copy.bin');
+  await writeReturning(all, await lastOut.createWritable(), pool, new AbortController().signal);
+  return { ms: performance.now() - t0, bytes };
+}
+
+/** Reads the copy back: each file's CRC-32 against the one made with it. */
+async function verifyCopy(): Promise<{ ok: boolean }> {
+  const items = await loadAlbumItems(backend.data, albumId, new AbortController().signal);
+  const out = await lastOut!.getFile();
+  const crc = await createCRC32();
+  let at = 0;
+  let ok = true;
+  for (const item of items) {
+    crc.init();
+    await out.slice(at, at + item.bytes).stream().pipeTo(new WritableStream({ write: (chunk) => void crc.update(chunk) }));
+    at += item.bytes;
+    ok &&= parseInt(crc.digest('hex'), 16) === expectedCrc.get(item.filename);
+  }
+  await removeOutput();
+  return { ok: ok && at === out.size };
+}
+
+async function removeOutput(): Promise<void> {
+  const root = await navigator.storage.getDirectory();
+  await root.removeEntry('zip-bench-out', { recursive: true }).catch(() => undefined);
+  lastOut = null;
+}
+
+let lastZip: { plan: ReturnType<typeof planZip>; predicted: number } | null = null;
+
+/** The archive, made and written to disk by the app's download code (run-download.ts does the same). */
+async function zip(): Promise<{ ms: number; bytes: number; predicted: number }> {
   const items: Item[] = await loadAlbumItems(backend.data, albumId, new AbortController().signal);
   const t0 = performance.now();
   const plan = planZip(items.map(zipItemOf));
+  const signal = new AbortController().signal;
+  const made = await zipStream(plan, openMemberOriginals(backend, items), { signal });
+  lastOut = await outputFile('album.zip');
+  await writeToFile(lastOut as unknown as PickedFile, made, signal);
+  await made.done;
+  const ms = performance.now() - t0;
+  lastZip = { plan, predicted: made.size };
+  return { ms, bytes: (await lastOut.getFile()).size, predicted: made.size };
+}
+
+/**
+ * The archive written by `zip`, read back by a parser that follows its structure: each local header's name,
+ * each entry's bytes (CRC-32 against the reference made with the file, and against the data descriptor
+ * client-zip wrote), and the central directory's count; the length must equal the prediction.
+ */
+async function verifyZip(): Promise<{ bytes: number; predicted: number; entries: number; centralCount: number; problems: string[] }> {
+  const { plan, predicted: size } = lastZip!;
+  const stream = (await lastOut!.getFile()).stream();
   const sizes = new Map([[plan.manifest.name, plan.manifest.bytes.byteLength], ...plan.entries.map((e) => [e.name, e.size] as const)]);
-  const { stream, size, pool } = await zipStream(plan, openMemberOriginals(backend, items));
   const crc = await createCRC32();
   const problems: string[] = [];
   let buf: Uint8Array = new Uint8Array(0);
@@ -143,7 +204,6 @@ async function zip(): Promise<{ ms: number; bytes: number; predicted: number; en
     }
     return false;
   };
-  // Written as the app writes a ZIP to disk (save-targets.ts), each chunk's buffer given back once written.
   // The central directory and end records (a few kB) are kept whole and read at the end.
   const sink = new WritableStream<Uint8Array>({
     write(chunk) {
@@ -157,11 +217,9 @@ async function zip(): Promise<{ ms: number; bytes: number; predicted: number; en
         buf = joined;
       }
       while (state.at !== 'central' && step());
-      // What is left (a header cut in two) is kept past this write: a copy, as the chunk's buffer is reused.
-      if (buf.length > 0 && buf.buffer === chunk.buffer) buf = buf.slice();
     },
   });
-  await writeReturning(stream, sink, pool, new AbortController().signal);
+  await stream.pipeTo(sink);
   const tail = view(buf);
   // ZIP64 end of central directory record: total entries at offset 32 (8 bytes).
   for (let i = 0; i + 56 <= buf.length; i++) {
@@ -170,12 +228,14 @@ async function zip(): Promise<{ ms: number; bytes: number; predicted: number; en
   if (centralCount === -1) {
     for (let i = buf.length - 22; i >= 0; i--) if (tail.getUint32(i, true) === 0x06054b50) { centralCount = tail.getUint16(i + 10, true); break; }
   }
-  return { ms: performance.now() - t0, bytes: total, predicted: size, entries, centralCount, problems };
+  await removeOutput();
+  return { bytes: total, predicted: size, entries, centralCount, problems };
 }
 
 async function clear(): Promise<void> {
   const root = await navigator.storage.getDirectory();
   await root.removeEntry('zip-bench', { recursive: true }).catch(() => undefined);
+  await removeOutput();
 }
 
-Object.assign(window, { bench: { setup, load, copy, zip, clear } });
+Object.assign(window, { bench: { setup, load, copy, verifyCopy, zip, verifyZip, clear } });

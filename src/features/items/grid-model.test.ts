@@ -34,6 +34,23 @@ describe('buildGridRows', () => {
     expect(block.perRow * block.tileWidth + (block.perRow - 1) * geo.gap).toBeCloseTo(geo.width, 5);
   });
 
+  it('shows a month\'s first page while the rest is coming, keeping the rest\'s place below it', () => {
+    const first = Array.from({ length: 120 }, (_, i) => item(`f${i}`, 4000, 3000));
+    const coming = buildGridRows([{ month: '2024-05', count: 1667, items: first, partial: true }, { month: '2024-04', count: 10, items: null }], geo);
+    const tiles = coming.filter((r) => r.kind === 'tiles');
+    expect(tiles.flatMap((r) => (r.kind === 'tiles' ? r.items.map((i) => i.id) : []))).toHaveLength(120);
+    const rest = coming.find((r) => r.kind === 'placeholder' && r.month === '2024-05');
+    if (rest?.kind !== 'placeholder') throw new Error('no placeholder for the rest of the month');
+    expect(rest.count).toBe(1667 - 120);
+    // The next month starts about where it will once the whole month is in (as for a month not loaded at all).
+    const heightOf = (rows: GridRow[]) => rows.filter((r) => r.month === '2024-05').reduce((h, r) => h + r.height, 0);
+    const unloaded = buildGridRows([{ month: '2024-05', count: 1667, items: null }], geo);
+    expect(Math.abs(heightOf(coming) - heightOf(unloaded)) / heightOf(unloaded)).toBeLessThan(0.05);
+    // Once the month is complete, or if its count was only out of date, no empty tiles stay behind.
+    const done = buildGridRows([{ month: '2024-05', count: 1667, items: first }], geo);
+    expect(done.some((r) => r.kind === 'placeholder')).toBe(false);
+  });
+
   it('keeps 100,000 unloaded items to two rows a month, so the virtualizer stays small', () => {
     const sections: GridSection[] = Array.from({ length: 120 }, (_, i) => ({ month: `m${i}`, count: 834, items: null }));
     const rows = buildGridRows(sections, geo);

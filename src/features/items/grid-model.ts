@@ -6,6 +6,8 @@ export interface GridSection {
   month: string;
   count: number;
   items: Item[] | null;
+  /** Its first pages only, the rest still coming ([Note: A month shows from its first page]). */
+  partial?: boolean;
 }
 
 export type GridRow =
@@ -47,7 +49,13 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
     if (section.items) {
       const laid = sectionRows(section.items, section.month, sectionIndex, geo);
       for (const r of laid) rows.push(r);
-      knownHeights?.set(heightKey, laid.reduce((h, r) => h + r.height, 0));
+      const rest = section.count - section.items.length;
+      if (section.partial && rest > 0) {
+        // The items still coming keep their place, so the months below do not jump up and back down.
+        rows.push({ ...placeholderRow({ ...section, count: rest }, sectionIndex, geo), key: `p:${section.month}:rest` });
+      } else {
+        knownHeights?.set(heightKey, laid.reduce((h, r) => h + r.height, 0));
+      }
     } else {
       const row = placeholderRow(section, sectionIndex, geo);
       const known = knownHeights?.get(heightKey);
