@@ -30,8 +30,10 @@ async function linkedManifest(page: Page): Promise<Manifest> {
 async function decode(page: Page, src: string) {
   return page.evaluate(async (url) => {
     const res = await fetch(url);
+    const found = { status: res.status, type: res.headers.get('content-type') };
+    if (!res.ok) return { ...found, width: 0, height: 0 };
     const bitmap = await createImageBitmap(await res.blob());
-    return { status: res.status, type: res.headers.get('content-type'), width: bitmap.width, height: bitmap.height };
+    return { ...found, width: bitmap.width, height: bitmap.height };
   }, src);
 }
 
