@@ -14,6 +14,8 @@ interface ManifestImage {
   label?: string;
 }
 interface Manifest {
+  [member: string]: unknown;
+  display_override: string[];
   icons: ManifestImage[];
   screenshots: ManifestImage[];
   shortcuts: { name: string; url: string; icons: ManifestImage[] }[];
@@ -91,7 +93,7 @@ test('Chromium finds nothing in the way of installing Shoebox, and parses its ma
   }
 });
 
-test('every icon, screenshot and shortcut icon loads as the image the manifest says it is', async ({ page }) => {
+test('the manifest names the app and how it opens, and every icon, screenshot and shortcut icon loads as the image it declares', async ({ page }) => {
   await page.goto('/');
   const manifest = await linkedManifest(page);
   const images = [...manifest.icons, ...manifest.screenshots, ...manifest.shortcuts.flatMap((s) => s.icons)];
@@ -100,6 +102,15 @@ test('every icon, screenshot and shortcut icon loads as the image the manifest s
     const [width, height] = image.sizes.split('x').map(Number);
     expect(await decode(page, image.src), image.src).toEqual({ status: 200, type: image.type, width, height });
   }
+
+  // Who the app is, where it starts and how its window opens: the display modes Chromium knows.
+  expect(manifest).toMatchObject({ id: '/', start_url: '/', scope: '/', display: 'standalone', name: 'Shoebox', short_name: 'Shoebox' });
+  expect(manifest.description).toBeTruthy();
+  expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+  expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
+  expect(manifest.display_override).toContain('standalone');
+  const displayModes = ['fullscreen', 'standalone', 'minimal-ui', 'browser', 'window-controls-overlay', 'tabbed', 'borderless', 'picture-in-picture'];
+  for (const mode of manifest.display_override) expect(displayModes, `display_override "${mode}"`).toContain(mode);
 
   const purposes = (purpose: string) => manifest.icons.filter((i) => (i.purpose ?? 'any').split(' ').includes(purpose)).map((i) => i.sizes);
   expect(purposes('any')).toEqual(expect.arrayContaining(['192x192', '512x512']));
