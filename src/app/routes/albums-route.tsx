@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ActivityList } from '../../features/activity/activity-list';
 import { useUnreadCounts } from '../../features/activity/use-activity';
 import { AlbumCard } from '../../features/albums/album-card';
@@ -16,6 +16,21 @@ export function AlbumsRoute() {
   const create = useCreateAlbum();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
+  const [params, setParams] = useSearchParams();
+  // The installed app's "Add photos" shortcut opens `/?add=1`: a new album, whose screen then takes the photos.
+  // The parameter is dropped at once, so Back or a reload does not open the dialog again.
+  const addRequested = params.has('add');
+  useEffect(() => {
+    if (!addRequested) return;
+    setCreating(true);
+    setParams(
+      (p) => {
+        p.delete('add');
+        return p;
+      },
+      { replace: true },
+    );
+  }, [addRequested, setParams]);
   const covers = useObjectUrls(albums.data?.map((a) => a.coverThumbKey) ?? []);
 
   return (
