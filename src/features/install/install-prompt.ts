@@ -41,14 +41,22 @@ function readStored(storage: Storage | null): Stored {
 export class InstallPrompt {
   private state: InstallPromptState;
   private readonly listeners = new Set<() => void>();
+  private readonly stopped = new AbortController();
 
-  constructor(target: Window, private readonly storage: Storage | null = safeLocalStorage(target)) {
+  /** `target` is the window the events come to; `storage` its localStorage (null where refused). */
+  constructor(target: EventTarget, private readonly storage: Storage | null) {
     this.state = { event: null, ...readStored(storage) };
+    const signal = this.stopped.signal;
     target.addEventListener('beforeinstallprompt', (e) => {
       e.preventDefault();
       this.set({ event: e as BeforeInstallPromptEvent, installed: false });
-    });
-    target.addEventListener('appinstalled', () => this.set({ event: null, installed: true }));
+    }, { signal });
+    target.addEventListener('appinstalled', () => this.set({ event: null, installed: true }), { signal });
+  }
+
+  /** Stops listening (the app's own lives as long as the page). */
+  close(): void {
+    this.stopped.abort();
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -101,5 +109,5 @@ let appPrompt: InstallPrompt | null = null;
 
 /** The app's one listener, started by main.tsx before the first render (see [Note: Capturing the install prompt]). */
 export function startInstallPrompt(win: Window): InstallPrompt {
-  return (appPrompt ??= new InstallPrompt(win));
+  return (appPrompt ??= new InstallPrompt(win, safeLocalStorage(win)));
 }
