@@ -24,6 +24,10 @@ const UA = {
   ipadDesktop: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
   chromeWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
   firefoxWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+  instagramIos: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 337.0.3.23.54 (iPhone14,5; iOS 17_5; en_US; en; scale=3.00; 1170x2532; 618330017)',
+  chromeIos16_3: 'Mozilla/5.0 (iPhone; CPU iPhone OS 16_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/109.0.5414.83 Mobile/15E148 Safari/604.1',
+  chromeIos17: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/126.0.6478.54 Mobile/15E148 Safari/604.1',
+  samsung: 'Mozilla/5.0 (Linux; Android 14; SAMSUNG SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36',
 };
 const platformOf = (ua: string, maxTouchPoints = 0, standalone = false) => installPlatform({ ua, hints: null, maxTouchPoints, standalone });
 
@@ -163,4 +167,23 @@ test('Chromium without its prompt shows nothing (not installable yet, or install
   visit(platformOf(UA.chromeWindows));
   await new Promise((r) => setTimeout(r, 50));
   await expect.element(page.getByRole('button', { name: /install/i })).not.toBeInTheDocument();
+});
+
+test('each other browser gets what applies to it, and none of it has serious accessibility violations', async () => {
+  const cases: [string, string, RegExp][] = [
+    [UA.instagramIos, 'Open Shoebox in your browser to install it', /inside Instagram, which cannot install it\. Open this page in Safari/],
+    [UA.chromeIos16_3, 'Add Shoebox to your Home Screen', /only Safari can add Shoebox to the Home Screen/],
+    [UA.chromeIos17, 'Add Shoebox to your Home Screen', /Tap the Share button of Chrome/],
+    [UA.samsung, 'Add Shoebox to your home screen', /Add page to, then Home screen/],
+  ];
+  for (const [ua, title, text] of cases) {
+    visit(platformOf(ua, 5));
+    await userEvent.click(installButton());
+    const sheet = page.getByRole('dialog', { name: title });
+    await expect.element(sheet).toHaveTextContent(text);
+    expect(await seriousViolations(), title).toEqual([]);
+    await userEvent.click(sheet.getByRole('button', { name: 'Close' }));
+    await expect.element(sheet).not.toBeInTheDocument();
+    flushSync(() => root.render(null));
+  }
 });
