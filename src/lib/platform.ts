@@ -77,7 +77,7 @@ export function installPlatform({ ua, hints, maxTouchPoints, standalone }: Platf
   // An iPad in desktop mode reports a Mac, but Macs have no touch screen. Its Safari version is the iPadOS version.
   const ipadDesktop = os === 'Mac OS' && maxTouchPoints > 1 && r.engine.name === 'WebKit' && !chPlatform;
   if (os === 'iOS' || ipadDesktop) {
-    const iosVersion = ipadDesktop ? version(r.browser.version) : version(r.os.version);
+    const iosVersion = version(ipadDesktop ? /Version\/([\d.]+)/.exec(ua)?.[1] : r.os.version);
     if (IN_APP.has(browser) || browser === 'WebKit' || !/Safari\//.test(ua)) return { kind: 'in-app', os: 'iOS', app: IN_APP.has(browser) ? browser : null };
     if (browser === 'Mobile Safari' || browser === 'Safari') {
       return { kind: 'ios-safari', device: ipadDesktop || r.device.type === 'tablet' ? 'ipad' : 'iphone', desktopMode: ipadDesktop };

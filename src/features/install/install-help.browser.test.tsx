@@ -132,7 +132,7 @@ test('iPhone Safari: the button opens the Share → Add to Home Screen steps wit
   await expect.element(steps.nth(0)).toHaveTextContent(/Tap the Share button in the bar at the bottom of the screen/);
   await expect.element(steps.nth(1)).toHaveTextContent(/Add to Home Screen/);
   await expect.element(sheet).toHaveTextContent(/Other apps cannot share photos into Shoebox/);
-  await expect.element(sheet).toHaveTextContent(/after 7 days without a visit/);
+  await expect.element(sheet).toHaveTextContent(/deleted after 7 days of browsing without visiting it/);
   expect(await seriousViolations()).toEqual([]);
 
   await userEvent.click(sheet.getByRole('button', { name: 'Close' }));

@@ -48,16 +48,16 @@ function Steps({ children }: { children: ReactNode }) {
 }
 
 /** What an app on the iOS Home Screen can and cannot do, said before people rely on it. */
-function IosLimits() {
+function IosLimits({ browser }: { browser: string }) {
   return (
     <div className="install-steps__limits">
       <h3>Good to know on iPhone and iPad</h3>
       <ul>
         <li>
-          Safari deletes what a website keeps on this device after 7 days without a visit. Added to the Home Screen, Shoebox keeps its
-          uploads waiting to be sent, and albums kept only on this device.
+          What a website keeps on the device is deleted after 7 days of browsing without visiting it. Added to the Home Screen, Shoebox
+          keeps its uploads waiting to be sent, and albums kept only on this device.
         </li>
-        <li>The Home Screen app has its own storage, apart from Safari: sign in again there. Albums kept only in Safari stay in Safari.</li>
+        <li>The Home Screen app has its own storage, apart from {browser}: sign in again there. Albums kept only in {browser} stay there.</li>
         <li>Other apps cannot share photos into Shoebox on iPhone and iPad: add them from inside Shoebox instead.</li>
       </ul>
     </div>
@@ -86,7 +86,7 @@ export function InstallSteps({ platform: p }: { platform: HelpPlatform }) {
             <li>Open Shoebox from its icon on your Home Screen.</li>
           </Steps>
           {p.desktopMode && <p className="muted">This works the same with Safari showing desktop websites, as iPad does by default.</p>}
-          <IosLimits />
+          <IosLimits browser="Safari" />
         </div>
       );
     case 'ios-browser':
@@ -101,7 +101,7 @@ export function InstallSteps({ platform: p }: { platform: HelpPlatform }) {
             </li>
             <li>Open Shoebox from its icon on your Home Screen.</li>
           </Steps>
-          <IosLimits />
+          <IosLimits browser={p.browser} />
         </div>
       ) : (
         <div className="install-steps">
@@ -112,7 +112,7 @@ export function InstallSteps({ platform: p }: { platform: HelpPlatform }) {
               Tap the Share button <ShareGlyph />, then <strong>Add to Home Screen</strong>.
             </li>
           </Steps>
-          <IosLimits />
+          <IosLimits browser="Safari" />
         </div>
       );
     case 'in-app': {
@@ -122,7 +122,7 @@ export function InstallSteps({ platform: p }: { platform: HelpPlatform }) {
         <div className="install-steps">
           <p>
             Shoebox is open inside {app}, which cannot install it. Open this page in {browser} (look for <strong>Open in browser</strong> in
-            the ⋯ menu), then install it from there.
+            the app’s ⋯ or ⋮ menu), then install it from there.
           </p>
         </div>
       );
