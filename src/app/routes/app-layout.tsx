@@ -1,4 +1,5 @@
 import { NavLink, Link, Outlet } from 'react-router';
+import { AppInstallHelp } from '../../features/install/install-help';
 import { UploadBar } from '../../features/uploads/upload-bar';
 import { Icon } from '../../ui/icon';
 
@@ -24,6 +25,7 @@ export function AppLayout() {
             <Icon name="user" /> <span>Account</span>
           </NavLink>
         </nav>
+        <AppInstallHelp />
       </header>
       <main id="main" className="app-main">
         <Outlet />
