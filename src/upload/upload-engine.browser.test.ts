@@ -373,7 +373,8 @@ describe('UploadEngine offline, by what the backend declares', () => {
     const backend = withData(needsNetwork, {
       reserveItems: () => Promise.reject(new AppError('backend/unreachable', 'HTTP 503', { retryable: true })),
     });
-    const engine = newEngine({ backend, dbName: n.queueDb, probe: () => Promise.resolve(true) });
+    // The real probe: a HEAD request to this page's own origin, which answers.
+    const engine = newEngine({ backend, dbName: n.queueDb });
     await engine.start();
     await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
     const s = await until(engine, allSettled);
