@@ -67,6 +67,8 @@ export interface TaskRunnerDeps {
   tasks: QueueTasks;
   media: MediaFns;
   isOffline(): boolean;
+  /** A network stage failed without an answer: true when the device is offline, so the task waits instead. */
+  connectionLost(): Promise<boolean>;
   /** The engine stopped in this tab; whatever is still running winds down quietly. */
   isDisposed(): boolean;
   /** The original of task `id` went from `before` to `after` bytes sent (already in `tasks`). */
@@ -79,6 +81,11 @@ const CLEANUP_TIMEOUT_MS = 30_000;
 
 function unlessNotFound(e: unknown): void {
   if (!(e instanceof AppError && e.code === 'item/not-found')) throw e;
+}
+
+/** The request got no answer at all (as opposed to an answer that refused it). */
+function noAnswer(e: unknown): boolean {
+  return e instanceof AppError && (e.code === 'offline' || e.code === 'backend/unreachable');
 }
 
 function blobRoleOf(role: UploadObjectRole): StoredBlobRole {
@@ -128,7 +135,9 @@ export class TaskRunner {
       if (signal.aborted || this.deps.isDisposed()) return;
       const task = this.tasks.get(id);
       if (!task || !isActive(task.state)) return;
-      if (this.deps.isOffline() && isNetworkStage(task.state)) {
+      if (isNetworkStage(task.state) && (this.deps.isOffline() || (noAnswer(e) && (await this.deps.connectionLost())))) {
+        // Going offline may have stopped this run already, and put the task back in line.
+        if (signal.aborted || this.deps.isDisposed() || !isActive(this.tasks.get(id)?.state ?? 'done')) return;
         await this.tasks.change(id, { type: 'interrupt' });
         return;
       }

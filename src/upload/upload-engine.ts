@@ -12,6 +12,7 @@ import { QueueTasks } from './queue-tasks';
 import { delay, RunScheduler, STOP_WAIT_MS } from './run-scheduler';
 import { claimRunnerLock, type RunnerRole } from './runner-lock';
 import { TaskRunner } from './task-runner';
+import { Connectivity, type Probe } from './connectivity';
 import { DEFAULT_UPLOAD_DB, UploadStore } from './upload-store';
 import { canTransition, isActive, isNetworkStage, type UploadTask } from './upload-task';
 import { log } from '../lib/log';
@@ -26,6 +27,8 @@ export interface UploadEngineDeps {
   process?: typeof processMedia;
   sniff?: typeof sniffType;
   hash?: typeof hashFile;
+  /** How to tell a dead network from a failing server; see [Note: When is the queue offline]. */
+  probe?: Probe;
 }
 
 /** One span from `start()` to `dispose()`; a start after a dispose begins a new one (React StrictMode does that). */
@@ -68,17 +71,22 @@ export class UploadEngine {
   private life: Life | null = null;
   /** Reloads and role changes happen one at a time, in order. */
   private serial: Promise<void> = Promise.resolve();
-  private online = typeof navigator === 'undefined' ? true : navigator.onLine !== false;
+  private readonly connectivity: Connectivity;
 
   constructor(deps: UploadEngineDeps) {
     this.backend = deps.backend;
     this.dbName = deps.dbName ?? DEFAULT_UPLOAD_DB;
     this.lockName = deps.lockName ?? `${this.dbName}:runner`;
+    this.connectivity = new Connectivity({
+      ...(deps.probe ? { probe: deps.probe } : {}),
+      changed: (offline) => (offline ? this.onOffline() : this.onOnline()),
+    });
     this.runner = new TaskRunner({
       backend: deps.backend,
       tasks: this.tasks,
       media: { process: deps.process, sniff: deps.sniff, hash: deps.hash },
       isOffline: () => this.isOffline(),
+      connectionLost: () => this.connectionLost(),
       isDisposed: () => this.disposed,
       onProgress: (id, before, after) => {
         this.snapshots.trackProgress(id, before, after);
@@ -186,10 +194,7 @@ export class UploadEngine {
     });
     this.channel.close();
     this.snapshots.stop();
-    if (typeof window !== 'undefined') {
-      window.removeEventListener('online', this.onOnline);
-      window.removeEventListener('offline', this.onOffline);
-    }
+    this.connectivity.stop();
   }
 
   private get disposed(): boolean {
@@ -208,10 +213,7 @@ export class UploadEngine {
     this.tasks.open(store);
     life.store = store;
     this.channel.open(`${this.dbName}:queue`);
-    if (typeof window !== 'undefined') {
-      window.addEventListener('online', this.onOnline);
-      window.addEventListener('offline', this.onOffline);
-    }
+    this.connectivity.listen();
     this.snapshots.startTicking();
     const role = await claimRunnerLock({
       name: this.lockName,
@@ -287,14 +289,12 @@ export class UploadEngine {
     return this.channel.request(op, id);
   }
 
-  private readonly onOnline = () => {
-    this.online = true;
+  private onOnline(): void {
     this.snapshots.notify(true);
     this.scheduler.pump();
-  };
+  }
 
-  private readonly onOffline = () => {
-    this.online = false;
+  private onOffline(): void {
     this.snapshots.notify(true);
     if (this.role !== 'runner' || !this.backend.capabilities.network.required) return;
     // Offline pauses network work instead of failing it: those tasks wait in line for `online`.
@@ -304,11 +304,17 @@ export class UploadEngine {
       void this.tasks.change(id, { type: 'interrupt' }).catch(() => undefined);
       return true;
     });
-  };
+  }
 
   /** Only a backend that needs the network waits for it. */
   private isOffline(): boolean {
-    return this.backend.capabilities.network.required && !this.online;
+    return this.backend.capabilities.network.required && this.connectivity.offline;
+  }
+
+  /** A network stage got no answer: true when the device is offline (and the queue now waits for it). */
+  private connectionLost(): Promise<boolean> {
+    if (!this.backend.capabilities.network.required || this.disposed) return Promise.resolve(false);
+    return this.connectivity.requestFailed();
   }
 
   // ------------------------------------------------------------------------------------------------------

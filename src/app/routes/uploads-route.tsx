@@ -1,4 +1,6 @@
 import { Link } from 'react-router';
+import { IosStorageNote } from '../../features/uploads/ios-storage-note';
+import { OfflineUploadsNote } from '../../features/uploads/offline-uploads-note';
 import { useUploadEngine, useUploadQueue } from '../../features/uploads/upload-engine-provider';
 import type { TaskState } from '../../upload/upload-task';
 import type { UploadTaskView } from '../../upload/upload-engine';
@@ -24,12 +26,14 @@ export function UploadsRoute() {
   const { tasks, totals } = useUploadQueue();
   const finished = tasks.some((t) => t.state === 'done' || t.state === 'canceled');
   const pct = totals.bytesTotal > 0 ? (totals.bytesDone / totals.bytesTotal) * 100 : 0;
+  const waitingForNetwork = totals.offline && totals.filesTotal - totals.filesDone - totals.filesFailed > 0;
   return (
     <div className="page">
       <div className="page-header">
         <div className="page-header__text">
           <h1>Uploads</h1>
           <p className="muted">Uploads keep going while you browse, and resume after a reload.</p>
+          <IosStorageNote />
         </div>
         <div className="page-header__actions">
           {totals.paused ? (
@@ -55,6 +59,7 @@ export function UploadsRoute() {
         </div>
       ) : (
         <>
+          {waitingForNetwork && <OfflineUploadsNote />}
           <div className="stats" aria-live="polite">
             <span>
               {formatNumber(totals.filesDone)} of {formatNumber(totals.filesTotal)} files
@@ -65,7 +70,6 @@ export function UploadsRoute() {
             <span>{formatSpeed(totals.speedBps)}</span>
             <span>{formatEta(totals.etaSeconds)}</span>
             {totals.filesFailed > 0 && <span style={{ color: 'var(--danger)' }}>{totals.filesFailed} failed</span>}
-            {totals.offline && <span>Offline: waiting for the network</span>}
           </div>
           <div className="progress" role="progressbar" aria-label="Overall progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)} style={{ marginBottom: 16 }}>
             <span style={{ width: `${pct}%` }} />

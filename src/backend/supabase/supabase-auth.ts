@@ -192,7 +192,13 @@ export class SupabaseAuth implements AuthPort {
   }
 
   private async toSession(session: GoTrueSession): Promise<Session> {
-    const profile = await this.profileOf(session.user);
+    const profile = await this.profileOf(session.user).catch((e: unknown) => {
+      // Opened offline with a stored session: the app (and its upload queue) must start all the same. The
+      // name from the account stands in for the profile until it can be read; it is not kept, so it is read next time.
+      if (!(e instanceof AppError) || (e.code !== 'offline' && e.code !== 'backend/unreachable')) throw e;
+      const stand: Profile = { id: session.user.id, displayName: initialDisplayName(session.user), avatarKey: null, createdAt: session.user.created_at };
+      return stand;
+    });
     return {
       userId: session.user.id,
       email: session.user.email ?? null,

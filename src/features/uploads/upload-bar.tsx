@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { formatBytes, formatEta, formatNumber, formatSpeed } from '../../lib/format';
+import { OFFLINE_UPLOADS } from './offline-uploads-note';
 import { useUploadQueue } from './upload-engine-provider';
 
 /** A compact progress bar on every screen while uploads are running. */
@@ -10,11 +11,11 @@ export function UploadBar() {
   if (unfinished <= 0) return null;
   const pct = totals.bytesTotal > 0 ? Math.min(100, (totals.bytesDone / totals.bytesTotal) * 100) : 0;
   return (
-    <aside className="upload-bar" aria-label="Upload progress">
+    <aside className={totals.offline ? 'upload-bar upload-bar--offline' : 'upload-bar'} aria-label="Upload progress">
       <div className="upload-bar__text">
-        <div>
+        <div role={totals.offline ? 'status' : undefined}>
           {totals.offline
-            ? 'Offline — uploads will resume when you are back online'
+            ? OFFLINE_UPLOADS
             : totals.running
               ? `Uploading ${formatNumber(totals.filesDone)} of ${formatNumber(totals.filesTotal)}`
               : totals.filesFailed > 0

@@ -5,6 +5,7 @@ import type { Album } from '../../backend/entities';
 import { UploadEngine, type QueueSnapshot } from '../../upload/upload-engine';
 import { albumKeys } from '../albums/album-keys';
 import { albumAbilities } from '../albums/album-permissions';
+import { askPersistentStorageOnce } from './persistent-storage';
 import { broadcastUploadProgress } from './upload-progress-broadcast';
 
 const EngineContext = createContext<UploadEngine | null>(null);
@@ -16,6 +17,14 @@ export function UploadEngineProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void engine.start();
     return () => engine.dispose();
+  }, [engine]);
+  // The queue keeps files not sent yet in this site's storage: at the first upload, ask that it be kept.
+  useEffect(() => {
+    const check = () => {
+      if (engine.getSnapshot().totals.filesTotal > engine.getSnapshot().totals.filesDone) askPersistentStorageOnce();
+    };
+    check();
+    return engine.subscribe(check);
   }, [engine]);
   const session = useSession();
   const sessionRef = useRef(session);
