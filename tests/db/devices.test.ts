@@ -44,14 +44,14 @@ function asSession<T>(who: Actor, sessionId: string, fn: (q: Queryable) => Promi
   );
 }
 
-interface DeviceRow {
+type DeviceRow = {
   id: string;
   label: string;
   kind: string;
   installed_pwa: boolean;
   last_seen_at: string;
   current: boolean;
-}
+};
 
 const touch = (who: Actor, session: string, id: string, label = 'Chrome 131 on Android, Pixel 8', kind = 'mobile', installed = false) =>
   asSession(who, session, (q) => q.query(`select public.touch_device($1, $2, $3, $4)`, [id, label, kind, installed]));
