@@ -103,10 +103,24 @@ function modelOf(vendor: string | undefined, model: string | undefined): string 
   return `${vendor} ${model}`;
 }
 
+/** The hints' platform names (Sec-CH-UA-Platform) against ua-parser's system names. */
+const HINT_PLATFORMS: Record<string, string> = { Windows: 'Windows', Android: 'Android', macOS: 'Mac OS', 'Chrome OS': 'Chromium OS', Linux: 'Linux' };
+
+/**
+ * Hints are trusted only when they speak of the system the user agent names: a user agent can be overridden
+ * (developer tools, an extension, a test) while the hints still describe the real machine.
+ */
+function matchingHints(r: UAParser.IResult, hints: UaHints | null | undefined): UaHints | null {
+  if (!hints) return null;
+  if (hints.platform === undefined || hints.platform === '') return hints;
+  const expected = HINT_PLATFORMS[hints.platform];
+  return expected !== undefined && expected === r.os.name ? hints : null;
+}
+
 /** A readable label for a signed-in device, from its user agent and what else the browser tells. */
 export function deviceLabel(ua: string, extras: UaExtras = {}): DeviceLabel {
   const r = parseUserAgent(ua);
-  const hints = extras.hints ?? null;
+  const hints = matchingHints(r, extras.hints);
   const bot = BOT.exec(r.ua);
   if (bot?.[1]) return { label: `${bot[1]} (bot)`, kind: 'desktop' };
 

@@ -37,6 +37,14 @@ describe('device labels', () => {
     expect(deviceLabel(ua, { hints: { mobile: true, model: 'Pixel 8', platformVersion: '15.0.0' } }).label).toBe('Chrome 131 on Android, Pixel 8');
   });
 
+  it('trusts hints only when they speak of the system the user agent names (an overridden user agent keeps the real machine\'s hints)', () => {
+    const windows = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    expect(deviceLabel(windows, { hints: { platform: 'Linux', platformVersion: '6.1.0', mobile: false, model: '' } }).label).toBe('Chrome 131 on Windows');
+    expect(deviceLabel(windows, { hints: { platform: 'Windows', platformVersion: '15.0.0' } }).label).toBe('Chrome 131 on Windows 11');
+    const android = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+    expect(deviceLabel(android, { hints: { platform: 'Windows', model: 'Surface' } }).label).toBe('Chrome 131 on Android');
+  });
+
   it('tells an iPad asking for desktop sites from a Mac by its touch screen', () => {
     const mac = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15';
     expect(deviceLabel(mac, { maxTouchPoints: 0 })).toEqual({ label: 'Safari 18 on macOS', kind: 'desktop' });
