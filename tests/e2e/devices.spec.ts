@@ -36,7 +36,9 @@ test('one account on two browsers: each is listed with its label and when seen; 
   const list = devicesOf(deskPage);
   await expect(list.getByRole('listitem')).toHaveCount(2);
   const here = list.getByRole('listitem').filter({ hasText: 'This device' });
-  await expect(here.getByText('Chrome 131 on Windows', { exact: true })).toBeVisible();
+  // Playwright's user agent override sends matching Client Hints, platform version "10.0": Windows 10, as
+  // versions 1 to 12 are (13 and up are Windows 11).
+  await expect(here.getByText('Chrome 131 on Windows 10', { exact: true })).toBeVisible();
   await expect(here).toContainText('Computer · In the browser · Active now');
   const other = list.getByRole('listitem').filter({ hasText: 'Chrome 116 on Android, Pixel 7' });
   await expect(other).toContainText(/Phone · In the browser · Last seen (just now|\d+ minutes? ago)/);

@@ -100,7 +100,7 @@ function DeviceRow({ device, onSignOut, busy }: { device: Device; onSignOut: (()
     <li className="devices__row" data-device-id={device.id} data-current={device.current || undefined}>
       <div className="member-row__text">
         <strong>
-          {device.label}
+          <span className="devices__label">{device.label}</span>
           {device.current && <span className="devices__this"> · This device</span>}
         </strong>
         <span className="muted">
