@@ -10,21 +10,20 @@ import type { CallOptions, Device, DeviceInput } from '../ports';
 export class LocalDevices {
   private device: Device | null = null;
 
-  list(opts: CallOptions): Promise<Device[]> {
+  // async: a refusal is a rejected promise, as from every other port call.
+  async list(opts: CallOptions): Promise<Device[]> {
     throwIfAborted(opts.signal);
-    return Promise.resolve(this.device ? [{ ...this.device }] : []);
+    return this.device ? [{ ...this.device }] : [];
   }
 
-  touch(input: DeviceInput, opts: CallOptions): Promise<void> {
+  async touch(input: DeviceInput, opts: CallOptions): Promise<void> {
     throwIfAborted(opts.signal);
     const d = checkDeviceInput(input);
     // One browser, one device: a new id (its storage was cleared) replaces the old one.
     this.device = { ...d, lastSeenAt: new Date().toISOString(), current: true };
-    return Promise.resolve();
   }
 
-  signOut(_deviceId: string, opts: CallOptions): Promise<void> {
+  async signOut(_deviceId: string, opts: CallOptions): Promise<void> {
     throwIfAborted(opts.signal);
-    return Promise.resolve();
   }
 }
