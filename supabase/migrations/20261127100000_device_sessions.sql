@@ -4,7 +4,8 @@
 --
 -- The session is the access token's `session_id` claim: it is stamped by touch_device, never sent by the
 -- client, so a device row can only ever name the caller's own current session. Writes therefore go through
--- the functions below; the table keeps only its select policy for the caller's own rows.
+-- the functions below: clients keep only select on the table. Its own-rows policies stay, should a write
+-- ever be granted again.
 --
 -- Signing a device out deletes its row in auth.sessions. GoTrue keeps a session's refresh tokens with an
 -- `on delete cascade` to it, so the device's next refresh is refused ("Invalid Refresh Token: Refresh Token
@@ -14,9 +15,6 @@
 alter table public.devices add column session_id uuid;
 
 revoke insert, update, delete on public.devices from authenticated;
-drop policy devices_insert on public.devices;
-drop policy devices_update on public.devices;
-drop policy devices_delete on public.devices;
 
 -- This browser is signed in now: its row is made or brought up to date, stamped with the caller's session
 -- and the server's time. Rows of sessions that no longer exist are cleared on the way (signed out elsewhere),
