@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { BackendContext, type BackendState } from '../backend/backend-context';
 import { createBackend } from '../backend/create-backend';
+import { DeviceHeartbeat } from '../features/devices/device-heartbeat';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { CONFIG_INVALID } from '../lib/error-messages';
 import { ErrorPanel } from '../ui/error-panel';
@@ -67,6 +68,7 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <UploadEngineProvider>
           <ToastProvider>
+            <DeviceHeartbeat />
             <RouterProvider router={router} />
           </ToastProvider>
         </UploadEngineProvider>

@@ -48,6 +48,21 @@ export interface MonthCount {
   count: number;
 }
 
+/** A browser signed in to this account (PRODUCT.md §3 device), as /account lists it. */
+export interface Device {
+  /** Made once per browser and kept there. */
+  id: string;
+  label: string;
+  kind: 'desktop' | 'mobile' | 'tablet';
+  /** Running as the installed app (display-mode standalone) when last seen. */
+  installed: boolean;
+  lastSeenAt: string;
+  /** The device asking. */
+  current: boolean;
+}
+
+export type DeviceInput = Pick<Device, 'id' | 'label' | 'kind' | 'installed'>;
+
 export interface AlbumInput {
   title: string;
   description?: string;
@@ -211,6 +226,18 @@ export interface DataPort {
   createShareLink(albumId: string, input: ShareLinkInput, opts?: CallOptions): Promise<{ link: ShareLink; token: string }>;
   /** Turns the link off at once; revoking twice keeps the first time. `album/not-found` for an id the caller cannot see. */
   revokeShareLink(linkId: string, opts?: CallOptions): Promise<void>;
+
+  // Signed-in devices (/account). Without sign-in (the local backend) there is one device, this one, listed
+  // once touched; signing devices out has nothing to do there.
+
+  /** The caller's devices still signed in, the most recently seen first; never another person's. */
+  listDevices(opts?: CallOptions): Promise<Device[]>;
+  /** This browser is in use: made or brought up to date, seen now. Label 1–120 clean characters (`validation/invalid`). */
+  touchDevice(input: DeviceInput, opts?: CallOptions): Promise<void>;
+  /** Signs one of the caller's devices out (its session ends; its next refresh fails). An unknown id changes nothing. */
+  signOutDevice(deviceId: string, opts?: CallOptions): Promise<void>;
+  /** Signs out every device of the caller but this one. */
+  signOutOtherDevices(opts?: CallOptions): Promise<void>;
 }
 
 export type ChangeEntity = 'album' | 'item' | 'album_member' | 'comment' | 'favorite';

@@ -108,11 +108,12 @@ export const PERMISSION_TABLE = [
   { target: 'share_links.token_hash', op: 'select', allowed: '' },
   { target: 'share_links.has_password', op: 'select', allowed: 'OE', action: 'manageShareLinks' },
 
-  // devices: each signed-in user's own (target: the viewer's).
+  // devices: each signed-in user reads their own (target: the viewer's); rows are written only by the device
+  // functions, which stamp the session (20261127100000_device_sessions.sql, tests/db/devices.test.ts).
   { target: 'devices (viewer\'s)', op: 'select', allowed: 'V' },
-  { target: 'devices (viewer\'s)', op: 'insert', allowed: 'OECVS' },
-  { target: 'devices (viewer\'s)', op: 'update', allowed: 'V' },
-  { target: 'devices (viewer\'s)', op: 'delete', allowed: 'V' },
+  { target: 'devices (viewer\'s)', op: 'insert', allowed: '' },
+  { target: 'devices (viewer\'s)', op: 'update', allowed: '' },
+  { target: 'devices (viewer\'s)', op: 'delete', allowed: '' },
 
   // activity: members read; only functions and triggers write.
   { target: 'activity', op: 'select', allowed: 'OECV', action: 'view' },

@@ -43,6 +43,17 @@ test('with a Supabase project configured, a visitor signs in first; a wrong pass
     if (url.pathname === '/rest/v1/profiles') {
       return route.fulfill({ headers: cors, json: [{ id: USER_ID, display_name: 'Ada', avatar_key: null, created_at: '2026-01-01T00:00:00Z' }] });
     }
+    if (url.pathname === '/rest/v1/rpc/touch_device') return route.fulfill({ status: 204, headers: cors });
+    if (url.pathname === '/rest/v1/rpc/list_devices') {
+      const seenAt = new Date().toISOString();
+      return route.fulfill({
+        headers: cors,
+        json: [
+          { id: '0b4f6c1e-0000-4000-8000-000000000001', label: 'Chrome 131 on Linux', kind: 'desktop', installed_pwa: false, last_seen_at: seenAt, current: true },
+          { id: '0b4f6c1e-0000-4000-8000-000000000002', label: 'Safari 18 on iOS, iPhone', kind: 'mobile', installed_pwa: true, last_seen_at: seenAt, current: false },
+        ],
+      });
+    }
     if (url.pathname === '/rest/v1/album_summaries' || url.pathname === '/rest/v1/activity_feed') {
       return route.fulfill({ headers: { ...cors, 'content-range': '*/0' }, json: [] });
     }
@@ -73,16 +84,20 @@ test('with a Supabase project configured, a visitor signs in first; a wrong pass
   // Albums on a server: the account screen neither says they stay on this device nor offers to keep its storage.
   await expect(page.getByRole('region', { name: 'Where your albums live' })).toContainText('On your Supabase project');
   await expect(page.getByRole('button', { name: 'Keep my albums when the browser clears space' })).toHaveCount(0);
-  const devices = page.getByRole('region', { name: 'This device' });
+  const devices = page.getByRole('region', { name: 'Signed-in devices' });
   await devices.getByRole('button', { name: 'Sign out everywhere' }).click();
   await expect(devices.getByRole('alert')).toHaveAttribute('data-error-code', 'backend/unreachable');
   await expect(page.locator('form').getByRole('alert')).toHaveCount(0);
   await expect(page).toHaveURL(/\/account$/);
 
   // Signing out on other devices keeps this one signed in; signing out here goes back to the sign-in screen.
-  await page.getByRole('button', { name: 'Sign out on other devices' }).click();
-  await expect(page.getByRole('status')).toContainText('other devices have been signed out');
-  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await devices.getByRole('button', { name: 'Sign out of all other devices' }).click();
+  await page.getByRole('dialog', { name: 'Sign out of all other devices?' }).getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(devices.getByRole('status')).toContainText('other devices have been signed out');
+  await devices.getByRole('button', { name: 'Sign out this device' }).click();
   await expect(page).toHaveURL(/\/sign-in/);
+  // Signed out here, on purpose: no notice about being signed out from elsewhere.
+  await expect(page.getByRole('heading', { name: 'Sign in to Shoebox' })).toBeVisible();
+  await expect(page.getByTestId('signed-out-elsewhere')).toHaveCount(0);
   expect(seen.filter((r) => r === 'POST /auth/v1/logout')).toHaveLength(3);
 });

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useBackend, useSession } from '../../backend/backend-context';
-import { deviceLabel } from '../../lib/device-label';
+import { DevicesSection } from '../../features/devices/devices-section';
 import { formatBytes } from '../../lib/format';
 import { displayName as displayNameSchema, firstIssue } from '../../lib/validation';
 import { ErrorLine } from '../../ui/error-panel';
@@ -15,32 +15,11 @@ export function AccountRoute() {
   const [estimate, setEstimate] = useState<{ usage: number; quota: number } | null>(null);
   const [persisted, setPersisted] = useState<boolean | null>(null);
   const issue = firstIssue(displayNameSchema, name);
-  const device = deviceLabel(navigator.userAgent);
-  const standalone = typeof matchMedia === 'function' && matchMedia('(display-mode: standalone)').matches;
 
   useEffect(() => {
     void navigator.storage?.estimate?.().then((e) => setEstimate({ usage: e.usage ?? 0, quota: e.quota ?? 0 }));
     void navigator.storage?.persisted?.().then(setPersisted);
   }, []);
-
-  // Signing out has its own error and busy state, shown by its buttons, not under the profile form.
-  const [signedOutOthers, setSignedOutOthers] = useState(false);
-  const [signOutError, setSignOutError] = useState<unknown>(null);
-  const [signingOut, setSigningOut] = useState(false);
-  const signOut = async (scope: 'local' | 'others' | 'global') => {
-    if (signingOut) return;
-    setSignOutError(null);
-    setSignedOutOthers(false);
-    setSigningOut(true);
-    try {
-      await backend.auth.signOut(scope);
-      if (scope === 'others') setSignedOutOthers(true);
-    } catch (err) {
-      setSignOutError(err);
-    } finally {
-      setSigningOut(false);
-    }
-  };
 
   const [saving, setSaving] = useState(false);
   const save = async (e: FormEvent) => {
@@ -99,28 +78,7 @@ export function AccountRoute() {
         )}
         {persisted && <p className="muted">This browser will not clear your albums to make space.</p>}
       </section>
-      <section className="card" aria-labelledby={`${id}-devices`}>
-        <h2 id={`${id}-devices`}>This device</h2>
-        <p>
-          {device.label} · {device.kind}
-          {standalone ? ' · installed app' : ''}
-        </p>
-        {backend.auth.capabilities().requiresSignIn && (
-          <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
-            <button type="button" className="btn" onClick={() => void signOut('local')} disabled={signingOut}>
-              Sign out
-            </button>
-            <button type="button" className="btn" onClick={() => void signOut('others')} disabled={signingOut}>
-              Sign out on other devices
-            </button>
-            <button type="button" className="btn btn--danger" onClick={() => void signOut('global')} disabled={signingOut}>
-              Sign out everywhere
-            </button>
-          </div>
-        )}
-        {signOutError !== null && <ErrorLine error={signOutError} />}
-        {signedOutOthers && <p role="status">Your other devices have been signed out.</p>}
-      </section>
+      <DevicesSection />
     </div>
   );
 }

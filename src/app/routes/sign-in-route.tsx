@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useBackend, useSession } from '../../backend/backend-context';
+import { SignedOutNotice } from '../../features/devices/signed-out-notice';
 import { safeNext } from '../../lib/safe-next';
 import { ErrorLine } from '../../ui/error-panel';
 
@@ -51,6 +52,7 @@ export function SignInRoute() {
     <main className="page page--center">
       <div className="card" style={{ width: 'min(420px, 100%)' }}>
         <h1 style={{ fontSize: 22, marginTop: 0 }}>{mode === 'sign-in' ? 'Sign in to Shoebox' : 'Create your account'}</h1>
+        <SignedOutNotice />
         {caps.methods.includes('password') && (
           <form onSubmit={submit} noValidate>
             {mode === 'sign-up' && (

@@ -3,10 +3,11 @@
  * their shared dependencies. How every read and write meets the database: local-data-deps.ts.
  * Indexes and counters: [Note: Local item indexes] in local-db.ts.
  */
-import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, ItemCountQuery, ItemQuery, MonthCount, Page, ReserveItemInput } from '../ports';
+import type { AlbumInput, AlbumPatch, CallOptions, DataPort, Device, DeviceInput, FinalizeItemInput, ItemCountQuery, ItemQuery, MonthCount, Page, ReserveItemInput } from '../ports';
 import type { Activity, Album, Comment, Favoriter, Invite, InviteInput, InvitePreview, Item, ItemSocial, Member, Role, ShareLink, ShareLinkInput } from '../entities';
 import * as activity from './local-activity';
 import * as albums from './local-albums';
+import { LocalDevices } from './local-devices';
 import { guard } from './local-errors';
 import type { LocalDataDeps } from './local-data-deps';
 import * as members from './local-members';
@@ -17,6 +18,8 @@ import * as writes from './local-item-writes';
 import * as trash from './local-trash-purge';
 
 export class LocalData implements DataPort {
+  private readonly devices = new LocalDevices();
+
   constructor(private readonly deps: LocalDataDeps) {}
 
   // --- Albums -------------------------------------------------------------------------------------------
@@ -189,5 +192,23 @@ export class LocalData implements DataPort {
   /** Deletes items trashed more than `limits().trashDays` ago: rows first, then their bytes. */
   purgeTrash(opts: CallOptions = {}): Promise<{ purged: number }> {
     return trash.purgeTrash(this.deps, opts);
+  }
+
+  // --- Devices ------------------------------------------------------------------------------------------
+
+  listDevices(opts: CallOptions = {}): Promise<Device[]> {
+    return this.devices.list(opts);
+  }
+
+  touchDevice(input: DeviceInput, opts: CallOptions = {}): Promise<void> {
+    return this.devices.touch(input, opts);
+  }
+
+  signOutDevice(deviceId: string, opts: CallOptions = {}): Promise<void> {
+    return this.devices.signOut(deviceId, opts);
+  }
+
+  signOutOtherDevices(opts: CallOptions = {}): Promise<void> {
+    return this.devices.signOut('', opts);
   }
 }

@@ -10,7 +10,7 @@ import { objectKeys, type Backend, type CallOptions, type DataPort, type FilesPo
 import { FunctionSigner } from '../s3/function-signer';
 import { S3Files } from '../s3/s3-files';
 import { duplicateError, GuestUploadClient } from './guest-upload-client';
-import { NO_ACCOUNT_CAPABILITIES, NO_REALTIME, noAccountAuth } from './no-account';
+import { NO_ACCOUNT_CAPABILITIES, NO_DEVICES, NO_REALTIME, noAccountAuth } from './no-account';
 
 export interface GuestBackendConfig {
   /** The app's functions port (supabase-js's, sending the anon key). */
@@ -89,6 +89,7 @@ export function createGuestBackend(config: GuestBackendConfig): Backend & { gues
     listShareLinks: forbidden,
     createShareLink: forbidden,
     revokeShareLink: forbidden,
+    ...NO_DEVICES,
   };
 
   return {

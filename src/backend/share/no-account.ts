@@ -3,7 +3,7 @@
  * session and no way to sign in from there, no live channel, and the capabilities that follow.
  */
 import { AppError } from '../../lib/app-error';
-import type { AuthPort, BackendCapabilities, RealtimePort } from '../ports';
+import type { AuthPort, BackendCapabilities, DataPort, RealtimePort } from '../ports';
 
 export const NO_ACCOUNT_CAPABILITIES: BackendCapabilities = {
   storage: { onDevice: false },
@@ -32,3 +32,11 @@ export function noAccountAuth(refusal: string): AuthPort {
 
 /** Nothing is heard live through a link: members' channels are private. */
 export const NO_REALTIME: RealtimePort = { subscribe: () => () => undefined, broadcast: () => undefined };
+
+/** No account, so no signed-in devices: nothing is listed, and touching or signing out changes nothing. */
+export const NO_DEVICES: Pick<DataPort, 'listDevices' | 'touchDevice' | 'signOutDevice' | 'signOutOtherDevices'> = {
+  listDevices: () => Promise.resolve([]),
+  touchDevice: () => Promise.resolve(),
+  signOutDevice: () => Promise.resolve(),
+  signOutOtherDevices: () => Promise.resolve(),
+};

@@ -7,7 +7,7 @@
 import { AppError } from '../../lib/app-error';
 import type { Album, Item, Member } from '../entities';
 import type { Backend, CallOptions, DataPort, FilesPort, ItemCountQuery, ItemQuery, MonthCount, Page, UrlOptions } from '../ports';
-import { NO_ACCOUNT_CAPABILITIES, NO_REALTIME, noAccountAuth } from './no-account';
+import { NO_ACCOUNT_CAPABILITIES, NO_DEVICES, NO_REALTIME, noAccountAuth } from './no-account';
 import { parseSharedKey, sharedKey } from './share-object-keys';
 import type { ShareOpenAnswer, SharedItem, SharedVariant } from './share-types';
 import type { ShareVisitor } from './share-visitor';
@@ -164,6 +164,7 @@ export function createShareBackend(visitor: ShareVisitor, functions: Backend['fu
     listShareLinks: async () => [],
     createShareLink: async () => forbidden(),
     revokeShareLink: async () => forbidden(),
+    ...NO_DEVICES,
   };
 
   const files: FilesPort = {

@@ -6,11 +6,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { AppError, throwIfAborted, type ErrorCode } from '../../lib/app-error';
 import { albumDescription, albumTitle, parseField, validateAlbumInput } from '../../lib/validation';
-import type { AlbumInput, AlbumPatch, CallOptions, DataPort, FinalizeItemInput, FunctionsPort, ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page, ReserveItemInput } from '../ports';
+import type { AlbumInput, AlbumPatch, CallOptions, DataPort, Device, DeviceInput, FinalizeItemInput, FunctionsPort, ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page, ReserveItemInput } from '../ports';
 import type { Activity, Album, Comment, Favoriter, Invite, InviteInput, InvitePreview, Item, ItemKind, ItemSocial, Member, Role, ShareLink, ShareLinkInput } from '../entities';
 import { decodeCursor, encodeCursor } from './supabase-cursor';
 import { abortErrorOf, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
+import { SupabaseDevices } from './supabase-devices';
 import { SupabaseMembers, type MemberCalls } from './supabase-members';
 import { SupabaseShareLinks } from './supabase-share-links';
 import { SupabaseSocial } from './supabase-social';
@@ -78,6 +79,7 @@ export class SupabaseData implements DataPort {
   private readonly members: SupabaseMembers;
   private readonly social: SupabaseSocial;
   private readonly shareLinks: SupabaseShareLinks;
+  private readonly devices: SupabaseDevices;
 
   constructor(
     private readonly client: SupabaseClient,
@@ -93,6 +95,7 @@ export class SupabaseData implements DataPort {
     this.members = new SupabaseMembers(calls);
     this.social = new SupabaseSocial(calls);
     this.shareLinks = new SupabaseShareLinks(calls, functions);
+    this.devices = new SupabaseDevices(calls);
   }
 
   /**
@@ -405,5 +408,23 @@ export class SupabaseData implements DataPort {
 
   revokeShareLink(linkId: string, opts: CallOptions = {}): Promise<void> {
     return this.shareLinks.revoke(linkId, opts);
+  }
+
+  // --- Devices ------------------------------------------------------------------------------------------
+
+  listDevices(opts: CallOptions = {}): Promise<Device[]> {
+    return this.devices.list(opts);
+  }
+
+  touchDevice(input: DeviceInput, opts: CallOptions = {}): Promise<void> {
+    return this.devices.touch(input, opts);
+  }
+
+  signOutDevice(deviceId: string, opts: CallOptions = {}): Promise<void> {
+    return this.devices.signOut(deviceId, opts);
+  }
+
+  signOutOtherDevices(opts: CallOptions = {}): Promise<void> {
+    return this.devices.signOutOthers(opts);
   }
 }

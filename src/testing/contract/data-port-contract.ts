@@ -16,6 +16,7 @@ import {
   sleep,
 } from './contract-fixtures';
 import { describeActivityContract } from './data-port-activity-contract';
+import { describeDevicesContract } from './data-port-devices-contract';
 import { describeMembersContract } from './data-port-members-contract';
 import { describeShareLinksContract } from './data-port-share-links-contract';
 import { describeSocialContract } from './data-port-social-contract';
@@ -367,5 +368,6 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
     describeMembersContract(makeBackend);
     describeSocialContract(makeBackend);
     describeShareLinksContract(makeBackend);
+    describeDevicesContract(makeBackend);
   });
 }

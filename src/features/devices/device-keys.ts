@@ -1,0 +1,3 @@
+export const deviceKeys = {
+  list: () => ['devices'] as const,
+};
