@@ -11,7 +11,7 @@ import type { AuthCapabilities, AuthPort, CallOptions, Session, SignInMethod, Un
 import type { Profile } from '../entities';
 import { abortErrorOf, authError, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
-import { toProfile } from './supabase-rows';
+import { isUnreadableRow, toProfile } from './supabase-rows';
 import { log } from '../../lib/log';
 
 const FALLBACK_NAME = 'Shoebox user';
@@ -195,7 +195,8 @@ export class SupabaseAuth implements AuthPort {
     const profile = await this.profileOf(session.user).catch((e: unknown) => {
       // Opened offline with a stored session: the app (and its upload queue) must start all the same. The
       // name from the account stands in for the profile until it can be read; it is not kept, so it is read next time.
-      if (!(e instanceof AppError) || (e.code !== 'offline' && e.code !== 'backend/unreachable')) throw e;
+      // A profile the server sent but the app cannot read is not a network failure: that still fails.
+      if (!(e instanceof AppError) || (e.code !== 'offline' && e.code !== 'backend/unreachable') || isUnreadableRow(e)) throw e;
       const stand: Profile = { id: session.user.id, displayName: initialDisplayName(session.user), avatarKey: null, createdAt: session.user.created_at };
       return stand;
     });

@@ -65,7 +65,12 @@ function parse<S extends z.ZodMiniType>(schema: S, row: unknown, what: string): 
   const result = schema.safeParse(row);
   if (result.success) return result.data;
   const columns = [...new Set(result.error.issues.map((i) => i.path.join('.')))].join(', ');
-  throw new AppError('backend/unreachable', `The server sent ${what} the app cannot read (${columns}).`, { cause: result.error });
+  throw new AppError('backend/unreachable', `The server sent ${what} the app cannot read (${columns}).`, { cause: result.error, details: { unreadable: what } });
+}
+
+/** The server answered, with a row the app cannot read (not a network failure). */
+export function isUnreadableRow(e: unknown): boolean {
+  return e instanceof AppError && typeof e.details?.unreadable === 'string';
 }
 
 const PROFILE = z.object({ id: text, display_name: text, avatar_key: z.nullable(text), created_at: timestamp });
