@@ -20,6 +20,9 @@ export function AppUpdateBanner() {
     needRefresh: [needRefresh],
     updateServiceWorker,
   } = useRegisterSW({
+    // The reload is ours (below): the plugin's reloads only a page that was already controlled when it
+    // registered, so a first visit that then hears of a new version would never load it.
+    onNeedReload: () => undefined,
     onRegisteredSW(_url, registration) {
       // A tab left open for days still hears of a new version.
       if (registration) setInterval(() => void registration.update().catch(() => undefined), HOUR);
@@ -45,7 +48,8 @@ export function AppUpdateBanner() {
       }
       started.current = true;
       setWaiting(null);
-      // Tells the waiting worker to skip waiting, then reloads once it controls the page.
+      // The waiting worker is told to skip waiting; the page reloads once that worker controls it.
+      navigator.serviceWorker?.addEventListener('controllerchange', () => window.location.reload(), { once: true });
       void updateServiceWorker(true);
     };
     attempt();
