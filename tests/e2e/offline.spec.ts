@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './csp-test';
 import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
+import { test as worldTest } from './supabase-world';
 
 /** Waits until the service worker controls the page and has precached the shell. */
 async function workerReady(page: Page): Promise<void> {
@@ -78,4 +79,35 @@ test('an album viewed online browses offline after a reload, thumbnails included
   await thumbnailDrawn(page, 'orientation-1.jpg');
   await thumbnailDrawn(page, 'orientation-3.jpg');
   await context.setOffline(false);
+});
+
+worldTest('a thumbnail from the S3 bucket is kept by object and shows offline under a signature the bucket would refuse', async ({ browser, world, signIn }) => {
+  const ana = await world.newPerson('Ana');
+  const context = await browser.newContext();
+  const page = await signIn(context, ana);
+  await createAlbum(page, 'Porto');
+  await workerReady(page);
+  await addFiles(page, [fixture('orientation-1.jpg')]);
+  await thumbnailDrawn(page, 'orientation-1.jpg');
+  const src = (await tile(page, 'orientation-1.jpg').locator('img.tile__thumb').getAttribute('src')) ?? '';
+  expect(src).toContain('X-Amz-Signature=');
+
+  // Kept under the object's address, without the signing query.
+  const object = src.split('?')[0]!;
+  await expect.poll(() => page.evaluate(async () => (await (await caches.open('shoebox-thumbnails')).keys()).map((r) => r.url))).toContain(object);
+
+  await context.setOffline(true);
+  const resigned = `${object}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=${'0'.repeat(64)}`;
+  const drawn = await page.evaluate(
+    (url) =>
+      new Promise<number>((resolve) => {
+        const img = new Image();
+        img.onload = () => resolve(img.naturalWidth);
+        img.onerror = () => resolve(0);
+        img.src = url;
+      }),
+    resigned,
+  );
+  expect(drawn).toBeGreaterThan(0);
+  await context.close();
 });
