@@ -46,15 +46,18 @@ export default defineConfig({
     contentSecurityPolicyMeta(),
     // The app shell is precached so Shoebox opens offline; the web app manifest is public/manifest.webmanifest.
     // Our own worker (src/sw.ts) so that it can also serve streamed downloads (see [Note: Downloads served by the service worker]).
+    // A new version waits for the person's "Reload" (src/features/app-update, which also registers the worker).
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',
       filename: 'sw.ts',
-      registerType: 'autoUpdate',
-      injectRegister: 'script-defer',
+      registerType: 'prompt',
+      injectRegister: false,
       manifest: false,
       injectManifest: {
-        globPatterns: ['**/*.{js,css,html,svg,wasm,webmanifest}'],
+        // The built index.html (with its Content-Security-Policy meta), scripts, styles, the SVG logo the boot
+        // screen shows, fonts and the manifest's icons; not the README or store screenshots.
+        globPatterns: ['**/*.{js,css,html,svg,wasm,webmanifest,woff2}', 'icons/*.png'],
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
       },
     }),

@@ -1,11 +1,16 @@
 /**
- * The service worker: the app shell precached so Shoebox opens offline, every navigation answered with
- * index.html (the SPA routes), and the downloads of [Note: Downloads served by the service worker].
+ * The service worker: the app shell precached so Shoebox opens offline, navigations answered with index.html
+ * (the SPA routes) except those of src/sw/navigation-denylist.ts, thumbnails and previews kept under a byte
+ * cap ([Note: Thumbnails cached under a byte cap]), and the downloads of [Note: Downloads served by the
+ * service worker]. A new version waits until the page says it is safe to take over (src/features/app-update).
  */
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { attachmentDisposition, DOWNLOAD_PATH, isWorkerDownloadMessage, type WorkerDownloadMessage } from './lib/worker-download';
+import { ByteCappedCache } from './sw/byte-capped-cache';
+import { NAVIGATION_DENYLIST } from './sw/navigation-denylist';
+import { isThumbnailRequest, thumbnailResponse } from './sw/thumbnail-cache';
 
 // This file is type-checked with the page's DOM types; these are the few worker types it uses.
 interface ExtendableMessage { data: unknown; ports: readonly MessagePort[]; waitUntil(p: Promise<unknown>): void }
@@ -16,14 +21,22 @@ interface ServiceWorkerScope {
 }
 const sw = globalThis as unknown as ServiceWorkerScope;
 
-// A new version takes over at once (the "autoUpdate" the app registers with).
-void sw.skipWaiting();
+// A first install takes control of the open pages at once (downloads need a controller). A new version waits:
+// the page posts SKIP_WAITING when no upload runs and no typed text would be lost.
 clientsClaim();
 cleanupOutdatedCaches();
+
+function isSkipWaiting(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'SKIP_WAITING';
+}
 
 const waiting = new Map<string, { message: WorkerDownloadMessage; timer: ReturnType<typeof setTimeout> }>();
 
 sw.addEventListener('message', (event) => {
+  if (isSkipWaiting(event.data)) {
+    event.waitUntil(sw.skipWaiting());
+    return;
+  }
   if (!isWorkerDownloadMessage(event.data)) return;
   const message = event.data;
   const timer = setTimeout(() => {
@@ -58,4 +71,10 @@ registerRoute(
 
 // Written as `self.__WB_MANIFEST` for the build to find and fill in with the precache list.
 precacheAndRoute((self as unknown as ServiceWorkerScope).__WB_MANIFEST);
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [new RegExp(`^${DOWNLOAD_PATH}`)] }));
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: NAVIGATION_DENYLIST }));
+
+const thumbnails = new ByteCappedCache({ cacheName: 'shoebox-thumbnails' });
+registerRoute(
+  ({ request, url }) => isThumbnailRequest(request, url, self.location.origin),
+  ({ request, event }) => thumbnailResponse(thumbnails, request, (p) => event.waitUntil(p)),
+);

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { BackendContext, type BackendState } from '../backend/backend-context';
 import { createBackend } from '../backend/create-backend';
+import { AppUpdateBanner } from '../features/app-update/app-update-banner';
 import { DeviceHeartbeat } from '../features/devices/device-heartbeat';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { CONFIG_INVALID } from '../lib/error-messages';
@@ -70,6 +71,7 @@ export function App() {
           <ToastProvider>
             <DeviceHeartbeat />
             <RouterProvider router={router} />
+            <AppUpdateBanner />
           </ToastProvider>
         </UploadEngineProvider>
       </QueryClientProvider>

@@ -1,0 +1,113 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './csp-test';
+import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
+import { test as worldTest } from './supabase-world';
+
+/** Waits until the service worker controls the page and has precached the shell. */
+async function workerReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
+    }
+  });
+  await expect.poll(() => page.evaluate(async () => !!(await caches.match('/index.html', { ignoreSearch: true }))), { timeout: 30_000 }).toBe(true);
+}
+
+async function thumbnailDrawn(page: Page, filename: string): Promise<void> {
+  const img = tile(page, filename).locator('img.tile__thumb');
+  await expect(img).toBeVisible();
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+}
+
+test('the app shell opens with the network off, from the built index.html under its policy', async ({ page, context }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
+  await workerReady(page);
+
+  // What is precached is the built page, Content-Security-Policy meta included.
+  const cached = await page.evaluate(async () => (await (await caches.match('/index.html', { ignoreSearch: true }))?.text()) ?? '');
+  expect(cached).toContain('http-equiv="Content-Security-Policy"');
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
+  // A deep link too: every app route is answered with the shell.
+  await page.goto('/uploads');
+  await expect(page.getByRole('heading', { level: 1, name: /uploads/i })).toBeVisible();
+  await context.setOffline(false);
+});
+
+test('the sign-in callback, function, REST and download paths are never answered from the cache', async ({ page, context }) => {
+  await page.goto('/');
+  await workerReady(page);
+  await context.setOffline(true);
+  // An app route opens from the cache.
+  await page.goto('/account');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  for (const path of ['/auth/callback?code=one-time', '/functions/v1/storage-sign', '/rest/v1/albums']) {
+    // Offline, only the cache could answer: a navigation that fails shows it went to the network.
+    const tab = await context.newPage();
+    const error = await tab.goto(path).then(
+      () => null,
+      (e: Error) => e.message,
+    );
+    expect(error, path).toMatch(/ERR_INTERNET_DISCONNECTED|ERR_FAILED|chrome-error/);
+    await tab.close();
+  }
+  await context.setOffline(false);
+  // A download path is the download route's, which says the download has ended rather than showing the app.
+  const download = await page.goto('/__download/gone/photos.zip');
+  expect(download?.status()).toBe(404);
+  await expect(page.getByText('This download has ended')).toBeVisible();
+});
+
+test('an album viewed online browses offline after a reload, thumbnails included (local backend)', async ({ page, context }) => {
+  await createAlbum(page, 'Seen before');
+  await workerReady(page);
+  await addFiles(page, [fixture('orientation-1.jpg'), fixture('orientation-3.jpg')]);
+  await expectItemCount(page, 2);
+  await thumbnailDrawn(page, 'orientation-1.jpg');
+  const albumUrl = page.url();
+
+  await context.setOffline(true);
+  await page.goto('/');
+  await page.getByRole('link', { name: /Seen before/ }).first().click();
+  await expectItemCount(page, 2);
+  await page.goto(albumUrl);
+  await expectItemCount(page, 2);
+  await thumbnailDrawn(page, 'orientation-1.jpg');
+  await thumbnailDrawn(page, 'orientation-3.jpg');
+  await context.setOffline(false);
+});
+
+worldTest('a thumbnail from the S3 bucket is kept by object and shows offline under a signature the bucket would refuse', async ({ browser, world, signIn }) => {
+  const ana = await world.newPerson('Ana');
+  const context = await browser.newContext();
+  const page = await signIn(context, ana);
+  await createAlbum(page, 'Porto');
+  await workerReady(page);
+  await addFiles(page, [fixture('orientation-1.jpg')]);
+  await thumbnailDrawn(page, 'orientation-1.jpg');
+  const src = (await tile(page, 'orientation-1.jpg').locator('img.tile__thumb').getAttribute('src')) ?? '';
+  expect(src).toContain('X-Amz-Signature=');
+
+  // Kept under the object's address, without the signing query.
+  const object = src.split('?')[0]!;
+  await expect.poll(() => page.evaluate(async () => (await (await caches.open('shoebox-thumbnails')).keys()).map((r) => r.url))).toContain(object);
+
+  await context.setOffline(true);
+  const resigned = `${object}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=${'0'.repeat(64)}`;
+  const drawn = await page.evaluate(
+    (url) =>
+      new Promise<number>((resolve) => {
+        const img = new Image();
+        img.onload = () => resolve(img.naturalWidth);
+        img.onerror = () => resolve(0);
+        img.src = url;
+      }),
+    resigned,
+  );
+  expect(drawn).toBeGreaterThan(0);
+  await context.close();
+});
