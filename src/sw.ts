@@ -5,6 +5,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { registerShareTarget } from './sw/share-target';
 import { attachmentDisposition, DOWNLOAD_PATH, isWorkerDownloadMessage, type WorkerDownloadMessage } from './lib/worker-download';
 
 // This file is type-checked with the page's DOM types; these are the few worker types it uses.
@@ -56,6 +57,7 @@ registerRoute(
   },
 );
 
+registerShareTarget();
 // Written as `self.__WB_MANIFEST` for the build to find and fill in with the precache list.
 precacheAndRoute((self as unknown as ServiceWorkerScope).__WB_MANIFEST);
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [new RegExp(`^${DOWNLOAD_PATH}`)] }));
