@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
-import { shareTargetFallback } from './scripts/share-target-fallback';
+import { shareTargetFallback } from './scripts/share-target-fallback.mjs';
 
 type PolicyModule = typeof import('./src/lib/content-security-policy');
 // Loaded through Vite's module runner (as scripts/csp.mjs does), so the app's TypeScript builds the policy.
