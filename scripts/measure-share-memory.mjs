@@ -57,7 +57,11 @@ function chromiumProcesses() {
   const mine = new Set([root.pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const p of all) if (!mine.has(p.pid) && mine.has(p.ppid)) (mine.add(p.pid), (grew = true));
+    for (const p of all) {
+      if (mine.has(p.pid) || !mine.has(p.ppid)) continue;
+      mine.add(p.pid);
+      grew = true;
+    }
   }
   return all.filter((p) => mine.has(p.pid)).map((p) => ({ pid: p.pid, type: p.cmd.find((a) => a.startsWith('--type='))?.slice(7) ?? 'browser' }));
 }
