@@ -12,7 +12,7 @@ export function ShareTargetRoute() {
       <div className="page-header">
         <div className="page-header__text">
           <h1>Shared with Shoebox</h1>
-          <p className="muted">Choose the album these files go to. They upload like files you add yourself.</p>
+          {state !== null && 'inbox' in state && <p className="muted">Choose the album these files go to. They upload like files you add yourself.</p>}
         </div>
       </div>
       {state === null ? (
