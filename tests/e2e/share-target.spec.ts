@@ -1,7 +1,29 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { expect, test } from './csp-test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
+import { expect, test as cspTest } from './csp-test';
 import { createAlbum, expectItemCount, fixture, tile } from './helpers';
+
+/**
+ * An installed app runs in a profile on disk, never in an incognito context (Playwright's default), whose
+ * IndexedDB lives in memory and keeps references to the files given to it rather than copies; the worker
+ * deletes its scratch files once IndexedDB has the share, so these tests run as an installed app does.
+ */
+const test = cspTest.extend<{ context: BrowserContext; page: Page }>({
+  context: async ({ baseURL }, provide) => {
+    const profile = mkdtempSync(join(tmpdir(), 'share-target-profile-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), args: chromiumArgs, baseURL });
+    await provide(context);
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  },
+  page: async ({ context }, provide) => {
+    await provide(context.pages()[0] ?? (await context.newPage()));
+  },
+});
 
 const SHARED = [fixture('location/rocket.jpg'), fixture('location/chelsea.png'), fixture('tiny.pdf')];
 
