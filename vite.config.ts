@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
+import { shareTargetFallback } from './scripts/share-target-fallback.mjs';
 
 type PolicyModule = typeof import('./src/lib/content-security-policy');
 // Loaded through Vite's module runner (as scripts/csp.mjs does), so the app's TypeScript builds the policy.
@@ -44,6 +45,7 @@ export default defineConfig({
   plugins: [
     react(),
     contentSecurityPolicyMeta(),
+    shareTargetFallback(),
     // The app shell is precached so Shoebox opens offline; the web app manifest is public/manifest.webmanifest.
     // Our own worker (src/sw.ts) so that it can also serve streamed downloads (see [Note: Downloads served by the service worker]).
     // A new version waits for the person's "Reload" (src/features/app-update, which also registers the worker).

@@ -7,6 +7,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { registerShareTarget } from './sw/share-target';
 import { attachmentDisposition, DOWNLOAD_PATH, isWorkerDownloadMessage, type WorkerDownloadMessage } from './lib/worker-download';
 import { ByteCappedCache } from './sw/byte-capped-cache';
 import { NAVIGATION_DENYLIST } from './sw/navigation-denylist';
@@ -69,6 +70,7 @@ registerRoute(
   },
 );
 
+registerShareTarget();
 // Written as `self.__WB_MANIFEST` for the build to find and fill in with the precache list.
 precacheAndRoute((self as unknown as ServiceWorkerScope).__WB_MANIFEST);
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: NAVIGATION_DENYLIST }));

@@ -36,6 +36,7 @@ export const appRoutes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/album-settings-route')).AlbumSettingsRoute }),
       },
       { path: 'uploads', lazy: async () => ({ Component: (await import('./routes/uploads-route')).UploadsRoute }) },
+      { path: 'share-target', lazy: async () => ({ Component: (await import('./routes/share-target-route')).ShareTargetRoute }) },
       { path: 'account', lazy: async () => ({ Component: (await import('./routes/account-route')).AccountRoute }) },
       { path: '*', element: <NotFoundRoute /> },
     ],

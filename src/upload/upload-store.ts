@@ -4,13 +4,32 @@ import type { UploadTask } from './upload-task';
 /** The user's file, and the derived copies once made (so a crash after processing does not process again). */
 export type StoredBlobRole = 'source' | 'preview' | 'thumb';
 
+/**
+ * Files shared into Shoebox from another app (the web share target), kept until the user picks an album
+ * for them; they then join the queue as any added files do. The `File`s are stored as they are: IndexedDB
+ * keeps their bytes on disk, so a share of a gigabyte is never read into memory.
+ */
+export interface InboxShare {
+  id: string;
+  createdAt: string;
+  files: File[];
+  /** What the sharing app sent along, if anything. */
+  title: string;
+  text: string;
+  url: string;
+}
+
 interface UploadDb extends DBSchema {
   tasks: { key: string; value: UploadTask };
   /** Keyed `[taskId, role]`; kept apart from the task so that progress writes do not rewrite blob references. */
   blobs: { key: [string, StoredBlobRole]; value: Blob };
+  /** Added in version 2. */
+  inbox: { key: string; value: InboxShare };
 }
 
 export const DEFAULT_UPLOAD_DB = 'shoebox-uploads';
+/** 1: tasks and blobs; 2: the share inbox. */
+const UPLOAD_DB_VERSION = 2;
 
 /** Every blob key of one task: `[id]` sorts before `[id, any string]`, which sorts before `[id, []]`. */
 function blobRange(id: string): IDBKeyRange {
@@ -25,10 +44,14 @@ export class UploadStore {
   private constructor(private readonly db: IDBPDatabase<UploadDb>) {}
 
   static async open(name: string = DEFAULT_UPLOAD_DB): Promise<UploadStore> {
-    const db = await openDB<UploadDb>(name, 1, {
-      upgrade(d) {
-        d.createObjectStore('tasks', { keyPath: 'id' });
-        d.createObjectStore('blobs');
+    const db = await openDB<UploadDb>(name, UPLOAD_DB_VERSION, {
+      // Each step from the version found: a queue written by an older version keeps its tasks and blobs.
+      upgrade(d, oldVersion) {
+        if (oldVersion < 1) {
+          d.createObjectStore('tasks', { keyPath: 'id' });
+          d.createObjectStore('blobs');
+        }
+        if (oldVersion < 2) d.createObjectStore('inbox', { keyPath: 'id' });
       },
       blocking() {
         // A newer version of the app wants the database: step aside rather than block it.
@@ -97,5 +120,20 @@ export class UploadStore {
     const writes: Promise<unknown>[] = [];
     for (const id of ids) writes.push(tasks.delete(id), blobs.delete(blobRange(id)));
     await Promise.all([...writes, tx.done]);
+  }
+
+  // ------------------------------------------------------------------------------------------------------
+  // The share inbox
+
+  async putShare(share: InboxShare): Promise<void> {
+    await this.db.put('inbox', share);
+  }
+
+  getShare(id: string): Promise<InboxShare | undefined> {
+    return this.db.get('inbox', id);
+  }
+
+  async deleteShare(id: string): Promise<void> {
+    await this.db.delete('inbox', id);
   }
 }

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
+import { expect, test as cspTest } from './csp-test';
+import { createAlbum, expectItemCount, fixture, tile } from './helpers';
+
+/**
+ * An installed app runs in a profile on disk, never in an incognito context (Playwright's default), whose
+ * IndexedDB lives in memory and keeps references to the files given to it rather than copies; the worker
+ * deletes its scratch files once IndexedDB has the share, so these tests run as an installed app does.
+ */
+const test = cspTest.extend<{ context: BrowserContext; page: Page }>({
+  context: async ({ baseURL }, provide) => {
+    const profile = mkdtempSync(join(tmpdir(), 'share-target-profile-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), args: chromiumArgs, baseURL });
+    await provide(context);
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  },
+  page: async ({ context }, provide) => {
+    await provide(context.pages()[0] ?? (await context.newPage()));
+  },
+});
+
+const SHARED = [fixture('location/rocket.jpg'), fixture('location/chelsea.png'), fixture('tiny.pdf')];
+
+/**
+ * Shares files as the OS share sheet does: a top-level navigation POSTing multipart/form-data to the
+ * manifest's share_target action. Sent from a blank page (not ours, so not under our policy), with real files
+ * from disk in the `files` field, as Android passes them.
+ */
+async function shareFiles(page: Page, baseURL: string, files: string[]): Promise<void> {
+  await page.goto('about:blank');
+  await page.setContent(`
+    <form method="post" action="${baseURL}/share-target" enctype="multipart/form-data">
+      <input type="hidden" name="title" value="Holiday">
+      <input type="file" name="files" multiple>
+    </form>`);
+  await page.locator('input[type=file]').setInputFiles(files);
+  await page.locator('form').evaluate((f: HTMLFormElement) => f.submit());
+}
+
+async function expectNoSeriousAxe(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test('files shared from another app wait in the inbox, then join the queue of the album chosen and upload', async ({ page, baseURL }) => {
+  await createAlbum(page, 'Work');
+  const albumId = await createAlbum(page, 'Holidays');
+  // The worker controls the app by now (it claims its clients as soon as it is active).
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+
+  await shareFiles(page, baseURL!, SHARED);
+  // The worker answered: the host would have sent the page to ?missed=1.
+  await expect(page).toHaveURL(/\/share-target\?inbox=[0-9a-f-]{36}$/);
+  const inboxUrl = page.url();
+  const list = page.getByRole('list', { name: 'Shared files' });
+  await expect(list.getByRole('listitem')).toHaveCount(3);
+  await expect(page.getByRole('heading', { name: /^3 files · / })).toBeVisible();
+  for (const name of ['rocket.jpg', 'chelsea.png', 'tiny.pdf']) await expect(list.getByText(name, { exact: true })).toBeVisible();
+  // The two photos show as thumbnails, drawn from the stored files.
+  const thumbs = list.locator('img.shared-file__thumb');
+  await expect(thumbs).toHaveCount(2);
+  await expect.poll(() => thumbs.evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+  await expectNoSeriousAxe(page);
+
+  // The inbox survives the page going away.
+  await page.reload();
+  await expect(list.getByRole('listitem')).toHaveCount(3);
+
+  await page.getByRole('radio', { name: /^Holidays/ }).check();
+  await page.getByRole('button', { name: 'Add to album' }).click();
+  await expect(page).toHaveURL(new RegExp(`/albums/${albumId}$`));
+  await expectItemCount(page, 3);
+  await expect(tile(page, 'rocket.jpg')).toHaveAttribute('data-kind', 'image');
+  await expect(tile(page, 'chelsea.png')).toHaveAttribute('data-kind', 'image');
+  await expect(tile(page, 'tiny.pdf')).toHaveAttribute('data-kind', 'file');
+
+  // Once added, the share is no longer waiting: it cannot be added twice.
+  await page.goto(inboxUrl);
+  await expect(page.getByRole('heading', { name: 'Nothing waiting here' })).toBeVisible();
+});
+
+test('a share sent before the service worker is in control lands on a page that explains, and the next share arrives', async ({ page, baseURL }) => {
+  // A browser that never opened Shoebox: the POST reaches the host, which sends it on to the explaining page.
+  await shareFiles(page, baseURL!, SHARED);
+  await expect(page).toHaveURL(/\/share-target\?missed=1$/);
+  await expect(page.getByText('Shoebox was still getting ready and didn’t receive these files. Share them again.')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Shoebox is ready to receive shares now.' })).toBeVisible();
+  await expectNoSeriousAxe(page);
+
+  // Sharing again now reaches the worker.
+  await shareFiles(page, baseURL!, SHARED);
+  await expect(page).toHaveURL(/\/share-target\?inbox=/);
+  await expect(page.getByRole('list', { name: 'Shared files' }).getByRole('listitem')).toHaveCount(3);
+  // No album yet: the user makes one for the files, and they upload into it.
+  await page.getByRole('button', { name: 'New album' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New album' });
+  await dialog.getByLabel('Title').fill('Shared');
+  await dialog.getByRole('button', { name: 'Create and add files' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Shared' })).toBeVisible();
+  await expectItemCount(page, 3);
+});
+
+test('a discarded share is gone, and nothing is uploaded', async ({ page, baseURL }) => {
+  await createAlbum(page, 'Kept');
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await shareFiles(page, baseURL!, SHARED);
+  await expect(page).toHaveURL(/\/share-target\?inbox=/);
+  const inboxUrl = page.url();
+  await page.getByRole('button', { name: 'Discard' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/uploads');
+  await expect(page.getByRole('heading', { name: 'Nothing to upload' })).toBeVisible();
+  await page.goto(inboxUrl);
+  await expect(page.getByRole('heading', { name: 'Nothing waiting here' })).toBeVisible();
+});
