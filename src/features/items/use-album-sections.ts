@@ -10,8 +10,8 @@ import { itemKeys } from './item-keys';
 export type AlbumView = Pick<ItemQuery, 'sort' | 'trashed' | 'favoritesOnly' | 'uploaderId'>;
 
 const PAGE = 500;
-/** A month's first page is small, so the first screen of a large month shows before the rest of it has come. */
-const FIRST_PAGE = 120;
+/** A month's first page is small (a screen or two of tiles), so the first screen of a large month shows before the rest of it has come. */
+const FIRST_PAGE = 60;
 /**
  * How many items of months no longer near the viewport stay loaded (most recent first). Bounded by items, not
  * months: what is kept is heap the garbage collector walks on every major collection, in the middle of a scroll.
