@@ -19,7 +19,24 @@ import { UploadStore, type InboxShare } from '../upload/upload-store';
 // is missing, formData() is the way left. Before this worker controls the page the POST goes to the host
 // instead, which answers with a redirect to /share-target?missed=1 (README, "Hosting").
 
+// [Note: Scratch of a share cut short]
+// The browser may stop the worker in the middle of a share (it stops idle or long-running workers, and a
+// closed browser stops them all); the `finally` that removes the scratch directory then never runs, and its
+// partial files would stay on the device for good. The inbox itself never holds half a share: the record is
+// written in one IndexedDB put, after the whole body was read. So each share holds a Web Lock named after its
+// scratch directory while it runs (the browser lets go of a stopped worker's locks), and every worker start
+// and every new share removes the scratch directories whose lock nobody holds: leftovers of a stopped worker,
+// never a share still being received, even by an older version of the worker that still runs.
+
 type Fields = Pick<InboxShare, 'title' | 'text' | 'url'>;
+const SCRATCH_PREFIX = 'share-';
+/** Only this worker's scratch directories: the local backend keeps its files in the same file system. */
+const SCRATCH_NAME = /^share-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const scratchLock = (scratchName: string) => `shoebox:${scratchName}`;
+/** The DOM types this project builds with leave out a directory's async iteration. */
+interface ListableDirectoryHandle extends FileSystemDirectoryHandle {
+  keys(): AsyncIterableIterator<string>;
+}
 const FIELD_NAMES = new Set(['title', 'text', 'url']);
 /** A shared title, text or link longer than this is cut: it is shown, never uploaded. */
 const MAX_FIELD_BYTES = 64 * 1024;
@@ -83,11 +100,35 @@ async function keep(share: InboxShare): Promise<void> {
   }
 }
 
+async function scratchRoot(): Promise<FileSystemDirectoryHandle | null> {
+  return typeof navigator.storage?.getDirectory === 'function' ? await navigator.storage.getDirectory().catch(() => null) : null;
+}
+
+/** Removes the scratch directories no running share holds; see [Note: Scratch of a share cut short]. */
+export async function sweepScratch(): Promise<void> {
+  const root = await scratchRoot();
+  if (!root || !navigator.locks) return;
+  const names: string[] = [];
+  for await (const name of (root as ListableDirectoryHandle).keys()) if (SCRATCH_NAME.test(name)) names.push(name);
+  for (const name of names) {
+    await navigator.locks.request(scratchLock(name), { ifAvailable: true }, async (lock) => {
+      if (lock) await root.removeEntry(name, { recursive: true }).catch(() => undefined);
+    });
+  }
+}
+
 async function receiveShare(request: Request): Promise<Response> {
   const id = crypto.randomUUID();
+  const scratchName = `${SCRATCH_PREFIX}${id}`;
+  await sweepScratch().catch(() => undefined);
+  // Held for the whole share, so that no sweep takes this share's scratch for a leftover.
+  if (!navigator.locks) return receiveShareInto(request, id, scratchName);
+  return navigator.locks.request(scratchLock(scratchName), () => receiveShareInto(request, id, scratchName));
+}
+
+async function receiveShareInto(request: Request, id: string, scratchName: string): Promise<Response> {
   const boundary = boundaryOf(request.headers.get('Content-Type'));
-  const root = typeof navigator.storage?.getDirectory === 'function' ? await navigator.storage.getDirectory().catch(() => null) : null;
-  const scratchName = `share-${id}`;
+  const root = await scratchRoot();
   try {
     let received: { files: File[]; fields: Fields };
     try {
@@ -101,7 +142,8 @@ async function receiveShare(request: Request): Promise<Response> {
       return Response.redirect(shareTargetUrl({ missed: true }), 303);
     }
     try {
-      await keep({ id, createdAt: new Date().toISOString(), files: received.files, ...received.fields });
+      const fileIds = received.files.map(() => crypto.randomUUID());
+      await keep({ id, createdAt: new Date().toISOString(), files: received.files, fileIds, ...received.fields });
     } catch (e) {
       const quota = e instanceof DOMException && e.name === 'QuotaExceededError';
       return Response.redirect(shareTargetUrl({ failed: quota ? 'quota' : 'storage' }), 303);
@@ -115,5 +157,7 @@ async function receiveShare(request: Request): Promise<Response> {
 
 /** Registers the POST route; called before the navigation route, which would otherwise answer first. */
 export function registerShareTarget(): void {
+  // At every start of the worker: what a worker stopped mid-share left behind goes.
+  void sweepScratch().catch(() => undefined);
   registerRoute(({ url, sameOrigin }) => sameOrigin && url.pathname === SHARE_TARGET_PATH, ({ request }) => receiveShare(request), 'POST');
 }

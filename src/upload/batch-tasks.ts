@@ -11,8 +11,9 @@ export interface BatchEntry {
 /**
  * The tasks for files added together, in the order given. A batch over the limit is refused whole; an
  * empty or too large file gets a task that has already failed, so the user sees why it was not uploaded.
+ * `ids`, when given, are the tasks' ids (a shared file's id, fixed when the share arrived).
  */
-export function batchTasks(albumId: string, files: readonly File[]): BatchEntry[] {
+export function batchTasks(albumId: string, files: readonly File[], ids?: readonly string[]): BatchEntry[] {
   const max = limits().maxFilesPerBatch;
   if (files.length > max) {
     throw new AppError('validation/invalid', `At most ${max.toLocaleString('en')} files can be added at once.`, {
@@ -24,7 +25,7 @@ export function batchTasks(albumId: string, files: readonly File[]): BatchEntry[
   const maxBytes = limits().maxUploadBytes;
   return files.map((file, order) => {
     let task = createTask({
-      id: crypto.randomUUID(),
+      id: ids?.[order] ?? crypto.randomUUID(),
       albumId,
       filename: file.name,
       bytes: file.size,

@@ -137,6 +137,31 @@ export class QueueTasks {
     for (const { task } of entries) this.tasks.set(task.id, task);
   }
 
+  /**
+   * Stores the batch of a shared files' hand-over, taking the share out of the inbox in the same transaction
+   * (UploadStore.addShareBatch). Returns the entries added: none when the share was already handed over, and
+   * none of a task already stored by an earlier hand-over.
+   */
+  async addFromShare(shareId: string, entries: readonly { task: UploadTask; source: Blob | null }[]): Promise<{ task: UploadTask; source: Blob | null }[]> {
+    const store = this.requireStore();
+    let ids: string[] | null;
+    let inMemory = false;
+    try {
+      ids = await store.addShareBatch(shareId, entries);
+    } catch (e) {
+      if (!isQuotaError(e)) throw toAppError(e, 'upload/interrupted');
+      ids = await store.addShareBatch(shareId, entries.map(({ task }) => ({ task, source: null })));
+      inMemory = true;
+    }
+    const added = new Set(ids ?? []);
+    const entered = entries.filter(({ task }) => added.has(task.id));
+    for (const { task, source } of entered) {
+      if (inMemory && source) this.memoryBlobs.set(`${task.id}:source`, source);
+      this.tasks.set(task.id, task);
+    }
+    return entered;
+  }
+
   /** Applies an event at once in memory, then persists it. */
   change(id: string, event: TaskEvent): Promise<void> {
     const next = transition(this.require(id), event);

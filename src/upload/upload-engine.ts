@@ -124,15 +124,21 @@ export class UploadEngine {
     return this.life.started;
   }
 
-  async enqueue(albumId: string, files: File[]): Promise<UploadTaskView[]> {
+  /**
+   * Adds files to the queue of an album. `share`, for files shared into the app: their ids (fixed when the
+   * share arrived) become the tasks' ids, and the share leaves the inbox in the same transaction, so a share
+   * is never queued twice (UploadStore.addShareBatch).
+   */
+  async enqueue(albumId: string, files: File[], share?: { id: string; fileIds?: readonly string[] }): Promise<UploadTaskView[]> {
     // Until their copies are stored the files are not in the queue yet (a big file takes a moment).
     const release = this.leaveGuard.hold();
     let entries: ReturnType<typeof batchTasks>;
     try {
       await this.start();
-      entries = batchTasks(albumId, files);
+      entries = batchTasks(albumId, files, share?.fileIds);
+      if (share) entries = await this.tasks.addFromShare(share.id, entries);
+      else if (entries.length > 0) await this.tasks.add(entries);
       if (entries.length === 0) return [];
-      await this.tasks.add(entries);
     } finally {
       release();
     }

@@ -13,6 +13,11 @@ export interface InboxShare {
   id: string;
   createdAt: string;
   files: File[];
+  /**
+   * Each file's upload id, given when the share arrived (so its task and its item have the same id however
+   * often the hand-over is tried). Absent from shares kept before there were any.
+   */
+  fileIds?: string[];
   /** What the sharing app sent along, if anything. */
   title: string;
   text: string;
@@ -135,5 +140,39 @@ export class UploadStore {
 
   async deleteShare(id: string): Promise<void> {
     await this.db.delete('inbox', id);
+  }
+
+  /** Every share waiting for an album, oldest first. */
+  async listShares(): Promise<InboxShare[]> {
+    const all = await this.db.getAll('inbox');
+    return all.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  }
+
+  /**
+   * Hands a share over to the queue: its tasks are added and the share leaves the inbox in one transaction,
+   * so a closed app leaves either the share waiting or its files queued, never both. A task already stored
+   * under the same id (the share's file ids) is not added again. Returns the ids of the tasks added; null,
+   * adding nothing, when the share is no longer in the inbox (already handed over or discarded).
+   */
+  async addShareBatch(shareId: string, entries: readonly { task: UploadTask; source: Blob | null }[]): Promise<string[] | null> {
+    const tx = this.db.transaction(['inbox', 'tasks', 'blobs'], 'readwrite');
+    const inbox = tx.objectStore('inbox');
+    const tasks = tx.objectStore('tasks');
+    const blobs = tx.objectStore('blobs');
+    if (!(await inbox.get(shareId))) {
+      await tx.done;
+      return null;
+    }
+    const known = await Promise.all(entries.map(({ task }) => tasks.getKey(task.id)));
+    const writes: Promise<unknown>[] = [inbox.delete(shareId)];
+    const added: string[] = [];
+    entries.forEach(({ task, source }, i) => {
+      if (known[i] !== undefined) return;
+      added.push(task.id);
+      writes.push(tasks.add(task));
+      if (source !== null) writes.push(blobs.put(source, [task.id, 'source']));
+    });
+    await Promise.all([...writes, tx.done]);
+    return added;
   }
 }

@@ -43,9 +43,9 @@ export function ShareInbox({ id }: { id: string }) {
     setBusy(true);
     setError(null);
     try {
-      // The same way in as "Add files": too large or empty files become failed uploads that say why.
-      await engine.enqueue(albumId, [...files]);
-      await drop();
+      // The same way in as "Add files": too large or empty files become failed uploads that say why. The share
+      // leaves the inbox in the same transaction, so it can never be queued twice.
+      await engine.enqueue(albumId, [...files], { id, ...(state.share.fileIds ? { fileIds: state.share.fileIds } : {}) });
       void navigate(`/albums/${albumId}`, { replace: true });
     } catch (e) {
       setError(e);
