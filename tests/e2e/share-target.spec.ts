@@ -120,3 +120,116 @@ test('a discarded share is gone, and nothing is uploaded', async ({ page, baseUR
   await page.goto(inboxUrl);
   await expect(page.getByRole('heading', { name: 'Nothing waiting here' })).toBeVisible();
 });
+
+/** The names at the top of the origin private file system, where the worker keeps a share's scratch files. */
+function opfsNames(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const root = (await navigator.storage.getDirectory()) as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> };
+    const names: string[] = [];
+    for await (const name of root.keys()) names.push(name);
+    return names.sort();
+  });
+}
+
+test('the scratch files of a share cut short by the browser stopping the worker are removed at its next start, and never shown as a share', async ({ page, context }) => {
+  await createAlbum(page, 'Holidays');
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  const killed = '3f1c2a4e-8b7d-4c21-9e55-0a1b2c3d4e5f';
+  const running = '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d';
+  // As a worker stopped mid-share leaves it: a scratch directory with half a photo in it, and no inbox record.
+  // And a share still being received, whose worker holds the lock on its scratch directory.
+  await page.evaluate(
+    async ({ killed, running }) => {
+      const root = await navigator.storage.getDirectory();
+      for (const id of [killed, running]) {
+        const file = await (await root.getDirectoryHandle(`share-${id}`, { create: true })).getFileHandle('0', { create: true });
+        const w = await file.createWritable();
+        await w.write(new Uint8Array(512 * 1024));
+        await w.close();
+      }
+      await new Promise<void>((held) => {
+        void navigator.locks.request(`shoebox:share-${running}`, () => {
+          held();
+          return new Promise(() => undefined);
+        });
+      });
+    },
+    { killed, running },
+  );
+  expect(await opfsNames(page)).toEqual(expect.arrayContaining([`share-${killed}`, `share-${running}`]));
+
+  // The browser stops the worker; the next visit starts it again.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await page.goto(`/share-target?inbox=${killed}`);
+  await expect(page.getByRole('heading', { name: 'Nothing waiting here' })).toBeVisible();
+  await expect.poll(() => opfsNames(page)).not.toContain(`share-${killed}`);
+  // The share still being received keeps its files.
+  expect(await opfsNames(page)).toContain(`share-${running}`);
+  await page.goto('/share-target');
+  await expect(page.getByRole('heading', { name: 'Nothing was shared' })).toBeVisible();
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: 'waiting for an album' })).toHaveCount(0);
+});
+
+test('a share whose hand-over was cut between queueing its files and leaving the inbox is not added twice', async ({ page, baseURL }) => {
+  const albumId = await createAlbum(page, 'Holidays');
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await shareFiles(page, baseURL!, SHARED);
+  await expect(page).toHaveURL(/\/share-target\?inbox=/);
+  const inboxUrl = page.url();
+  const shareId = new URL(inboxUrl).searchParams.get('inbox')!;
+  // A copy of the inbox record as it is now, kept aside in a database of the test's own.
+  await page.evaluate(async (id) => {
+    const open = (name: string, upgrade?: (db: IDBDatabase) => void) =>
+      new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open(name);
+        r.onupgradeneeded = () => upgrade?.(r.result);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+    const done = (r: IDBRequest) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+    const uploads = await open('shoebox-uploads');
+    const record = await done(uploads.transaction('inbox').objectStore('inbox').get(id));
+    uploads.close();
+    const aside = await open('test-aside', (db) => db.createObjectStore('kept'));
+    await done(aside.transaction('kept', 'readwrite').objectStore('kept').put(record, id));
+    aside.close();
+  }, shareId);
+
+  await page.getByRole('radio', { name: /^Holidays/ }).check();
+  await page.getByRole('button', { name: 'Add to album' }).click();
+  await expect(page).toHaveURL(new RegExp(`/albums/${albumId}$`));
+  await expectItemCount(page, 3);
+
+  // The app closed after the files were queued but before the share left the inbox: the share is back there.
+  await page.evaluate(async (id) => {
+    const open = (name: string) =>
+      new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open(name);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+    const done = (r: IDBRequest) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+    const aside = await open('test-aside');
+    const record = await done(aside.transaction('kept').objectStore('kept').get(id));
+    aside.close();
+    const uploads = await open('shoebox-uploads');
+    await done(uploads.transaction('inbox', 'readwrite').objectStore('inbox').put(record));
+    uploads.close();
+  }, shareId);
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: '3 shared files are waiting for an album.' })).toBeVisible();
+  await page.getByRole('link', { name: 'Choose an album' }).click();
+  await expect(page).toHaveURL(inboxUrl);
+  await page.getByRole('radio', { name: /^Holidays/ }).check();
+  await page.getByRole('button', { name: 'Add to album' }).click();
+  await expect(page).toHaveURL(new RegExp(`/albums/${albumId}$`));
+  // Still three photos, not six, and three uploads in the queue.
+  await page.waitForTimeout(2000);
+  await expectItemCount(page, 3);
+  await page.goto('/uploads');
+  await expect(page.getByRole('list', { name: 'Upload queue' }).getByRole('listitem')).toHaveCount(3);
+  await expect(page.getByRole('status').filter({ hasText: 'waiting for an album' })).toHaveCount(0);
+});

@@ -1,5 +1,6 @@
 import { NavLink, Link, Outlet } from 'react-router';
 import { AppInstallHelp } from '../../features/install/install-help';
+import { WaitingSharesNotice } from '../../features/share-target/waiting-shares';
 import { UploadBar } from '../../features/uploads/upload-bar';
 import { Icon } from '../../ui/icon';
 
@@ -28,6 +29,7 @@ export function AppLayout() {
         <AppInstallHelp />
       </header>
       <main id="main" className="app-main">
+        <WaitingSharesNotice />
         <Outlet />
       </main>
       <UploadBar />

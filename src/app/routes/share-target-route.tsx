@@ -2,11 +2,13 @@ import { useSearchParams } from 'react-router';
 import { ShareInbox } from '../../features/share-target/share-inbox';
 import { ShareNotReceived } from '../../features/share-target/share-not-received';
 import { readShareTargetState } from '../../features/share-target/share-target-url';
+import { useWaitingShares, WaitingSharesList } from '../../features/share-target/waiting-shares';
 
 /** Where files shared from another app land (the manifest's share_target, through the service worker). */
 export function ShareTargetRoute() {
   const [params] = useSearchParams();
   const state = readShareTargetState(params);
+  const waiting = useWaitingShares();
   return (
     <div className="page share-target">
       <div className="page-header">
@@ -15,7 +17,11 @@ export function ShareTargetRoute() {
           {state !== null && 'inbox' in state && <p className="muted">Choose the album these files go to. They upload like files you add yourself.</p>}
         </div>
       </div>
-      {state === null ? (
+      {state === null && waiting === null ? (
+        <div className="card" aria-busy="true" aria-label="Loading the shared files" />
+      ) : state === null && waiting !== null && waiting.length > 0 ? (
+        <WaitingSharesList shares={waiting} />
+      ) : state === null ? (
         <div className="empty">
           <h2>Nothing was shared</h2>
           <p>Share photos, videos or files to Shoebox from another app, and they appear here.</p>
