@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { expect, test as cspTest } from './csp-test';
-import { createAlbum, expectItemCount, fixture, tile } from './helpers';
+import { createAlbum, expectItemCount, tile } from './helpers';
+import { expectNoSeriousAxe, SHARED, shareFiles } from './share-target-helpers';
 
 /**
  * An installed app runs in a profile on disk, never in an incognito context (Playwright's default), whose
@@ -24,30 +24,6 @@ const test = cspTest.extend<{ context: BrowserContext; page: Page }>({
     await provide(context.pages()[0] ?? (await context.newPage()));
   },
 });
-
-const SHARED = [fixture('location/rocket.jpg'), fixture('location/chelsea.png'), fixture('tiny.pdf')];
-
-/**
- * Shares files as the OS share sheet does: a top-level navigation POSTing multipart/form-data to the
- * manifest's share_target action. Sent from a blank page (not ours, so not under our policy), with real files
- * from disk in the `files` field, as Android passes them.
- */
-async function shareFiles(page: Page, baseURL: string, files: string[]): Promise<void> {
-  await page.goto('about:blank');
-  await page.setContent(`
-    <form method="post" action="${baseURL}/share-target" enctype="multipart/form-data">
-      <input type="hidden" name="title" value="Holiday">
-      <input type="file" name="files" multiple>
-    </form>`);
-  await page.locator('input[type=file]').setInputFiles(files);
-  await page.locator('form').evaluate((f: HTMLFormElement) => f.submit());
-}
-
-async function expectNoSeriousAxe(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test('files shared from another app wait in the inbox, then join the queue of the album chosen and upload', async ({ page, baseURL }) => {
   await createAlbum(page, 'Work');

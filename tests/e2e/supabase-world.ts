@@ -25,7 +25,8 @@ import { routeThroughGateway, type GatewayTargets } from './emulated-gateway';
 const PROJECT_URL = 'https://emulated-project.supabase.test';
 /** The bucket's address as the app sees it; the gateway passes it on to the Ceph gateway at S3_TEST_ENDPOINT. */
 const BUCKET_ORIGIN = 'https://s3.shoebox.test';
-const PASSWORD = 'correct horse battery staple';
+/** Every person's password (the sign-in screen is filled with it). */
+export const PASSWORD = 'correct horse battery staple';
 
 export interface Person {
   id: string;
