@@ -48,11 +48,13 @@ let profile = '';
 test.beforeEach(() => {
   profile = mkdtempSync(join(tmpdir(), 'share-target-supabase-'));
 });
-test.afterEach(() => rmSync(profile, { recursive: true, force: true }));
+// The tests close their installed app's context first: the browser writes to its profile until then.
+test.afterEach(() => rmSync(profile, { recursive: true, force: true, maxRetries: 3 }));
 
 test('three files shared from another app upload to the bucket, into the album picked, and another member sees them', async ({ browser, world, signIn, baseURL }) => {
   const [ana, ben] = await Promise.all([world.newPerson('Ana'), world.newPerson('Ben')]);
-  const page = await signIn(await launchInstalled(profile, baseURL!), ana);
+  const installed = await launchInstalled(profile, baseURL!);
+  const page = await signIn(installed, ana);
   await createAlbum(page, 'Notes');
   const albumId = await createAlbum(page, 'Harbour');
   await invite(world, ana, ben, albumId);
@@ -75,6 +77,7 @@ test('three files shared from another app upload to the bucket, into the album p
   await expectItemCount(benPage, 3);
   await expect(tile(benPage, 'rocket.jpg').locator('img.tile__thumb')).toBeVisible({ timeout: 60_000 });
   await expect(tile(benPage, 'tiny.pdf')).toHaveAttribute('data-kind', 'file');
+  await installed.close();
 });
 
 test('files shared while signed out wait through a sign-in and a closed app, then upload', async ({ world, signIn, baseURL }) => {
@@ -129,4 +132,5 @@ test('files shared while signed out wait through a sign-in and a closed app, the
   await expect(page).toHaveURL(/\/share-target\?inbox=[0-9a-f-]{36}$/);
   await expect(list.getByRole('listitem')).toHaveCount(2);
   await expect(list.getByText('chelsea.png', { exact: true })).toBeVisible();
+  await context.close();
 });
