@@ -44,6 +44,9 @@ async function shoot(page: Page, name: string): Promise<void> {
   }
 }
 
+// Two browsers, uploads to the bucket and a restart of the app: more than the default on a busy machine.
+test.describe.configure({ timeout: 240_000 });
+
 let profile = '';
 test.beforeEach(() => {
   profile = mkdtempSync(join(tmpdir(), 'share-target-supabase-'));
