@@ -37,4 +37,31 @@ describe('The upload queue database', () => {
     expect(await again.loadAll()).toEqual([task]);
     again.close();
   });
+
+  it('a share handed over to the queue leaves the inbox with it, and handed over again adds nothing', async () => {
+    const name = dbName();
+    const store = await UploadStore.open(name);
+    const files = [new File(['one'], 'a.jpg', { type: 'image/jpeg' }), new File(['two'], 'b.jpg', { type: 'image/jpeg' })];
+    const share = { id: 's1', createdAt: new Date().toISOString(), files, fileIds: ['f1', 'f2'], title: '', text: '', url: '' };
+    await store.putShare(share);
+    const entries = () =>
+      files.map((f, order) => ({
+        task: createTask({ id: share.fileIds[order]!, albumId: 'a1', filename: f.name, bytes: f.size, declaredType: f.type, lastModified: 0, createdAt: share.createdAt, order }),
+        source: f as Blob,
+      }));
+    expect(await store.addShareBatch('s1', entries())).toEqual(['f1', 'f2']);
+    expect(await store.getShare('s1')).toBeUndefined();
+    expect((await store.loadAll()).map((t) => t.id).sort()).toEqual(['f1', 'f2']);
+    expect(await (await store.getBlob('f2', 'source'))?.text()).toBe('two');
+
+    // Gone from the inbox: a second hand-over (another tab, a second click) adds nothing.
+    expect(await store.addShareBatch('s1', entries())).toBeNull();
+    // Back in the inbox while its tasks are queued (as a hand-over in two steps, cut between them, left it):
+    // it leaves the inbox and no task is added twice.
+    await store.putShare(share);
+    expect(await store.addShareBatch('s1', entries())).toEqual([]);
+    expect(await store.getShare('s1')).toBeUndefined();
+    expect((await store.loadAll()).map((t) => t.id).sort()).toEqual(['f1', 'f2']);
+    store.close();
+  });
 });
