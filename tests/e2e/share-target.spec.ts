@@ -170,7 +170,10 @@ test('a share whose hand-over was cut between queueing its files and leaving the
     const record = await done(uploads.transaction('inbox').objectStore('inbox').get(id));
     uploads.close();
     const aside = await open('test-aside', (db) => db.createObjectStore('kept'));
-    await done(aside.transaction('kept', 'readwrite').objectStore('kept').put(record, id));
+    const tx = aside.transaction('kept', 'readwrite');
+    tx.objectStore('kept').put(record, id);
+    // Committed before the page moves on, which would abort it otherwise.
+    await new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onerror = () => reject(tx.error))));
     aside.close();
   }, shareId);
 
@@ -192,7 +195,9 @@ test('a share whose hand-over was cut between queueing its files and leaving the
     const record = await done(aside.transaction('kept').objectStore('kept').get(id));
     aside.close();
     const uploads = await open('shoebox-uploads');
-    await done(uploads.transaction('inbox', 'readwrite').objectStore('inbox').put(record));
+    const tx = uploads.transaction('inbox', 'readwrite');
+    tx.objectStore('inbox').put(record);
+    await new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onerror = () => reject(tx.error))));
     uploads.close();
   }, shareId);
   await page.goto('/');
