@@ -71,6 +71,7 @@ function PhoneActions({ album, trashed, downloadBusy, onDownload }: Props) {
   return (
     <>
       <Menu
+        modal={false}
         trigger={
           <button type="button" className="btn btn--icon" aria-label="More album actions">
             <Icon name="more" />
