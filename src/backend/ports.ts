@@ -109,6 +109,8 @@ export interface Session {
   expiresAt: number | null;
 }
 
+export type SessionCheck = 'live' | 'ended' | 'unknown';
+
 export type SignInMethod = 'password' | 'magic-link' | 'oauth';
 
 export interface AuthCapabilities {
@@ -123,6 +125,12 @@ export interface AuthPort {
   getSession(opts?: CallOptions): Promise<Session | null>;
   /** Called with the current session at once, then on every change (sign-in, refresh, sign-out). */
   onSessionChange(cb: (session: Session | null) => void): Unsubscribe;
+  /**
+   * Asks the server whether this browser's session still stands (another device may have signed it out).
+   * `ended`: it does not, and this browser is now signed out (watchers are told); `unknown`: no clear answer
+   * (offline, a server error), and nothing changes; `live`: it stands, or there is no server to ask.
+   */
+  checkSession(opts?: CallOptions): Promise<SessionCheck>;
   signInWithPassword(email: string, password: string): Promise<Session>;
   signUp(email: string, password: string, displayName: string): Promise<Session | null>;
   sendMagicLink(email: string, redirectTo: string): Promise<void>;

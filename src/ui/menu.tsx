@@ -6,9 +6,20 @@ import type { ReactElement, ReactNode } from 'react';
  * between items, Enter picks one, Escape closes it, and focus goes back to the button. `trigger` is the
  * button (a <button> element); the menu takes its name from it.
  */
-export function Menu({ trigger, children, align = 'end' }: { trigger: ReactElement; children: ReactNode; align?: 'start' | 'end' }) {
+export function Menu({
+  trigger,
+  children,
+  align = 'end',
+  modal = true,
+}: {
+  trigger: ReactElement;
+  children: ReactNode;
+  align?: 'start' | 'end';
+  /** Not modal: the page behind is not hidden from assistive technology while it is open (focus still moves into it). */
+  modal?: boolean;
+}) {
   return (
-    <RadixMenu.Root>
+    <RadixMenu.Root modal={modal}>
       <RadixMenu.Trigger asChild>{trigger}</RadixMenu.Trigger>
       <RadixMenu.Portal>
         <RadixMenu.Content className="menu__list" align={align} sideOffset={4} collisionPadding={8}>

@@ -92,6 +92,22 @@ describe('devices over the emulated wire', () => {
     expect(await sessionNow(c)).not.toBeNull();
   });
 
+  it('a browser signed out from another learns it from the session check at once, its access token still valid; the others stay live', async () => {
+    const { browsers, devices } = await account(3);
+    const [a, b, c] = browsers as [Backend, Backend, Backend];
+    const changes: (Session | null)[] = [];
+    const stop = b.auth.onSessionChange((s) => changes.push(s));
+    expect(await b.auth.checkSession()).toBe('live');
+
+    await a.data.signOutDevice(devices[1]!.id);
+    expect(await b.auth.checkSession()).toBe('ended');
+    await expect.poll(() => changes.at(-1), { timeout: 5_000 }).toBeNull();
+    expect(await b.auth.getSession()).toBeNull();
+    stop();
+    expect(await a.auth.checkSession()).toBe('live');
+    expect(await c.auth.checkSession()).toBe('live');
+  });
+
   it('another account cannot sign out a browser of this one', async () => {
     const { browsers, devices } = await account(2);
     const stranger = await account(1);

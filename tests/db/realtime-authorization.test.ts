@@ -144,6 +144,39 @@ describe('Realtime tells a non-member nothing about an album', () => {
     }
   });
 
+  it("a member who signs out on a browser (or is signed out from another device) stops hearing the album's private channel there", async () => {
+    const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Signed out' });
+    await invite(owner, member, album.id);
+    const channel = member.client.channel(`album:${album.id}`, { config: { private: true } });
+    const heard: unknown[] = [];
+    const system: string[] = [];
+    channel.on('broadcast', { event: 'note' }, (m) => heard.push(m.payload));
+    channel.on('system', {}, (m: { message?: string }) => system.push(String(m.message)));
+    const joined = new Promise<void>((resolve) =>
+      channel.subscribe((status) => {
+        if (status === 'SUBSCRIBED') resolve();
+      }),
+    );
+    await joined;
+    const send = (text: string) => owner.client.channel(`album:${album.id}`, { config: { private: true } }).httpSend('note', { text });
+    await send('before');
+    await waitFor(() => (heard.length === 1 ? true : undefined), DEADLINE, 'the note sent while signed in');
+
+    // supabase-js hands Realtime the anon key once signed out: Realtime asks the read policy again and ends the channel.
+    await member.client.auth.signOut({ scope: 'local' });
+    await waitFor(
+      () => (system.includes(`You no longer have permission to read from this Channel topic: album:${album.id}`) ? true : undefined),
+      DEADLINE,
+      'the channel ended',
+    );
+    await send('after');
+    await sleep(500);
+    expect(heard).toEqual([{ text: 'before' }]);
+    expect(channel.state).toBe('closed');
+    await member.client.removeChannel(channel);
+  });
+
   it('upload progress from a stranger, or from a member who may not add items, reaches no one; from a contributor it does', async () => {
     const [owner, viewer, editor, stranger] = await Promise.all([person('Owner'), person('Viewer'), person('Editor'), person('Stranger')]);
     const album = await owner.backend.data.createAlbum({ title: 'Progress' });

@@ -4,7 +4,7 @@
  * (supabase-world.ts), and the local backend's one device. Screenshots of the list go to /tmp/shots-devices/.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { expect, test } from './supabase-world';
 
@@ -57,7 +57,7 @@ test('one account on two browsers: each is listed with its label and when seen; 
   await expect(deskPage.getByRole('status')).toContainText('Chrome 116 on Android, Pixel 7 has been signed out.');
   await expect(list.getByRole('listitem')).toHaveCount(1);
 
-  // The phone keeps its page until its access token runs out; its refresh is then refused.
+  // Left open in the background for an hour: the hourly check finds its session gone.
   await phonePage.clock.fastForward('01:05:00');
   await expect(phonePage).toHaveURL(/\/sign-in/, { timeout: 30_000 });
   await expect(phonePage.getByTestId('signed-out-elsewhere')).toContainText('You were signed out on this device');
@@ -71,7 +71,7 @@ test('signing out of all other devices keeps this one and signs the others out',
   const desk = await browser.newContext({ userAgent: WINDOWS_CHROME });
   const laptop = await browser.newContext({ userAgent: MAC_FIREFOX });
   const deskPage = await signIn(desk, bo);
-  await signIn(laptop, bo);
+  const laptopPage = await signIn(laptop, bo);
   await deskPage.goto('/account');
   const list = devicesOf(deskPage);
   await expect(list.getByRole('listitem')).toHaveCount(2);
@@ -81,6 +81,84 @@ test('signing out of all other devices keeps this one and signs the others out',
   await expect(deskPage.getByRole('status')).toContainText('Your other devices have been signed out.');
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('listitem')).toContainText('This device');
+  // The laptop learns it at its next start, though its access token has most of its hour left.
+  await laptopPage.reload();
+  await expect(laptopPage).toHaveURL(/\/sign-in/, { timeout: 10_000 });
+  await expect(laptopPage.getByTestId('signed-out-elsewhere')).toContainText('You were signed out on this device');
+});
+
+/** The page was in the background and is looked at again, as when a phone is unlocked or a tab is chosen. */
+async function comesBack(page: Page): Promise<void> {
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+}
+
+/**
+ * Takes `context` offline for real: `setOffline` alone does not stop requests a route fulfils, and the
+ * emulated project is reached through routes; they refuse while offline, as the network would.
+ */
+async function offlineSwitch(context: BrowserContext) {
+  let offline = false;
+  await context.route('https://emulated-project.supabase.test/**', (route) => (offline ? route.abort('internetdisconnected') : route.fallback()));
+  return async (value: boolean) => {
+    offline = value;
+    await context.setOffline(value);
+  };
+}
+
+test('a device signed out from another is at the sign-in screen, with the notice, as soon as it comes back to the screen', async ({ browser, world, signIn }) => {
+  const ana = await world.newPerson('Ana');
+  const desk = await browser.newContext({ userAgent: WINDOWS_CHROME });
+  const phone = await browser.newContext({ userAgent: PIXEL_CHROME, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await phone.clock.install();
+  const deskPage = await signIn(desk, ana);
+  const phonePage = await signIn(phone, ana);
+  await expect(phonePage.getByRole('heading', { name: 'Albums', level: 1 })).toBeVisible();
+
+  await deskPage.goto('/account');
+  const other = devicesOf(deskPage).getByRole('listitem').filter({ hasText: 'Chrome 116 on Android, Pixel 7' });
+  await other.getByRole('button', { name: 'Sign out Chrome 116 on Android, Pixel 7' }).click();
+  await deskPage.getByRole('dialog').getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(devicesOf(deskPage).getByRole('listitem')).toHaveCount(1);
+
+  // A few minutes later, far inside the phone's hour of access, it is looked at again.
+  await phonePage.clock.fastForward('04:00');
+  await expect(phonePage.getByRole('heading', { name: 'Albums', level: 1 })).toBeVisible();
+  await comesBack(phonePage);
+  await expect(phonePage).toHaveURL(/\/sign-in/, { timeout: 5_000 });
+  await expect(phonePage.getByTestId('signed-out-elsewhere')).toContainText('You were signed out on this device');
+  // What it kept for Ana is gone: a reload stays at the sign-in screen.
+  await phonePage.reload();
+  await expect(phonePage.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  await expect(phonePage).toHaveURL(/\/sign-in/);
+});
+
+test('a device that comes back to the screen offline, or reaches no auth server, stays signed in', async ({ browser, world, signIn }) => {
+  const ana = await world.newPerson('Ana');
+  const phone = await browser.newContext({ userAgent: PIXEL_CHROME, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await phone.clock.install();
+  const page = await signIn(phone, ana);
+  const albums = page.getByRole('heading', { name: 'Albums', level: 1 });
+  await expect(albums).toBeVisible();
+  const setOffline = await offlineSwitch(phone);
+  const checks: string[] = [];
+  page.on('requestfailed', (r) => r.url().includes('/auth/v1/user') && checks.push(r.url()));
+
+  await setOffline(true);
+  await page.clock.fastForward('04:00');
+  await comesBack(page);
+  await expect.poll(() => checks.length, { message: 'the session check was tried offline' }).toBeGreaterThan(0);
+  await page.waitForTimeout(1_500);
+  await expect(page).not.toHaveURL(/\/sign-in/);
+  await expect(albums).toBeVisible();
+
+  // Back online it is still signed in, and its session still stands.
+  await setOffline(false);
+  await page.clock.fastForward('04:00');
+  await comesBack(page);
+  await page.waitForTimeout(1_500);
+  await expect(page).not.toHaveURL(/\/sign-in/);
+  await page.reload();
+  await expect(albums).toBeVisible();
 });
 
 test('on the local backend the section shows this one device, with nothing to sign out', async ({ page }) => {

@@ -1,15 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Link, Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ItemSort } from '../../backend/ports';
 import type { Album, Item } from '../../backend/entities';
 import { useBackend } from '../../backend/backend-context';
 import { useMarkAlbumSeen } from '../../features/activity/use-activity';
-import { AlbumActions } from '../../features/albums/album-actions';
 import { albumAbilities } from '../../features/albums/album-permissions';
 import { PendingUploads } from '../../features/albums/pending-uploads';
 import { useAlbum } from '../../features/albums/use-albums';
-import { AlbumDownloadMenu, useAlbumDownload } from '../../features/downloads/album-download';
+import { useAlbumDownload } from '../../features/downloads/album-download';
 import { UrlBatcher } from '../../features/files/url-batcher';
 import { UrlBatcherContext } from '../../features/files/use-url';
 import { AlbumGrid } from '../../features/items/album-grid';
@@ -31,8 +30,8 @@ import { useUploadEngine } from '../../features/uploads/upload-engine-provider';
 import { formatBytes, formatCount } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
-import { Presence } from '../../ui/presence';
 import { useToast } from '../../ui/toast';
+import { AlbumHeaderActions } from './album-header-actions';
 
 /** What the viewer, a child route over the grid, gets from the album screen. */
 export interface AlbumOutletContext {
@@ -175,17 +174,15 @@ function AlbumScreen({ album }: { album: Album }) {
             {!trashed && <PendingUploads album={album} />}
             {!trashed && <OthersUploading albumId={album.id} />}
           </div>
-          <div className="page-header__actions">
-            <Presence viewers={viewers} />
-            {canAdd && <AddFilesMenu onFiles={addFiles} />}
-            {!trashed && <AlbumDownloadMenu busy={albumDownload.busy} disabled={album.itemCount === 0} onStart={(mode) => albumDownload.start(mode)} />}
-            {!trashed && (
-              <Link className="btn" to={`/albums/${album.id}/settings`}>
-                <Icon name="settings" /> Settings
-              </Link>
-            )}
-            {!trashed && <AlbumActions album={album} />}
-          </div>
+          <AlbumHeaderActions
+            album={album}
+            trashed={trashed}
+            canAdd={canAdd}
+            viewers={viewers}
+            onFiles={addFiles}
+            downloadBusy={albumDownload.busy}
+            onDownload={(mode) => albumDownload.start(mode)}
+          />
         </div>
       </div>
 

@@ -1,7 +1,7 @@
 /** AuthPort of the local backend: one built-in profile, no accounts, nothing to sign in to. */
 import { AppError } from '../../lib/app-error';
 import { displayName as displayNameSchema, parseField } from '../../lib/validation';
-import type { AuthCapabilities, AuthPort, Session, Unsubscribe } from '../ports';
+import type { AuthCapabilities, AuthPort, Session, SessionCheck, Unsubscribe } from '../ports';
 import type { Profile } from '../entities';
 import type { LocalDb } from './local-db';
 import { guard } from './local-errors';
@@ -66,6 +66,11 @@ export class LocalAuth implements AuthPort {
 
   getSession(opts: { signal?: AbortSignal } = {}): Promise<Session | null> {
     return guard(opts.signal, async () => toSession(await this.profile()));
+  }
+
+  /** The local profile cannot be signed out from elsewhere. */
+  checkSession(opts: { signal?: AbortSignal } = {}): Promise<SessionCheck> {
+    return guard(opts.signal, () => Promise.resolve<SessionCheck>('live'));
   }
 
   onSessionChange(cb: (session: Session | null) => void): Unsubscribe {

@@ -17,6 +17,7 @@ export function noAccountAuth(refusal: string): AuthPort {
   return {
     capabilities: () => ({ requiresSignIn: false, methods: [], oauthProviders: [] }),
     getSession: () => Promise.resolve(null),
+    checkSession: () => Promise.resolve('ended'),
     onSessionChange: (cb) => {
       cb(null);
       return () => undefined;

@@ -3,11 +3,11 @@
  * enables, refresh (supabase-js refreshes the token itself), sign-out here, elsewhere or everywhere. The
  * profile comes from `profiles`, made on first sign-in when missing.
  */
-import type { Session as GoTrueSession, SupabaseClient, User } from '@supabase/supabase-js';
+import { isAuthSessionMissingError, type Session as GoTrueSession, type SupabaseClient, type User } from '@supabase/supabase-js';
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import { displayName as displayNameSchema, INVISIBLE_FORMAT, parseField } from '../../lib/validation';
 import { limits } from '../../config';
-import type { AuthCapabilities, AuthPort, CallOptions, Session, SignInMethod, Unsubscribe } from '../ports';
+import type { AuthCapabilities, AuthPort, CallOptions, Session, SessionCheck, SignInMethod, Unsubscribe } from '../ports';
 import type { Profile } from '../entities';
 import { abortErrorOf, authError, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
@@ -74,6 +74,28 @@ export class SupabaseAuth implements AuthPort {
     if (opts.signal?.aborted) throw abortErrorOf(opts.signal);
     if (error) throw this.authFailure(error);
     return data.session ? this.toSession(data.session) : null;
+  }
+
+  /**
+   * [Note: A session signed out elsewhere]
+   * Signing a device out from another (or "all other devices") deletes its session on GoTrue, but the access
+   * token it holds is a signed JWT that PostgREST and Storage accept until it expires, up to an hour later.
+   * GoTrue's `GET /user` does look the token's `session_id` up, and answers 403 `session_not_found` when it is
+   * gone; supabase-js's `getUser()` then drops the stored session itself and tells its watchers SIGNED_OUT.
+   * Only that answer ends the session here: a failed request (offline, 5xx, a refused refresh that may be
+   * retried) is `unknown`, so no one is ever signed out by a bad network.
+   */
+  async checkSession(opts: CallOptions = {}): Promise<SessionCheck> {
+    throwIfAborted(opts.signal);
+    if (this.adopting) await this.adopting;
+    const { data, error } = await this.client.auth.getUser();
+    if (opts.signal?.aborted) throw abortErrorOf(opts.signal);
+    if (data.user) return 'live';
+    if (error && isAuthSessionMissingError(error)) {
+      this.profiles.clear();
+      return 'ended';
+    }
+    return 'unknown';
   }
 
   onSessionChange(cb: (session: Session | null) => void): Unsubscribe {

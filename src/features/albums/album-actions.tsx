@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { Album } from '../../backend/entities';
 import { Dialog } from '../../ui/dialog';
@@ -8,33 +8,26 @@ import { AlbumFormDialog } from './album-form-dialog';
 import { albumAbilities } from './album-permissions';
 import { useDeleteAlbum, useUpdateAlbum } from './use-albums';
 
-/** Rename/describe (owner, editor) and delete (owner only, after confirmation). */
-export function AlbumActions({ album }: { album: Album }) {
+/** What a header offers to edit (owner, editor) and delete (owner only) the album, and the dialogs both open. */
+export interface AlbumActionsState {
+  canEdit: boolean;
+  canDelete: boolean;
+  edit: () => void;
+  askDelete: () => void;
+  /** The edit and delete dialogs: rendered once, wherever the choices that open them are. */
+  dialogs: ReactNode;
+}
+
+/** Rename/describe and delete, for buttons or a menu to open: the dialogs live outside either. */
+export function useAlbumActions(album: Album): AlbumActionsState {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const update = useUpdateAlbum(album.id);
   const remove = useDeleteAlbum();
   const navigate = useNavigate();
   const abilities = albumAbilities(album.role);
-  if (!abilities.editAlbum) return null;
-  return (
+  const dialogs = abilities.editAlbum ? (
     <>
-      <button type="button" className="btn" onClick={() => setEditing(true)}>
-        <Icon name="pencil" /> Edit
-      </button>
-      {abilities.deleteAlbum && (
-        <button
-          type="button"
-          className="btn btn--danger"
-          onClick={() => {
-            // A new confirmation starts clean: an earlier attempt's error is not this one's.
-            if (!remove.isPending) remove.reset();
-            setConfirming(true);
-          }}
-        >
-          <Icon name="trash" /> Delete album
-        </button>
-      )}
       <AlbumFormDialog
         open={editing}
         onClose={() => setEditing(false)}
@@ -73,6 +66,36 @@ export function AlbumActions({ album }: { album: Album }) {
           </button>
         </div>
       </Dialog>
+    </>
+  ) : null;
+  return {
+    canEdit: abilities.editAlbum,
+    canDelete: abilities.editAlbum && abilities.deleteAlbum,
+    edit: () => setEditing(true),
+    askDelete: () => {
+      // A new confirmation starts clean: an earlier attempt's error is not this one's.
+      if (!remove.isPending) remove.reset();
+      setConfirming(true);
+    },
+    dialogs,
+  };
+}
+
+/** Rename/describe (owner, editor) and delete (owner only, after confirmation), as buttons. */
+export function AlbumActions({ album }: { album: Album }) {
+  const actions = useAlbumActions(album);
+  if (!actions.canEdit) return null;
+  return (
+    <>
+      <button type="button" className="btn" onClick={actions.edit}>
+        <Icon name="pencil" /> Edit
+      </button>
+      {actions.canDelete && (
+        <button type="button" className="btn btn--danger" onClick={actions.askDelete}>
+          <Icon name="trash" /> Delete album
+        </button>
+      )}
+      {actions.dialogs}
     </>
   );
 }

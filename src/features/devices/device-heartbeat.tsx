@@ -8,10 +8,15 @@ import { thisDevice } from './this-device';
 
 /** The devices row is brought up to date at start (and at each sign-in), then at most once an hour. */
 export const TOUCH_EVERY_MS = 60 * 60 * 1000;
+/** Coming back to the app asks whether its session still stands, at most this often. */
+export const CHECK_EVERY_MS = 3 * 60 * 1000;
 
 /**
- * Keeps this browser's row in the devices list while someone is signed in, and notes when the session goes
- * away without this browser signing out (for the sign-in screen's notice). Renders nothing.
+ * Keeps this browser's row in the devices list while someone is signed in, and learns promptly when another
+ * device signed this one out: at start, on each return to the app (at most every few minutes) and with the
+ * hourly touch, the server is asked whether the session still stands (see [Note: A session signed out
+ * elsewhere]). Notes when the session goes away without this browser signing out, for the sign-in screen's
+ * notice. Renders nothing.
  */
 export function DeviceHeartbeat() {
   const { data, auth } = useBackend();
@@ -29,28 +34,56 @@ export function DeviceHeartbeat() {
   useEffect(() => {
     if (!userId) return;
     const controller = new AbortController();
-    let last = 0;
-    const touch = async () => {
-      last = Date.now();
+    const { signal } = controller;
+    let lastTouch = 0;
+    let lastCheck = 0;
+    let running = false;
+    /** Ended: the backend has signed this browser out, and the session change takes it to the sign-in screen. */
+    const stillSignedIn = async () => {
+      lastCheck = Date.now();
       try {
-        await data.touchDevice(await thisDevice(), { signal: controller.signal });
+        return (await auth.checkSession({ signal })) !== 'ended';
+      } catch (e) {
+        if (!signal.aborted) log.warn(e);
+        return true;
+      }
+    };
+    const touch = async () => {
+      lastTouch = Date.now();
+      try {
+        await data.touchDevice(await thisDevice(), { signal });
         void qc.invalidateQueries({ queryKey: deviceKeys.list() });
       } catch (e) {
         // The list is a convenience: a failed touch is tried again at the next hour or return to the app.
-        if (!controller.signal.aborted) log.warn(e);
+        if (!signal.aborted) log.warn(e);
       }
     };
-    void touch();
-    const timer = setInterval(() => void touch(), TOUCH_EVERY_MS);
-    // Timers sleep with a backgrounded tab or a suspended phone: coming back counts as the hour's touch.
-    const onVisible = () => document.visibilityState === 'visible' && Date.now() - last >= TOUCH_EVERY_MS && void touch();
+    const beat = async (withTouch: boolean) => {
+      if (running) return;
+      running = true;
+      try {
+        if ((await stillSignedIn()) && withTouch && !signal.aborted) await touch();
+      } finally {
+        running = false;
+      }
+    };
+    void beat(true);
+    const timer = setInterval(() => void beat(true), TOUCH_EVERY_MS);
+    // Timers sleep with a backgrounded tab or a suspended phone: coming back counts as the hour's touch, and
+    // is when someone looks at the app again, so when a sign-out from elsewhere matters.
+    const onVisible = () => {
+      if (document.visibilityState !== 'visible') return;
+      const now = Date.now();
+      if (now - lastTouch >= TOUCH_EVERY_MS) void beat(true);
+      else if (now - lastCheck >= CHECK_EVERY_MS) void beat(false);
+    };
     document.addEventListener('visibilitychange', onVisible);
     return () => {
       controller.abort();
       clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [userId, data, qc]);
+  }, [userId, data, auth, qc]);
 
   return null;
 }

@@ -79,7 +79,7 @@ export function DevicesSection() {
       >
         <p>
           {asked === 'others' ? 'Every other browser signed in to this account' : 'That browser'} will have to sign in again; nothing in your
-          albums is removed. A page already open there can go on working for up to an hour, until its access runs out.
+          albums is removed. A page already open there signs out when it is next opened or brought back to the screen.
         </p>
         {signOut.isError && <ErrorLine error={signOut.error} />}
         <div className="dialog__actions">

@@ -288,7 +288,7 @@ export class RealtimeEmulator {
     if (!channel || channel.joinRef !== frame.joinRef) return this.notJoined(conn, frame);
     switch (frame.event) {
       case 'access_token':
-        return this.accessToken(channel, frame);
+        return await this.accessToken(channel, frame);
       case 'broadcast': {
         const p = (frame.payload ?? {}) as { type?: unknown; event?: unknown; payload?: unknown };
         if (p.type !== 'broadcast' || typeof p.event !== 'string') {
@@ -417,15 +417,31 @@ export class RealtimeEmulator {
     this.send(channel.conn, encodeText({ joinRef: channel.joinRef, ref: channel.joinRef, topic: channel.topic, event: 'phx_close', payload: {} }));
   }
 
-  private accessToken(channel: Channel, frame: Frame): void {
+  /**
+   * A new token on a joined channel (supabase-js sends one after each refresh, and the anon key after a
+   * sign-out). Realtime verifies it and, for a private channel, asks the read policies again with its claims:
+   * a read that was allowed and no longer is ends the channel ("You no longer have permission…"). Changes of
+   * a postgres_changes binding are filtered with the new claims from then on.
+   */
+  private async accessToken(channel: Channel, frame: Frame): Promise<void> {
     const token = (frame.payload as { access_token?: unknown } | null)?.access_token;
     const verified = this.verify(token);
     if (!verified.ok) return this.closeChannel(channel, verified.reason);
-    if (verified.claims.sub !== channel.claims.sub || verified.claims.role !== channel.claims.role) {
-      // Realtime re-authorises the channel with the new claims; the adapter never changes user mid-channel.
-      this.unserved.push(`${channel.topic} access_token: a token for another user or role is not served`);
+    const { claims } = verified;
+    if (claims.role !== 'anon' && claims.role !== 'authenticated') {
+      this.unserved.push(`${channel.topic} access_token: a token for role ${String(claims.role)} is not served`);
     }
-    channel.claims = verified.claims;
+    const sameCaller = claims.sub === channel.claims.sub && claims.role === channel.claims.role;
+    if (!sameCaller && channel.private && channel.policies) {
+      const subTopic = channel.topic.slice('realtime:'.length);
+      const before = channel.policies;
+      const read = await this.auth.read(subTopic, claims, channel.presenceEnabled ? ['broadcast', 'presence'] : ['broadcast']);
+      if ((before.broadcastRead && read.broadcast === false) || (before.presenceRead === true && read.presence === false)) {
+        return this.closeChannel(channel, `You no longer have permission to read from this Channel topic: ${subTopic}`);
+      }
+      channel.policies = { broadcastRead: read.broadcast === true, presenceRead: read.presence, broadcastWrite: null, presenceWrite: null };
+    }
+    channel.claims = claims;
     this.scheduleExpiry(channel);
   }
 
