@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useBackend, useSession } from '../backend/backend-context';
+import { applyNetworkDefaults } from './query-client';
 import { forgetAllQueries, startQueryPersistence } from './query-persistence';
 
 /**
@@ -14,6 +15,8 @@ export function PersistedQueries({ children }: { children: ReactNode }) {
   const userId = useSession()?.userId ?? null;
   const [restoredFor, setRestoredFor] = useState<string | null>(null);
   const lastUser = useRef<string | null>(null);
+  // Before the first screen renders, so no query starts with the wrong mode.
+  useState(() => applyNetworkDefaults(client, onServer));
 
   useEffect(() => {
     if (!onServer) return;

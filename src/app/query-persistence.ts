@@ -32,9 +32,10 @@ interface QueryCacheDb extends DBSchema {
 
 /** The query keys whose answers browsing needs; nothing else (share-link pages, devices, invitations) is kept. */
 export function isPersistedKey(key: QueryKey): boolean {
-  const [root, kind] = key;
-  if (root === 'albums') return kind === 'list' || kind === 'detail';
-  if (root === 'items') return kind === 'months' || kind === 'month' || kind === 'detail';
+  const [root] = key;
+  if (root === 'albums') return key[1] === 'list' || key[1] === 'detail';
+  // ['items', albumId, kind, ...]
+  if (root === 'items') return key[2] === 'months' || key[2] === 'month' || key[2] === 'detail';
   return root === 'object-urls';
 }
 
