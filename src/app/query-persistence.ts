@@ -25,6 +25,7 @@ import { log } from '../lib/log';
 export const QUERY_CACHE_DB = 'shoebox-query-cache';
 const STORE = 'queries';
 export const MAX_AGE_MS = 30 * 24 * 60 * 60_000;
+const WRITE_DELAY_MS = 300;
 
 interface QueryCacheDb extends DBSchema {
   queries: { key: string; value: PersistedQuery };
@@ -152,8 +153,22 @@ export async function startQueryPersistence(client: QueryClient, { userId, buste
   const defaults = client.getDefaultOptions();
   client.setDefaultOptions({ ...defaults, queries: { ...defaults.queries, persister: persister.persisterFn as unknown as QueryPersister } });
 
+  // Changes made in place (a live change, an upload finishing) are no fetch, so the persister does not see them:
+  // they are written here, a query at most once per WRITE_DELAY_MS.
+  const due = new Map<string, ReturnType<typeof setTimeout>>();
   const unsubscribe = client.getQueryCache().subscribe((event) => {
-    if (event.type !== 'updated' || event.action.type !== 'error') return;
+    if (event.type !== 'updated') return;
+    if (event.action.type === 'success' && event.action.manual && isPersistedKey(event.query.queryKey)) {
+      const query = event.query;
+      if (!due.has(query.queryHash)) {
+        due.set(query.queryHash, setTimeout(() => {
+          due.delete(query.queryHash);
+          if (active && query.state.data !== undefined) void persister.persistQuery(query as never);
+        }, WRITE_DELAY_MS));
+      }
+      return;
+    }
+    if (event.action.type !== 'error') return;
     const { error } = event.action;
     if (!(error instanceof AppError) || !GONE.has(error.code) || !isPersistedKey(event.query.queryKey)) return;
     event.query.setState({ data: undefined, dataUpdatedAt: 0 });
@@ -162,6 +177,7 @@ export async function startQueryPersistence(client: QueryClient, { userId, buste
 
   return () => {
     active = false;
+    due.forEach((timer) => clearTimeout(timer));
     unsubscribe();
     const now = client.getDefaultOptions();
     const { persister: _dropped, ...queries } = now.queries ?? {};
