@@ -8,6 +8,7 @@ import { DeviceHeartbeat } from '../features/devices/device-heartbeat';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { CONFIG_INVALID } from '../lib/error-messages';
 import { ErrorPanel } from '../ui/error-panel';
+import { PersistedQueries } from './persisted-queries';
 import { narrowContentSecurityPolicy } from './narrow-content-security-policy';
 import { ToastProvider } from '../ui/toast';
 import { createQueryClient } from './query-client';
@@ -67,13 +68,15 @@ export function App() {
   return (
     <BackendContext.Provider value={boot.state}>
       <QueryClientProvider client={queryClient}>
-        <UploadEngineProvider>
-          <ToastProvider>
-            <DeviceHeartbeat />
-            <RouterProvider router={router} />
-            <AppUpdateBanner />
-          </ToastProvider>
-        </UploadEngineProvider>
+        <PersistedQueries>
+          <UploadEngineProvider>
+            <ToastProvider>
+              <DeviceHeartbeat />
+              <RouterProvider router={router} />
+              <AppUpdateBanner />
+            </ToastProvider>
+          </UploadEngineProvider>
+        </PersistedQueries>
       </QueryClientProvider>
     </BackendContext.Provider>
   );

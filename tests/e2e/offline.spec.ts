@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page, Route } from '@playwright/test';
 import { expect, test } from './csp-test';
 import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
 import { test as worldTest } from './supabase-world';
@@ -110,4 +110,108 @@ worldTest('a thumbnail from the S3 bucket is kept by object and shows offline un
   );
   expect(drawn).toBeGreaterThan(0);
   await context.close();
+});
+
+/** How many queries this browser keeps on the device (the persisted query cache), 0 when there is none. */
+async function keptQueries(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('shoebox-query-cache');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('queries')) return (db.close(), resolve(0));
+          const count = db.transaction('queries').objectStore('queries').count();
+          count.onsuccess = () => (db.close(), resolve(count.result));
+          count.onerror = () => reject(count.error);
+        };
+      }),
+  );
+}
+
+/**
+ * Offline for real on the Supabase world: the context's routes to the project and the bucket answer even a
+ * context set offline, so they are made to fail as a cut-off device's requests do. Returns the way back.
+ */
+async function offline(context: BrowserContext): Promise<() => Promise<void>> {
+  const cut = (route: Route) => route.abort('internetdisconnected');
+  const hosts = /^https:\/\/(emulated-project\.supabase\.test|s3\.shoebox\.test)\//;
+  await context.route(hosts, cut);
+  await context.setOffline(true);
+  return async () => {
+    await context.unroute(hosts, cut);
+    await context.setOffline(false);
+  };
+}
+
+worldTest('an album viewed online browses offline after a reload on the Supabase backend, and the next person on the browser never sees it', async ({ browser, world, signIn }) => {
+  const [ana, bea] = await Promise.all([world.newPerson('Ana'), world.newPerson('Bea')]);
+  const context = await browser.newContext();
+  const page = await signIn(context, ana);
+  const albumId = await createAlbum(page, 'Lisbon');
+  await workerReady(page);
+  await addFiles(page, [fixture('orientation-1.jpg'), fixture('orientation-3.jpg')]);
+  await thumbnailDrawn(page, 'orientation-1.jpg');
+  await thumbnailDrawn(page, 'orientation-3.jpg');
+  // The photo seen once in the viewer, so its preview is kept too.
+  await tile(page, 'orientation-1.jpg').click();
+  const viewer = page.getByRole('dialog');
+  await expect(viewer.getByRole('img', { name: 'orientation-1.jpg' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(viewer).toBeHidden();
+  const albumUrl = page.url();
+  await page.goto('/');
+  const card = page.getByRole('list', { name: 'Your albums' }).getByRole('link', { name: /Lisbon/ });
+  await expect(card.locator('img')).toBeVisible();
+  await expect.poll(() => keptQueries(page)).toBeGreaterThan(0);
+
+  let online = await offline(context);
+  await page.reload();
+  // The albums list, its cover drawn.
+  await expect(card).toBeVisible();
+  await expect.poll(() => card.locator('img').evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  await card.click();
+  await expect(page).toHaveURL(albumUrl);
+  await expect(page.getByRole('gridcell')).toHaveCount(2);
+  await thumbnailDrawn(page, 'orientation-1.jpg');
+  await thumbnailDrawn(page, 'orientation-3.jpg');
+  // No error stands in for the data: offline, the fetches wait (their retries would fail within 3 s).
+  await page.waitForTimeout(4_000);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1, name: 'Lisbon' })).toBeVisible();
+  // The viewer draws the preview it kept.
+  await tile(page, 'orientation-1.jpg').click();
+  const preview = viewer.getByRole('img', { name: 'orientation-1.jpg' });
+  await expect(preview).toBeVisible();
+  await expect.poll(() => preview.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  await page.keyboard.press('Escape');
+
+  // Meanwhile the album was renamed elsewhere: back online, the screen refreshes by itself.
+  const api = await world.api(ana);
+  const renamed = await api.rpc('update_album', { p_album_id: albumId, p_patch: { title: 'Lisbon by night' } });
+  expect(renamed.error).toBeNull();
+  await online();
+  await expect(page.getByRole('heading', { level: 1, name: 'Lisbon by night' })).toBeVisible();
+
+  // Ana signs out: nothing of hers stays on the device.
+  await page.goto('/account');
+  await page.getByRole('button', { name: 'Sign out this device' }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await expect.poll(() => keptQueries(page)).toBe(0);
+
+  // Bea signs in on the same browser, then goes offline: Ana's album is nowhere.
+  await page.getByLabel('Email').fill(bea.email);
+  await page.getByLabel('Password').fill('correct horse battery staple');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).not.toHaveURL(/\/sign-in/);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
+  online = await offline(context);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
+  await expect(page.getByText(/Lisbon/)).toHaveCount(0);
+  await page.goto(albumUrl);
+  await expect(page.getByRole('heading', { level: 1, name: /Lisbon/ })).toHaveCount(0);
+  await online();
 });

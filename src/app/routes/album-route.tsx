@@ -46,7 +46,8 @@ export function AlbumRoute() {
   const { albumId = '' } = useParams();
   const album = useAlbum(albumId);
   const { files } = useBackend();
-  const [batcher] = useState(() => new UrlBatcher(files));
+  const queryClient = useQueryClient();
+  const [batcher] = useState(() => new UrlBatcher(files, undefined, undefined, queryClient));
 
   if (album.isPending) return <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 120 }} /></div>;
   if (album.isError) {
