@@ -2,7 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useBackend, useSession } from '../backend/backend-context';
 import { applyNetworkDefaults } from './query-client';
-import { forgetAllQueries, startQueryPersistence } from './query-persistence';
+
+// Loaded only on backends with a server: the local backend's first screen does not carry it.
+const persistence = () => import('./query-persistence');
 
 /**
  * Keeps the signed-in person's browsing queries on the device, on backends whose data is on a server (see
@@ -26,18 +28,26 @@ export function PersistedQueries({ children }: { children: ReactNode }) {
     }
     lastUser.current = userId;
     if (userId === null) {
-      void forgetAllQueries().catch(() => undefined);
+      void persistence()
+        .then((p) => p.forgetAllQueries())
+        .catch(() => undefined);
       return;
     }
     let stop: (() => void) | null = null;
     let cancelled = false;
-    void startQueryPersistence(client, { userId }).then((s) => {
-      if (cancelled) s();
-      else {
-        stop = s;
-        setRestoredFor(userId);
-      }
-    });
+    void persistence()
+      .then((p) => p.startQueryPersistence(client, { userId }))
+      .then(
+        (s) => {
+          if (cancelled) s();
+          else {
+            stop = s;
+            setRestoredFor(userId);
+          }
+        },
+        // The module itself failed to load (a deploy replaced it): the screens run online, as without it.
+        () => !cancelled && setRestoredFor(userId),
+      );
     return () => {
       cancelled = true;
       stop?.();
