@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 
 const PHOTO_DIR = '/usr/share/backgrounds/mate/nature';
@@ -31,7 +31,7 @@ export function photographs(): string[] {
     .map((f) => `${PHOTO_DIR}/${f}`);
 }
 
-async function encode(img: sharp.Sharp, source: string): Promise<Thumb> {
+async function encode(img: Sharp, source: string): Promise<Thumb> {
   const thumb = img.resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside' });
   const { data, info } = await thumb.clone().webp({ quality: THUMB_QUALITY }).toBuffer({ resolveWithObject: true });
   const small = await sharp(data).resize(100, 100, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
