@@ -11,6 +11,11 @@ const quick = process.argv.includes('--quick');
 const pair = (xs) => `${ms(median(xs))} (worst ${ms(worst(xs))})`;
 const kbytes = (b) => `${(b / 1024).toFixed(0)} KiB`;
 
+/** The round whose cover time is the median one, and where its time went. */
+const medianRound = (rs) => [...rs].sort((a, b) => a.cover - b.cover)[Math.floor(rs.length / 2)];
+const profile = (r) =>
+  `document in at ${ms(r.documentIn)}, scripts in at ${ms(r.scriptsIn)}; then ${r.calls.map((c) => `${c.label} ${c.start.toFixed(0)}→${c.end.toFixed(0)}`).join('; ')}; cover drawn at ${ms(r.cover)}`;
+
 stopServicesOnSignal();
 
 try {
@@ -39,6 +44,8 @@ try {
       `Cold: service workers blocked for the context (\`serviceWorkers: 'block'\`) and the HTTP cache emptied (Network.clearBrowserCache) after signing in, so the bundle, config.json, the API answers, the signed cover URLs and the covers all come over the throttled network.`,
       `Warm: the app's worker installed and in control, the albums screen seen once with its covers drawn and kept in the worker's thumbnail cache, the page closed and a new one opened, as an installed app starts. The shell comes from the worker's precache and the covers from its thumbnail cache; the albums list and the cover URLs still come from the API, since nothing of the albums list is kept across starts yet (a persisted query cache would remove those round trips; rerun this after it lands).`,
       `The person has ${data.albums} albums of 3 photos each; each cover is a different photograph from Debian's mate-backgrounds (nature), made into a WebP thumbnail as the app makes them (long edge 480, quality 0.8), ${kbytes(data.coverBytes / data.albums)} each on average.`,
+      `Where the time goes, median cold round (ms from navigation start): ${profile(medianRound(cold))}.`,
+      `Where the time goes, median warm round: ${profile(medianRound(warm))}.`,
       'The first cover counts as drawn when the first `.album-card__cover img` is complete with naturalWidth > 0 (polled every animation frame).',
     ],
   );

@@ -34,6 +34,10 @@ export interface StartRound {
   fromWorker: number;
   /** Bytes the page received over the network (DevTools' encoded lengths) until the cover was drawn. */
   networkBytes: number;
+  /** The document and scripts in (responseEnd), and each API call and cover image before the cover: label start→end. */
+  documentIn: number;
+  scriptsIn: number;
+  calls: { label: string; start: number; end: number }[];
 }
 export interface WarmStartOutput {
   albums: number;
@@ -80,7 +84,22 @@ async function start(context: BrowserContext, kind: StartRound['kind']): Promise
   await page.waitForFunction(() => (window as unknown as { __cover?: number }).__cover !== undefined, null, { timeout: 120_000 });
   const t = await page.evaluate(() => {
     const w = window as unknown as { __cover: number; __card: number };
-    return { cover: w.__cover, card: w.__card };
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const label = (url: string) => {
+      const u = new URL(url);
+      if (u.pathname.endsWith('/thumb.webp')) return 'cover image';
+      return u.pathname.replace(/^\/(rest|auth|functions)\/v1\//, '$1 ').replace(/^\/rest\/v1\/rpc\//, 'rpc ');
+    };
+    return {
+      cover: w.__cover,
+      card: w.__card,
+      documentIn: nav?.responseEnd ?? 0,
+      scriptsIn: Math.max(0, ...res.filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js')).map((r) => r.responseEnd)),
+      calls: res
+        .filter((r) => r.startTime < w.__cover && (r.name.includes('.supabase.') || r.name.includes('/thumb.webp')))
+        .map((r) => ({ label: label(r.name), start: r.startTime, end: r.responseEnd })),
+    };
   });
   const round = { kind, ...t, requests, fromWorker, networkBytes };
   await cdp.detach();
