@@ -88,7 +88,7 @@ export function bucket(): S3Client {
 }
 
 /** Puts each object, `parallel` at a time. */
-export async function putObjects(objects: { key: string; body: Buffer }[], parallel = 16): Promise<void> {
+export async function putObjects(objects: { key: string; body: Buffer }[], parallel = 32): Promise<void> {
   const s3 = bucket();
   const queue = [...objects];
   try {

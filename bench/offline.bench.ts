@@ -17,7 +17,7 @@ import { seedAlbum } from './bench-seed';
 
 const ITEMS = Number(process.env.OFFLINE_ITEMS ?? 10_000);
 const DISTINCT = Number(process.env.OFFLINE_DISTINCT_THUMBS ?? 400);
-const VIEWPORT = { width: 1600, height: 1400 };
+const VIEWPORT = { width: 1600, height: 2400 };
 /** How long one screenful may take to draw before its missing thumbnails are counted as missing. */
 const SCREEN_TIMEOUT_MS = Number(process.env.OFFLINE_SCREEN_TIMEOUT_MS ?? 20_000);
 
@@ -220,7 +220,7 @@ test('an album of many items seen online browses offline from the worker cache',
       const img = t.querySelector<HTMLImageElement>('img.tile__thumb');
       return !!img && img.complete && img.naturalWidth > 0;
     }).length;
-    const shows = (document.querySelector('main')?.innerText ?? document.body.innerText).replace(/\s+/g, ' ').trim().slice(0, 200);
+    const shows = (document.querySelector('main')?.innerText || document.body.innerText).replace(/\s+/g, ' ').trim().slice(0, 200);
     return { tiles: tiles.length, drawn, shows };
   });
   await context.close();
