@@ -89,7 +89,7 @@ async function start(context: BrowserContext, kind: StartRound['kind']): Promise
     const label = (url: string) => {
       const u = new URL(url);
       if (u.pathname.endsWith('/thumb.webp')) return 'cover image';
-      return u.pathname.replace(/^\/(rest|auth|functions)\/v1\//, '$1 ').replace(/^\/rest\/v1\/rpc\//, 'rpc ');
+      return u.pathname.replace(/^\/rest\/v1\/rpc\//, 'rpc ').replace(/^\/(rest|auth|functions)\/v1\//, '$1 ');
     };
     return {
       cover: w.__cover,
