@@ -4,52 +4,12 @@
 // answer about the album's items to their first thumbnail.
 // Needs a PostgreSQL server and the Ceph S3 gateway: those at DATABASE_URL / S3_TEST_*, or started here (and
 // then stopped here) with scripts/postgres-test-server.mjs and scripts/s3-test-server.mjs.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { root, writeResult } from './bench-utils.mjs';
+import { writeResult } from './bench-utils.mjs';
+import { median, ms, runPlaywrightBench, startServices, stopServices, stopServicesOnSignal, worst } from './bench-services.mjs';
 
 const TARGET_MS = 1000;
 const TARGET_RATIO = 1.25;
-const scripts = join(root, 'scripts');
-const out = join(root, 'test-results');
-const resultFile = join(out, 'share-open-bench.json');
 
-let ownPostgres = false;
-let ownS3 = false;
-
-function startPostgres() {
-  if (process.env.DATABASE_URL) return;
-  const r = spawnSync(process.execPath, [join(scripts, 'postgres-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = /DATABASE_URL=(\S+)/.exec(r.stdout ?? '')?.[1];
-  if (r.status !== 0 || !url) throw new Error('the PostgreSQL test server did not start');
-  ownPostgres = true;
-  process.env.DATABASE_URL = url;
-}
-
-function startS3() {
-  if (process.env.S3_TEST_ENDPOINT) return;
-  const r = spawnSync(process.execPath, [join(scripts, 's3-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const { S3_TEST_REUSED: reused, ...vars } = Object.fromEntries([...(r.stdout ?? '').matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
-  if (r.status !== 0 || !vars.S3_TEST_ENDPOINT) throw new Error('the S3 test gateway did not start');
-  // A gateway that was already running (a developer's own) is used and left running.
-  ownS3 = reused !== 'true';
-  Object.assign(process.env, vars);
-}
-
-function stopServices() {
-  if (ownS3) spawnSync(process.execPath, [join(scripts, 's3-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit' });
-  if (ownPostgres) spawnSync(process.execPath, [join(scripts, 'postgres-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit' });
-  ownS3 = ownPostgres = false;
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
-const worst = (xs) => Math.max(...xs);
-const ms = (x) => `${x.toFixed(0)} ms`;
 const pair = (xs) => `${ms(median(xs))} (worst ${ms(worst(xs))})`;
 
 /**
@@ -72,25 +32,11 @@ const medianRound = (rs) => [...rs].sort((a, b) => a.firstThumb - a.firstAnswer 
 /** The calls of one round up to its first thumbnail, as "label start→end", times from navigation start. */
 const profile = (r) => r.calls.map((c) => `${c.label} ${c.start.toFixed(0)}→${c.end.toFixed(0)}`).join('; ');
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopServices();
-    process.exit(130);
-  });
-}
+stopServicesOnSignal();
 
 try {
-  startPostgres();
-  startS3();
-  mkdirSync(out, { recursive: true });
-  rmSync(resultFile, { force: true });
-  const run = spawnSync('npx', ['playwright', 'test', '-c', join(root, 'bench', 'playwright.bench.config.ts'), 'share-open'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, SHARE_OPEN_RESULT: resultFile },
-  });
-  if (run.status !== 0) throw new Error(`the Playwright run failed (exit ${run.status ?? run.signal})`);
-  const data = JSON.parse(readFileSync(resultFile, 'utf8'));
+  startServices();
+  const data = runPlaywrightBench('share-open', 'SHARE_OPEN_RESULT');
   const visitor = data.rounds.filter((r) => r.who === 'visitor');
   const member = data.rounds.filter((r) => r.who === 'member');
   const vAfter = visitor.map((r) => r.firstThumb - r.firstAnswer);
