@@ -2,18 +2,17 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { BackendContext, type BackendState } from '../backend/backend-context';
-import { createBackend } from '../backend/create-backend';
 import { AppUpdateBanner } from '../features/app-update/app-update-banner';
 import { DeviceHeartbeat } from '../features/devices/device-heartbeat';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { CONFIG_INVALID } from '../lib/error-messages';
 import { ErrorPanel } from '../ui/error-panel';
 import { PersistedQueries } from './persisted-queries';
-import { narrowContentSecurityPolicy } from './narrow-content-security-policy';
+import { startBoot } from './boot';
 import { ToastProvider } from '../ui/toast';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
-import { ConfigError, loadRuntimeConfig } from './runtime-config';
+import { ConfigError } from './runtime-config';
 
 type Boot = { status: 'loading' } | { status: 'ready'; state: BackendState } | { status: 'error'; error: unknown };
 
@@ -25,12 +24,7 @@ export function App() {
   useEffect(() => {
     let unsubscribe: (() => void) | undefined;
     let cancelled = false;
-    loadRuntimeConfig(import.meta.env)
-      .then((config) => {
-        // Only the built app has a policy to narrow; the dev server's own scripts would not pass it.
-        if (import.meta.env.PROD) narrowContentSecurityPolicy(config);
-        return createBackend(config.backend);
-      })
+    startBoot()
       .then((backend) => {
         if (cancelled) return;
         unsubscribe = backend.auth.onSessionChange((session) => setBoot({ status: 'ready', state: { backend, session } }));

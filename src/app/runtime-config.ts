@@ -154,6 +154,16 @@ export async function loadRuntimeConfig(env: Record<string, string | undefined>,
 
 const CACHE_KEY = 'shoebox.config';
 
+/**
+ * Whether the configuration seen last chose a server backend: a start can fetch that backend's code while
+ * config.json is still on its way. A guess only; what config.json says still decides.
+ */
+export function lastConfigChoseServer(env: Record<string, string | undefined>): boolean {
+  if (backendConfigFromEnv(env).kind === 'supabase') return true;
+  const last = readCachedConfig();
+  return typeof last === 'object' && last !== null && 'supabaseUrl' in last;
+}
+
 function readCachedConfig(): unknown {
   try {
     const raw = globalThis.localStorage?.getItem(CACHE_KEY);

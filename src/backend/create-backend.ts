@@ -20,6 +20,11 @@ export async function createBackend(config: BackendConfig): Promise<Backend> {
   }
 }
 
+/** Fetches the server backend's code ahead of `createBackend`, when a start can guess it will be chosen. */
+export function preloadServerBackend(): void {
+  void import('./supabase/create-supabase-backend').catch(() => undefined);
+}
+
 /**
  * A share link guest's backend, for the upload engine (share-upload), on the app's functions port; and the
  * guest's `join`. Loaded only when a guest adds files.

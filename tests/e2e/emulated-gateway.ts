@@ -104,14 +104,30 @@ async function serveBucket(route: Route, t: GatewayTargets): Promise<void> {
 const sendable = (code: number | undefined): code is number =>
   code !== undefined && code >= 1000 && code <= 4999 && ![1004, 1005, 1006, 1015].includes(code);
 
+/**
+ * A round trip's worth of delay on every routed request, for benchmarks that compare starts on a phone-like
+ * network: a routed request is fulfilled in-process, so DevTools' network emulation does not slow it.
+ */
+export const gatewayLatencyMs = Number(process.env.GATEWAY_LATENCY_MS ?? 0);
+const roundTrip = (): Promise<void> | undefined => (gatewayLatencyMs > 0 ? new Promise((r) => setTimeout(r, gatewayLatencyMs)) : undefined);
+
+/** Serves a route after that round trip; a page closed meanwhile no longer wants the answer. */
+export async function afterRoundTrip(serve: () => Promise<void>): Promise<void> {
+  if (gatewayLatencyMs <= 0) return serve();
+  await roundTrip();
+  await serve().catch((e: unknown) => {
+    if (!/has been closed/.test(String(e))) throw e;
+  });
+}
+
 /** Routes `context`'s requests to the project and the bucket as described above; resolves to a function that hangs up its sockets. */
 export async function routeThroughGateway(context: BrowserContext, t: GatewayTargets): Promise<() => void> {
   const realtime = t.wire.realtime;
   if (!realtime) throw new Error('the wire emulator was started without Realtime');
   const wsOrigin = realtime.url.replace(/^http/, 'ws');
   const sockets = new Set<WebSocket>();
-  await context.route(`${t.projectUrl}/**`, (route) => serveProject(route, t));
-  await context.route(`${t.s3.publicOrigin}/**`, (route) => serveBucket(route, t));
+  await context.route(`${t.projectUrl}/**`, (route) => afterRoundTrip(() => serveProject(route, t)));
+  await context.route(`${t.s3.publicOrigin}/**`, (route) => afterRoundTrip(() => serveBucket(route, t)));
   await context.routeWebSocket(`${t.projectUrl.replace(/^http/, 'ws')}/**`, (page) => {
     const url = new URL(page.url());
     const server = new WebSocket(`${wsOrigin}${url.pathname}${url.search}`);

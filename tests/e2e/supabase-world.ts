@@ -20,7 +20,7 @@ import { startDb, type Harness } from '../db/db-harness';
 import { createWireEmulator, type WireEmulator } from '../db/wire/wire-emulator';
 import { expect, test as base, type CspViolation } from './csp-test';
 import { startEdgeFunction, type EdgeFunctionServer } from './edge-function-server';
-import { routeThroughGateway, type GatewayTargets } from './emulated-gateway';
+import { afterRoundTrip, routeThroughGateway, type GatewayTargets } from './emulated-gateway';
 
 const PROJECT_URL = 'https://emulated-project.supabase.test';
 /** The bucket's address as the app sees it; the gateway passes it on to the Ceph gateway at S3_TEST_ENDPOINT. */
@@ -180,9 +180,11 @@ async function withRoutedContexts(world: SupabaseWorld, during: (route: (context
     routed.set(context, () => undefined);
     await watchCsp(context, violations);
     await context.route('**/config.json', (route) =>
-      route.fulfill({
-        json: { supabaseUrl: PROJECT_URL, supabaseAnonKey: targets.wire.anonKey, storage: { provider: 's3' }, allowedOrigins: [BUCKET_ORIGIN] },
-      }),
+      afterRoundTrip(() =>
+        route.fulfill({
+          json: { supabaseUrl: PROJECT_URL, supabaseAnonKey: targets.wire.anonKey, storage: { provider: 's3' }, allowedOrigins: [BUCKET_ORIGIN] },
+        }),
+      ),
     );
     routed.set(context, await routeThroughGateway(context, targets));
   });
