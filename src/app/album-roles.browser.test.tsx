@@ -5,8 +5,8 @@
  */
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { afterEach, expect, test } from 'vitest';
-import { userEvent } from 'vitest/browser';
+import { afterEach, beforeAll, expect, test } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { Backend } from '../backend/ports';
 import type { Item, Role } from '../backend/entities';
@@ -19,6 +19,8 @@ const host = document.createElement('div');
 document.body.append(host);
 const root = createRoot(host);
 afterEach(() => flushSync(() => root.render(null)));
+// A computer's window: on a phone the album's Edit and Delete sit in its More menu (album-header-actions.tsx).
+beforeAll(() => page.viewport(1280, 800));
 
 const isolated = () => isolatedLocal('album-roles');
 

@@ -4,8 +4,8 @@
  */
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { afterEach, expect, test } from 'vitest';
-import { userEvent } from 'vitest/browser';
+import { afterEach, beforeAll, expect, test } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { seedLocalAlbum } from '../testing/local-seed';
@@ -18,6 +18,8 @@ const host = document.createElement('div');
 document.body.append(host);
 const root = createRoot(host);
 afterEach(() => flushSync(() => root.render(null)));
+// A computer's window: on a phone the album's Edit and Delete sit in its More menu (album-header-actions.tsx).
+beforeAll(() => page.viewport(1280, 800));
 
 const isolated = () => isolatedLocal('app-errors');
 
