@@ -4,6 +4,7 @@ import { log } from '../../lib/log';
 import type { StorageConfig } from '../../config';
 import type { Backend } from '../ports';
 import { SupabaseAuth } from './supabase-auth';
+import { keptProfileIn, type KeyValueStorage } from './kept-profile';
 import { SupabaseData } from './supabase-data';
 import { takeEmailedSession } from './emailed-session';
 import { SupabaseFetch } from './supabase-fetch';
@@ -22,18 +23,22 @@ export interface SupabaseBackendConfig {
   fetch?: typeof fetch;
   /** Keep the session in storage across reloads (default true; false for tests and one-off clients). */
   persistSession?: boolean;
+  /** Where a kept session (and its profile) lives: the browser's localStorage unless given. */
+  storageArea?: KeyValueStorage;
   webSocket?: WebSocketClass;
 }
 
 export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
   const http = new SupabaseFetch(config.fetch);
   const persistSession = config.persistSession ?? true;
+  const storageArea = persistSession ? (config.storageArea ?? (globalThis.localStorage as KeyValueStorage | undefined)) : undefined;
   // Before supabase-js reads the address: see [Note: Sessions from e-mailed links].
   const emailed = typeof window === 'undefined' ? null : takeEmailedSession(window.location, (url) => window.history.replaceState(window.history.state, '', url));
   const client = createClient(config.url, config.anonKey, {
     global: { fetch: http.fetch },
     auth: {
       persistSession,
+      ...(config.storageArea ? { storage: config.storageArea } : {}),
       autoRefreshToken: persistSession,
       // Magic links and OAuth come back to /auth/callback with a PKCE code that supabase-js exchanges.
       detectSessionInUrl: true,
@@ -48,7 +53,7 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
         (e: unknown) => log.warn('The session of the e-mailed link could not be checked.', e),
       )
     : null;
-  const auth = new SupabaseAuth(client, http, config.oauthProviders ?? [], adopted);
+  const auth = new SupabaseAuth(client, http, config.oauthProviders ?? [], adopted, storageArea ? keptProfileIn(storageArea) : null);
   return {
     capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: true, links: true } },
     auth,

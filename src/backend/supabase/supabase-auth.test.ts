@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '../ports';
 import { expectAppError, waitFor } from '../../testing/contract/contract-fixtures';
 import { initialDisplayName } from './supabase-auth';
-import { PROFILE_ROW, signedIn, stubBackend, USER } from '../../testing/supabase-test-session';
+import { memoryStorage, PROFILE_ROW, signedIn, stubBackend, stubBackendKeeping, USER } from '../../testing/supabase-test-session';
 import { ANON_KEY, json, tokenResponse, WireStub } from '../../testing/supabase-wire-stub';
 
 describe('Supabase auth: requests on the wire', () => {
@@ -107,6 +107,99 @@ describe('Supabase auth: requests on the wire', () => {
     const e = await expectAppError(backend.auth.updateProfile({ displayName: 'tab\tname' }), 'validation/invalid');
     expect(e.details).toEqual({ field: 'displayName', rule: 'control' });
     expect(stub.to('/rest/v1/profiles', 'PATCH')).toHaveLength(0);
+  });
+});
+
+describe('Supabase auth: the profile kept on the device', () => {
+  /** One browser: a first start signs Ada in; the next starts find her session in the same storage. */
+  async function signedInBefore() {
+    const storage = memoryStorage();
+    const first = new WireStub();
+    first.on('POST', '/auth/v1/token', tokenResponse(USER));
+    first.on('GET', '/rest/v1/profiles', [PROFILE_ROW]);
+    await stubBackendKeeping(first, storage).auth.signInWithPassword(USER.email, 'correct horse');
+    return storage;
+  }
+
+  it('a start does not wait for the profile it kept; a name changed elsewhere follows as a session change', async () => {
+    const storage = await signedInBefore();
+    const stub = new WireStub();
+    let answer: (row: object) => void = () => undefined;
+    stub.on('GET', '/rest/v1/profiles', () => new Promise<Response>((resolve) => (answer = (row) => resolve(json([row])))));
+    const backend = stubBackendKeeping(stub, storage);
+    const seen: (Session | null)[] = [];
+    const stop = backend.auth.onSessionChange((s) => seen.push(s));
+
+    // The row is still on its way, and the session is already whole, with the name kept.
+    expect((await backend.auth.getSession())?.profile.displayName).toBe('Ada');
+    await waitFor(() => seen[0], 1000, 'the first session');
+    expect(seen.map((s) => s?.profile.displayName)).not.toContain('Ada Lovelace');
+    await waitFor(() => stub.to('/rest/v1/profiles')[0], 1000, 'the row asked for');
+
+    answer({ ...PROFILE_ROW, display_name: 'Ada Lovelace' });
+    await waitFor(() => seen.find((s) => s?.profile.displayName === 'Ada Lovelace'), 1000, 'the name read behind it');
+    expect((await backend.auth.getSession())?.profile.displayName).toBe('Ada Lovelace');
+    expect(stub.to('/rest/v1/profiles')).toHaveLength(1);
+    stop();
+
+    // The next start begins with the new name.
+    const again = new WireStub();
+    again.on('GET', '/rest/v1/profiles', () => new Promise<Response>(() => undefined));
+    expect((await stubBackendKeeping(again, storage).auth.getSession())?.profile.displayName).toBe('Ada Lovelace');
+  });
+
+  it('an unchanged profile read behind the kept one tells no one again', async () => {
+    const storage = await signedInBefore();
+    const stub = new WireStub();
+    let answer: () => void = () => undefined;
+    stub.on('GET', '/rest/v1/profiles', () => new Promise<Response>((resolve) => (answer = () => resolve(json([PROFILE_ROW])))));
+    const backend = stubBackendKeeping(stub, storage);
+    const seen: (Session | null)[] = [];
+    const stop = backend.auth.onSessionChange((s) => seen.push(s));
+    await waitFor(() => stub.to('/rest/v1/profiles')[0], 1000, 'the row asked for');
+    await waitFor(() => seen[0], 1000, 'the first session');
+    await new Promise((r) => setTimeout(r, 50));
+    const before = seen.length;
+    answer();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toHaveLength(before);
+    expect(seen.every((s) => s?.profile.displayName === 'Ada')).toBe(true);
+    stop();
+  });
+
+  it('sign-out drops it, and a profile kept for someone else is never shown', async () => {
+    const storage = await signedInBefore();
+    const stub = new WireStub();
+    stub.on('GET', '/rest/v1/profiles', [PROFILE_ROW]);
+    stub.on('POST', '/auth/v1/logout', new Response(null, { status: 204 }));
+    const backend = stubBackendKeeping(stub, storage);
+    await backend.auth.getSession();
+    const kept = () => [...storage.items.values()].filter((v) => v.includes('"displayName"'));
+    expect(kept()).toHaveLength(1);
+    await backend.auth.signOut();
+    expect(kept()).toEqual([]);
+    expect(await backend.auth.getSession()).toBeNull();
+
+    // Someone else's profile in the storage: Ada's start reads hers and waits for it.
+    storage.setItem('shoebox.profile', JSON.stringify({ id: 'someone-else', displayName: 'Bea', avatarKey: null, createdAt: '2024-01-01T00:00:00Z' }));
+    const next = new WireStub();
+    next.on('POST', '/auth/v1/token', tokenResponse(USER));
+    next.on('GET', '/rest/v1/profiles', [{ ...PROFILE_ROW, display_name: 'Ada L.' }]);
+    const session = await stubBackendKeeping(next, storage).auth.signInWithPassword(USER.email, 'correct horse');
+    expect(session.profile.displayName).toBe('Ada L.');
+    expect(kept()).toEqual([expect.stringContaining('"Ada L."')]);
+  });
+
+  it('storage that refuses to keep anything leaves the profile read each start, and fails nothing', async () => {
+    const storage = memoryStorage();
+    const refusing = { ...storage, setItem: (key: string, value: string) => (key === 'shoebox.profile' ? (() => { throw new DOMException('full', 'QuotaExceededError'); })() : storage.setItem(key, value)) };
+    const stub = new WireStub();
+    stub.on('POST', '/auth/v1/token', tokenResponse(USER));
+    stub.on('GET', '/rest/v1/profiles', [PROFILE_ROW]);
+    expect((await stubBackendKeeping(stub, refusing).auth.signInWithPassword(USER.email, 'pw')).profile.displayName).toBe('Ada');
+    const again = new WireStub();
+    again.on('GET', '/rest/v1/profiles', [{ ...PROFILE_ROW, display_name: 'Ada Lovelace' }]);
+    expect((await stubBackendKeeping(again, refusing).auth.getSession())?.profile.displayName).toBe('Ada Lovelace');
   });
 });
 

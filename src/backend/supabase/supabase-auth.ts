@@ -12,6 +12,7 @@ import type { Profile } from '../entities';
 import { abortErrorOf, authError, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
 import { isUnreadableRow, toProfile } from './supabase-rows';
+import { sameProfile, type KeptProfile } from './kept-profile';
 import { log } from '../../lib/log';
 
 const FALLBACK_NAME = 'Shoebox user';
@@ -59,6 +60,8 @@ export class SupabaseAuth implements AuthPort {
     private readonly oauthProviders: readonly string[],
     /** A session being adopted from an e-mailed link: the first answers wait for it. */
     private readonly adopting: Promise<unknown> | null = null,
+    /** The last profile read, where sessions are kept across starts: see [Note: The profile kept on the device]. */
+    private readonly kept: KeptProfile | null = null,
   ) {}
 
   capabilities(): AuthCapabilities {
@@ -92,7 +95,7 @@ export class SupabaseAuth implements AuthPort {
     if (opts.signal?.aborted) throw abortErrorOf(opts.signal);
     if (data.user) return 'live';
     if (error && isAuthSessionMissingError(error)) {
-      this.profiles.clear();
+      this.forgetProfiles();
       return 'ended';
     }
     return 'unknown';
@@ -148,7 +151,7 @@ export class SupabaseAuth implements AuthPort {
   async signOut(scope: 'local' | 'others' | 'global' = 'local'): Promise<void> {
     const { error } = await this.client.auth.signOut({ scope });
     if (error) throw this.authFailure(error);
-    if (scope !== 'others') this.profiles.clear();
+    if (scope !== 'others') this.forgetProfiles();
   }
 
   async updateProfile(patch: { displayName?: string }): Promise<Profile> {
@@ -165,6 +168,7 @@ export class SupabaseAuth implements AuthPort {
     if (result.error) throw this.dataFailure(result);
     const profile = toProfile(result.data);
     this.profiles.set(profile.id, Promise.resolve(profile));
+    this.kept?.write(profile);
     await this.notify();
     return profile;
   }
@@ -187,7 +191,7 @@ export class SupabaseAuth implements AuthPort {
     const { data } = this.client.auth.onAuthStateChange((event, session) => {
       // Each new watcher gets the current session on its own; the first event repeats it.
       if (event === 'INITIAL_SESSION') return;
-      if (!session) this.profiles.clear();
+      if (!session) this.forgetProfiles();
       // supabase-js holds its auth lock while calling back: reading the profile must wait until it is released.
       setTimeout(() => void this.notify(session), 0);
     });
@@ -213,8 +217,16 @@ export class SupabaseAuth implements AuthPort {
     }
   }
 
+  private forgetProfiles(): void {
+    this.profiles.clear();
+    this.kept?.clear();
+  }
+
   private async toSession(session: GoTrueSession): Promise<Session> {
-    const profile = await this.profileOf(session.user).catch((e: unknown) => {
+    const loading = this.profileOf(session.user);
+    // Once read, the kept profile is the one just read; before, it stands in while the read goes on.
+    const kept = this.kept?.read(session.user.id);
+    const profile = kept ?? await loading.catch((e: unknown) => {
       // Opened offline with a stored session: the app (and its upload queue) must start all the same. The
       // name from the account stands in for the profile until it can be read; it is not kept, so it is read next time.
       // A profile the server sent but the app cannot read is not a network failure: that still fails.
@@ -233,11 +245,21 @@ export class SupabaseAuth implements AuthPort {
   private profileOf(user: User): Promise<Profile> {
     let loading = this.profiles.get(user.id);
     if (!loading) {
-      loading = this.loadProfile(user);
-      this.profiles.set(user.id, loading);
-      loading.catch(() => {
-        if (this.profiles.get(user.id) === loading) this.profiles.delete(user.id);
-      });
+      const before = this.kept?.read(user.id) ?? null;
+      const started = this.loadProfile(user);
+      loading = started;
+      this.profiles.set(user.id, started);
+      started.then(
+        (profile) => {
+          // Signed out (or renamed here) while it was read: what it read is not to be kept.
+          if (this.profiles.get(user.id) !== started) return;
+          this.kept?.write(profile);
+          if (before && !sameProfile(before, profile)) void this.notify();
+        },
+        () => {
+          if (this.profiles.get(user.id) === started) this.profiles.delete(user.id);
+        },
+      );
     }
     return loading;
   }
