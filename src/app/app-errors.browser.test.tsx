@@ -132,3 +132,26 @@ test('a failed sign-out says so beside the sign-out buttons, not under the profi
   expect(alerts(document.querySelector('form')!)).toEqual([]);
   expect(button(document, 'Sign out everywhere')?.disabled).toBe(false);
 });
+
+test('albums already on screen stay when a refresh cannot reach the server, with a line that says so', async () => {
+  let down = false;
+  const { backend, real } = await albumOfThree({
+    data: { listAlbums: (opts) => (down ? unreachable() : real.data.listAlbums(opts)) },
+  });
+  await show(backend, '/');
+  const cards = () => [...document.querySelectorAll('[aria-label="Your albums"] li')].map((li) => li.textContent ?? '');
+  const notices = () => [...document.querySelectorAll('[role="status"][data-error-code]')].map((n) => n.getAttribute('data-error-code'));
+  await eventually(cards).toEqual([expect.stringContaining('Lisbon')]);
+
+  // Another tab adds an album: the list refreshes, and the refresh (with its retries) fails.
+  down = true;
+  await real.data.createAlbum({ title: 'Porto' });
+  await eventually(notices).toEqual(['backend/unreachable']);
+  expect(cards()).toEqual([expect.stringContaining('Lisbon')]);
+  expect(alerts(document)).toEqual([]);
+
+  down = false;
+  await userEvent.click(button(document.querySelector('[role="status"][data-error-code]')!, 'Try again')!);
+  await eventually(() => cards().length).toBe(2);
+  expect(notices()).toEqual([]);
+});

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { describeError } from '../lib/error-messages';
 import { log } from '../lib/log';
+import { AppError } from '../lib/app-error';
 
 /** The error's own text (an adapter's or the database's words) goes to the log only, once per error. */
 function useLogged(error: unknown, shown: boolean) {
@@ -36,5 +37,29 @@ export function ErrorLine({ error }: { error: unknown }) {
     <p className="error-line" role="alert" data-error-code={d.code}>
       {d.fieldText ?? `${d.title} ${d.action}`}
     </p>
+  );
+}
+
+/**
+ * What a screen does when a query fails: a failure a second try can mend (no network, a server down, too many
+ * requests) leaves on screen what the query had, loaded earlier or kept on the device, with a line saying it
+ * may be out of date. Anything else (the album is gone, or no longer shared) replaces it with the error.
+ */
+export function showsWhatItHad(query: { isError: boolean; data: unknown; error: unknown }): boolean {
+  return query.isError && query.data !== undefined && query.error instanceof AppError && query.error.retryable;
+}
+
+/** The line above data a refresh could not bring up to date: why, and a way to try again. */
+export function StaleNotice({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const d = describeError(error);
+  useLogged(error, d !== null);
+  if (!d) return null;
+  return (
+    <div className="notice stale-notice" role="status" data-error-code={d.code}>
+      <span>{d.title} What is shown was loaded earlier and may be out of date.</span>
+      <button type="button" className="btn btn--small" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
   );
 }

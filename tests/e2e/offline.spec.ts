@@ -134,11 +134,11 @@ async function keptQueries(page: Page): Promise<number> {
  * Offline for real on the Supabase world: the context's routes to the project and the bucket answer even a
  * context set offline, so they are made to fail as a cut-off device's requests do. Returns the way back.
  */
-async function offline(context: BrowserContext): Promise<() => Promise<void>> {
+async function offline(context: BrowserContext, how: 'offline' | 'cut off while online' = 'offline'): Promise<() => Promise<void>> {
   const cut = (route: Route) => route.abort('internetdisconnected');
   const hosts = /^https:\/\/(emulated-project\.supabase\.test|s3\.shoebox\.test)\//;
   await context.route(hosts, cut);
-  await context.setOffline(true);
+  if (how === 'offline') await context.setOffline(true);
   return async () => {
     await context.unroute(hosts, cut);
     await context.setOffline(false);
@@ -192,6 +192,21 @@ worldTest('an album viewed online browses offline after a reload on the Supabase
   const renamed = await api.rpc('update_album', { p_album_id: albumId, p_patch: { title: 'Lisbon by night' } });
   expect(renamed.error).toBeNull();
   await online();
+  await expect(page.getByRole('heading', { level: 1, name: 'Lisbon by night' })).toBeVisible();
+
+  // Cut off while the browser says it is online (a captive portal, a dead tunnel): the requests are made and
+  // fail. What was kept stays on screen, with a line saying it may be out of date, instead of an error screen.
+  online = await offline(context, 'cut off while online');
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Lisbon by night' })).toBeVisible();
+  const stale = page.getByRole('status').filter({ hasText: 'The server cannot be reached.' });
+  await expect(stale.first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('gridcell')).toHaveCount(2);
+  await thumbnailDrawn(page, 'orientation-3.jpg');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await online();
+  await stale.first().getByRole('button', { name: 'Try again' }).click();
+  await expect(stale).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1, name: 'Lisbon by night' })).toBeVisible();
 
   // Ana signs out: nothing of hers stays on the device.

@@ -28,7 +28,7 @@ import { DropZone } from '../../features/uploads/drop-zone';
 import { OthersUploading } from '../../features/uploads/others-uploading';
 import { useUploadEngine } from '../../features/uploads/upload-engine-provider';
 import { formatBytes, formatCount } from '../../lib/format';
-import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
+import { ErrorLine, ErrorPanel, showsWhatItHad, StaleNotice } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { useToast } from '../../ui/toast';
 import { AlbumHeaderActions } from './album-header-actions';
@@ -50,7 +50,7 @@ export function AlbumRoute() {
   const [batcher] = useState(() => new UrlBatcher(files, undefined, undefined, queryClient));
 
   if (album.isPending) return <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 120 }} /></div>;
-  if (album.isError) {
+  if (album.data === undefined || (album.isError && !showsWhatItHad(album))) {
     return (
       <div className="page page--center">
         <ErrorPanel error={album.error} onRetry={() => void album.refetch()} />
@@ -59,12 +59,13 @@ export function AlbumRoute() {
   }
   return (
     <UrlBatcherContext.Provider value={batcher}>
-      <AlbumScreen album={album.data} />
+      <AlbumScreen album={album.data} staleError={album.isError ? album.error : null} />
     </UrlBatcherContext.Provider>
   );
 }
 
-function AlbumScreen({ album }: { album: Album }) {
+/** `staleError`: why the album's own details could not be refreshed, while the ones loaded before are shown. */
+function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | null }) {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const trashed = params.get('view') === 'trash';
@@ -78,6 +79,9 @@ function AlbumScreen({ album }: { album: Album }) {
   );
   const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
   const { months, sections, error } = useAlbumSections(album.id, view, wanted);
+  // The grid's rows loaded earlier (or kept on the device) stay when a refresh cannot reach the server.
+  const gridStale = error && showsWhatItHad({ isError: true, data: months.data, error }) ? error : null;
+  const retryAll = () => void queryClient.refetchQueries({ predicate: (q) => q.state.status === 'error' });
   useTileSocial(album.id, `${sort}${trashed ? ':trash' : ''}`, sections);
   const queryClient = useQueryClient();
   // The loaded items in order, made only when something needs them (the viewer, a selection).
@@ -232,7 +236,12 @@ function AlbumScreen({ album }: { album: Album }) {
         </div>
       )}
       {actionError !== null && <div style={{ padding: '0 16px' }}><ErrorLine error={actionError} /></div>}
-      {error ? (
+      {(staleError ?? gridStale) && (
+        <div style={{ padding: '0 16px' }}>
+          <StaleNotice error={staleError ?? gridStale} onRetry={retryAll} />
+        </div>
+      )}
+      {error && !gridStale ? (
         <div className="page"><ErrorPanel error={error} onRetry={() => void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) })} /></div>
       ) : months.isPending ? (
         <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 240 }} /></div>

@@ -6,7 +6,7 @@ import { AlbumCard } from '../../features/albums/album-card';
 import { AlbumFormDialog } from '../../features/albums/album-form-dialog';
 import { useAlbums, useAlbumsLive, useCreateAlbum } from '../../features/albums/use-albums';
 import { useObjectUrls } from '../../features/files/use-object-urls';
-import { ErrorPanel } from '../../ui/error-panel';
+import { ErrorPanel, showsWhatItHad, StaleNotice } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 
 export function AlbumsRoute() {
@@ -47,13 +47,14 @@ export function AlbumsRoute() {
         </div>
       </div>
 
+      {albums.isError && showsWhatItHad(albums) && <StaleNotice error={albums.error} onRetry={() => void albums.refetch()} />}
       {albums.isPending ? (
         <div className="album-list" aria-busy="true" aria-label="Loading albums">
           {[0, 1, 2, 3].map((i) => (
             <div key={i} className="skeleton" style={{ aspectRatio: '1' }} />
           ))}
         </div>
-      ) : albums.isError ? (
+      ) : albums.data === undefined || (albums.isError && !showsWhatItHad(albums)) ? (
         <ErrorPanel error={albums.error} onRetry={() => void albums.refetch()} />
       ) : albums.data.length === 0 ? (
         <div className="empty">
