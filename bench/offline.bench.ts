@@ -15,6 +15,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../tests/e2e/supabase-world';
 import { varyingThumbnails } from './bench-photos';
 import { seedAlbum } from './bench-seed';
+import { workerReady } from '../tests/e2e/helpers';
 
 const ITEMS = Number(process.env.OFFLINE_ITEMS ?? 10_000);
 const DISTINCT = Number(process.env.OFFLINE_DISTINCT_THUMBS ?? 400);
@@ -171,14 +172,6 @@ async function cacheState(page: Page): Promise<OfflineOutput['cache']> {
   });
 }
 
-async function workerReady(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
-    }
-  });
-}
 
 test('an album of many items seen online browses offline from the worker cache', async ({ browser, world, signIn }) => {
   test.setTimeout(45 * 60_000);

@@ -12,10 +12,11 @@
  * Both new pages get the same phone-like network through the DevTools protocol before they navigate.
  */
 import { writeFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext } from '@playwright/test';
 import { expect, test, type Person, type SignIn } from '../tests/e2e/supabase-world';
 import { wholeThumbnails } from './bench-photos';
 import { seedAlbum } from './bench-seed';
+import { workerReady } from '../tests/e2e/helpers';
 
 const ROUNDS = Number(process.env.WARM_START_ROUNDS ?? 5);
 const ALBUMS = 6;
@@ -48,15 +49,6 @@ export interface WarmStartOutput {
   rounds: StartRound[];
 }
 
-async function workerReady(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
-    }
-  });
-  await expect.poll(() => page.evaluate(async () => !!(await caches.match('/index.html', { ignoreSearch: true }))), { timeout: 60_000 }).toBe(true);
-}
 
 /** Opens `/` in a new page of `context` under NETWORK and times the first cover drawn. */
 async function start(context: BrowserContext, kind: StartRound['kind']): Promise<StartRound> {
@@ -125,7 +117,7 @@ async function coldRound(browser: Browser, signIn: SignIn, who: Person): Promise
 async function warmRound(browser: Browser, signIn: SignIn, who: Person): Promise<StartRound> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await signIn(context, who);
-  await workerReady(page);
+  await workerReady(page, 60_000);
   // The albums screen seen under the worker: every cover drawn and kept.
   await page.goto('/');
   await expect(page.locator('.album-card')).toHaveCount(ALBUMS);

@@ -87,3 +87,14 @@ export function expectSameApartFromLocation(stored: Buffer, source: Buffer, name
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Waits until the service worker controls the page and has precached the shell, so the app opens offline. */
+export async function workerReady(page: Page, timeoutMs = 30_000): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
+    }
+  });
+  await expect.poll(() => page.evaluate(async () => !!(await caches.match('/index.html', { ignoreSearch: true }))), { timeout: timeoutMs }).toBe(true);
+}

@@ -1,18 +1,7 @@
 import type { BrowserContext, Page, Route } from '@playwright/test';
 import { expect, test } from './csp-test';
-import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
+import { addFiles, createAlbum, expectItemCount, fixture, tile, workerReady } from './helpers';
 import { test as worldTest } from './supabase-world';
-
-/** Waits until the service worker controls the page and has precached the shell. */
-async function workerReady(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
-    }
-  });
-  await expect.poll(() => page.evaluate(async () => !!(await caches.match('/index.html', { ignoreSearch: true }))), { timeout: 30_000 }).toBe(true);
-}
 
 async function thumbnailDrawn(page: Page, filename: string): Promise<void> {
   const img = tile(page, filename).locator('img.tile__thumb');
