@@ -117,6 +117,27 @@ test('nothing yet says so; a failure says what went wrong and reads again on Try
   await eventually(() => entries().map(entryText)).toEqual([`${(await real.auth.getSession())!.profile.displayName} created Still here`]);
 });
 
+test('a feed that cannot reach the server is a quiet line with Try again, leaving the albums above as they are', async () => {
+  const real = createLocalBackend(isolated());
+  await real.data.createAlbum({ title: 'Still here' });
+  let failing = true;
+  const backend: Backend = {
+    ...real,
+    data: withOverrides(real.data, {
+      listActivity: (limit, opts) => (failing ? Promise.reject(new AppError('backend/unreachable', 'down')) : real.data.listActivity(limit, opts)),
+    }),
+  };
+  await show(backend, '/');
+  const section = () => document.querySelector<HTMLElement>('section[aria-labelledby="activity-title"]');
+  // After its retries: a status line, not an alert.
+  await eventually(() => section()?.querySelector('[role="status"]')?.textContent).toMatch(/^Recent activity could not be loaded/);
+  expect(document.querySelectorAll('[role="alert"]')).toHaveLength(0);
+  expect(document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
+  failing = false;
+  await userEvent.click(section()!.querySelector('button')!);
+  await eventually(() => entries().map(entryText)).toEqual([`${(await real.auth.getSession())!.profile.displayName} created Still here`]);
+});
+
 test('each album shows what is new since it was opened ("99+" from 100); opening one clears its badge without reading the counts again', async () => {
   const real = createLocalBackend(isolated());
   const lisbon = await real.data.createAlbum({ title: 'Lisbon' });

@@ -101,23 +101,25 @@ worldTest('a thumbnail from the S3 bucket is kept by object and shows offline un
   await context.close();
 });
 
-/** How many queries this browser keeps on the device (the persisted query cache), 0 when there is none. */
-async function keptQueries(page: Page): Promise<number> {
+/** The queries this browser keeps on the device (the persisted query cache), as JSON; none when there is none. */
+async function keptQueryTexts(page: Page): Promise<string[]> {
   return page.evaluate(
     () =>
-      new Promise<number>((resolve, reject) => {
+      new Promise<string[]>((resolve, reject) => {
         const open = indexedDB.open('shoebox-query-cache');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('queries')) return (db.close(), resolve(0));
-          const count = db.transaction('queries').objectStore('queries').count();
-          count.onsuccess = () => (db.close(), resolve(count.result));
-          count.onerror = () => reject(count.error);
+          if (!db.objectStoreNames.contains('queries')) return (db.close(), resolve([]));
+          const all = db.transaction('queries').objectStore('queries').getAll();
+          all.onsuccess = () => (db.close(), resolve(all.result.map((value) => JSON.stringify(value))));
+          all.onerror = () => reject(all.error);
         };
       }),
   );
 }
+
+const keptQueries = async (page: Page): Promise<number> => (await keptQueryTexts(page)).length;
 
 /**
  * Offline for real on the Supabase world: the context's routes to the project and the bucket answer even a
@@ -182,6 +184,8 @@ worldTest('an album viewed online browses offline after a reload on the Supabase
   expect(renamed.error).toBeNull();
   await online();
   await expect(page.getByRole('heading', { level: 1, name: 'Lisbon by night' })).toBeVisible();
+  // The new title is kept too (written just after it is shown).
+  await expect.poll(async () => (await keptQueryTexts(page)).some((text) => text.includes('Lisbon by night'))).toBe(true);
 
   // Cut off while the browser says it is online (a captive portal, a dead tunnel): the requests are made and
   // fail. What was kept stays on screen, with a line saying it may be out of date, instead of an error screen.

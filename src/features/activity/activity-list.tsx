@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { initials } from '../../lib/initials';
 import { formatRelativeTime } from '../../lib/relative-time';
-import { ErrorPanel } from '../../ui/error-panel';
+import { AppError } from '../../lib/app-error';
+import { ErrorPanel, showsWhatItHad } from '../../ui/error-panel';
 import { actorLabel, activityParts } from './activity-text';
 import type { ActivityEntry } from './group-activity';
 import { useActivityFeed } from './use-activity';
@@ -13,13 +14,23 @@ export function ActivityList() {
   return (
     <section aria-labelledby="activity-title">
       <h2 id="activity-title" className="section-title">Recent activity</h2>
-      {feed.isPending ? (
+      {feed.isPending && feed.fetchStatus === 'paused' ? (
+        <p className="muted activity__empty">Recent activity shows when you are back online.</p>
+      ) : feed.isPending ? (
         <ul className="activity" aria-busy="true" aria-label="Loading activity">
           {[0, 1, 2].map((i) => (
             <li key={i} className="skeleton activity__skeleton" />
           ))}
         </ul>
-      ) : feed.isError ? (
+      ) : feed.isError && feed.error instanceof AppError && feed.error.retryable && !showsWhatItHad(feed) ? (
+        // A quiet line, not a panel: the albums above are what the screen is for, and they may well be on screen.
+        <p className="muted activity__empty" role="status" data-error-code={feed.error.code}>
+          Recent activity could not be loaded.{' '}
+          <button type="button" className="btn btn--small" onClick={() => void feed.refetch()}>
+            Try again
+          </button>
+        </p>
+      ) : feed.isError && !showsWhatItHad(feed) ? (
         <ErrorPanel error={feed.error} onRetry={() => void feed.refetch()} />
       ) : !feed.entries?.length ? (
         <p className="muted activity__empty">Nothing new yet. What you and the people you share albums with add, say and change shows here.</p>
