@@ -92,48 +92,45 @@ test('an album and a name that look like markup are shown as text', async () => 
   expect(document.querySelector('.activity img')).toBeNull();
 });
 
+/** A device with one album, 'Still here', whose activity feed fails with `error` until `recover()`. */
+async function feedFailingWith(error: AppError) {
+  const real = createLocalBackend(isolated());
+  await real.data.createAlbum({ title: 'Still here' });
+  let failing = true;
+  const backend: Backend = {
+    ...real,
+    data: withOverrides(real.data, {
+      listActivity: (limit, opts) => (failing ? Promise.reject(error) : real.data.listActivity(limit, opts)),
+    }),
+  };
+  return { real, backend, recover: () => (failing = false) };
+}
+
 test('nothing yet says so; a failure says what went wrong and reads again on Try again, the albums still shown', async () => {
   const empty = createLocalBackend(isolated());
   await show(empty, '/');
   await eventually(() => document.querySelector('.activity__empty')?.textContent).toMatch(/^Nothing new yet/);
   flushSync(() => root.render(null));
 
-  const real = createLocalBackend(isolated());
-  await real.data.createAlbum({ title: 'Still here' });
-  let failing = true;
-  const backend: Backend = {
-    ...real,
-    data: withOverrides(real.data, {
-      listActivity: (limit, opts) =>
-        failing ? Promise.reject(new AppError('backend/unreachable', 'down', { retryable: false })) : real.data.listActivity(limit, opts),
-    }),
-  };
+  const { real, backend, recover } = await feedFailingWith(new AppError('backend/unreachable', 'down', { retryable: false }));
   await show(backend, '/');
   const section = () => document.querySelector<HTMLElement>('section[aria-labelledby="activity-title"]');
   await eventually(() => section()?.querySelector('[role="alert"]')?.getAttribute('data-error-code')).toBe('backend/unreachable');
   expect(document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
-  failing = false;
+  recover();
   await userEvent.click(section()!.querySelector('button')!);
   await eventually(() => entries().map(entryText)).toEqual([`${(await real.auth.getSession())!.profile.displayName} created Still here`]);
 });
 
 test('a feed that cannot reach the server is a quiet line with Try again, leaving the albums above as they are', async () => {
-  const real = createLocalBackend(isolated());
-  await real.data.createAlbum({ title: 'Still here' });
-  let failing = true;
-  const backend: Backend = {
-    ...real,
-    data: withOverrides(real.data, {
-      listActivity: (limit, opts) => (failing ? Promise.reject(new AppError('backend/unreachable', 'down')) : real.data.listActivity(limit, opts)),
-    }),
-  };
+  const { real, backend, recover } = await feedFailingWith(new AppError('backend/unreachable', 'down'));
   await show(backend, '/');
   const section = () => document.querySelector<HTMLElement>('section[aria-labelledby="activity-title"]');
   // After its retries: a status line, not an alert.
   await eventually(() => section()?.querySelector('[role="status"]')?.textContent).toMatch(/^Recent activity could not be loaded/);
   expect(document.querySelectorAll('[role="alert"]')).toHaveLength(0);
   expect(document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
-  failing = false;
+  recover();
   await userEvent.click(section()!.querySelector('button')!);
   await eventually(() => entries().map(entryText)).toEqual([`${(await real.auth.getSession())!.profile.displayName} created Still here`]);
 });

@@ -40,13 +40,18 @@ export function ErrorLine({ error }: { error: unknown }) {
   );
 }
 
+/** A failure a second try can mend: no network, a server down, too many requests. */
+export function isMendable(error: unknown): error is AppError {
+  return error instanceof AppError && error.retryable;
+}
+
 /**
- * What a screen does when a query fails: a failure a second try can mend (no network, a server down, too many
- * requests) leaves on screen what the query had, loaded earlier or kept on the device, with a line saying it
- * may be out of date. Anything else (the album is gone, or no longer shared) replaces it with the error.
+ * What a screen does when a query fails (`error`, null when none): a mendable failure leaves on screen what the
+ * query had (`data`), loaded earlier or kept on the device, with a line saying it may be out of date. Anything
+ * else (the album is gone, or no longer shared) replaces it with the error.
  */
-export function showsWhatItHad(query: { isError: boolean; data: unknown; error: unknown }): boolean {
-  return query.isError && query.data !== undefined && query.error instanceof AppError && query.error.retryable;
+export function showsWhatItHad(data: unknown, error: unknown): boolean {
+  return data !== undefined && isMendable(error);
 }
 
 /** The line above data a refresh could not bring up to date: why, and a way to try again. */

@@ -12,6 +12,7 @@ import { useAlbumDownload } from '../../features/downloads/album-download';
 import { UrlBatcher } from '../../features/files/url-batcher';
 import { UrlBatcherContext } from '../../features/files/use-url';
 import { AlbumGrid } from '../../features/items/album-grid';
+import { albumKeys } from '../../features/albums/album-keys';
 import { itemKeys } from '../../features/items/item-keys';
 import { orderedItems } from '../../features/items/grid-model';
 import { SelectionBar } from '../../features/items/selection-bar';
@@ -50,7 +51,7 @@ export function AlbumRoute() {
   const [batcher] = useState(() => new UrlBatcher(files, undefined, undefined, queryClient));
 
   if (album.isPending) return <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 120 }} /></div>;
-  if (album.data === undefined || (album.isError && !showsWhatItHad(album))) {
+  if (album.data === undefined || (album.isError && !showsWhatItHad(album.data, album.error))) {
     return (
       <div className="page page--center">
         <ErrorPanel error={album.error} onRetry={() => void album.refetch()} />
@@ -80,10 +81,14 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
   const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
   const { months, sections, error } = useAlbumSections(album.id, view, wanted);
   // The grid's rows loaded earlier (or kept on the device) stay when a refresh cannot reach the server.
-  const gridStale = error && showsWhatItHad({ isError: true, data: months.data, error }) ? error : null;
-  const retryAll = () => void queryClient.refetchQueries({ predicate: (q) => q.state.status === 'error' });
+  const gridStale = showsWhatItHad(months.data, error) ? error : null;
   useTileSocial(album.id, `${sort}${trashed ? ':trash' : ''}`, sections);
   const queryClient = useQueryClient();
+  // What this screen shows: the album's details and its items.
+  const retryAlbum = () => {
+    void queryClient.refetchQueries({ queryKey: albumKeys.detail(album.id) });
+    void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) });
+  };
   // The loaded items in order, made only when something needs them (the viewer, a selection).
   const getItems = useMemo(() => {
     let items: Item[] | undefined;
@@ -238,7 +243,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
       {actionError !== null && <div style={{ padding: '0 16px' }}><ErrorLine error={actionError} /></div>}
       {(staleError ?? gridStale) && (
         <div style={{ padding: '0 16px' }}>
-          <StaleNotice error={staleError ?? gridStale} onRetry={retryAll} />
+          <StaleNotice error={staleError ?? gridStale} onRetry={retryAlbum} />
         </div>
       )}
       {error && !gridStale ? (

@@ -47,14 +47,14 @@ export function AlbumsRoute() {
         </div>
       </div>
 
-      {albums.isError && showsWhatItHad(albums) && <StaleNotice error={albums.error} onRetry={() => void albums.refetch()} />}
+      {showsWhatItHad(albums.data, albums.error) && <StaleNotice error={albums.error} onRetry={() => void albums.refetch()} />}
       {albums.isPending ? (
         <div className="album-list" aria-busy="true" aria-label="Loading albums">
           {[0, 1, 2, 3].map((i) => (
             <div key={i} className="skeleton" style={{ aspectRatio: '1' }} />
           ))}
         </div>
-      ) : albums.data === undefined || (albums.isError && !showsWhatItHad(albums)) ? (
+      ) : albums.data === undefined || (albums.isError && !showsWhatItHad(albums.data, albums.error)) ? (
         <ErrorPanel error={albums.error} onRetry={() => void albums.refetch()} />
       ) : albums.data.length === 0 ? (
         <div className="empty">

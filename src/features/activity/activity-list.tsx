@@ -2,8 +2,7 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { initials } from '../../lib/initials';
 import { formatRelativeTime } from '../../lib/relative-time';
-import { AppError } from '../../lib/app-error';
-import { ErrorPanel, showsWhatItHad } from '../../ui/error-panel';
+import { ErrorPanel, isMendable, showsWhatItHad } from '../../ui/error-panel';
 import { actorLabel, activityParts } from './activity-text';
 import type { ActivityEntry } from './group-activity';
 import { useActivityFeed } from './use-activity';
@@ -22,16 +21,18 @@ export function ActivityList() {
             <li key={i} className="skeleton activity__skeleton" />
           ))}
         </ul>
-      ) : feed.isError && feed.error instanceof AppError && feed.error.retryable && !showsWhatItHad(feed) ? (
-        // A quiet line, not a panel: the albums above are what the screen is for, and they may well be on screen.
-        <p className="muted activity__empty" role="status" data-error-code={feed.error.code}>
-          Recent activity could not be loaded.{' '}
-          <button type="button" className="btn btn--small" onClick={() => void feed.refetch()}>
-            Try again
-          </button>
-        </p>
-      ) : feed.isError && !showsWhatItHad(feed) ? (
-        <ErrorPanel error={feed.error} onRetry={() => void feed.refetch()} />
+      ) : feed.isError && !showsWhatItHad(feed.data, feed.error) ? (
+        isMendable(feed.error) ? (
+          // A quiet line, not a panel: the albums above are what the screen is for, and they may well be on screen.
+          <p className="muted activity__empty" role="status" data-error-code={feed.error.code}>
+            Recent activity could not be loaded.{' '}
+            <button type="button" className="btn btn--small" onClick={() => void feed.refetch()}>
+              Try again
+            </button>
+          </p>
+        ) : (
+          <ErrorPanel error={feed.error} onRetry={() => void feed.refetch()} />
+        )
       ) : !feed.entries?.length ? (
         <p className="muted activity__empty">Nothing new yet. What you and the people you share albums with add, say and change shows here.</p>
       ) : (
