@@ -58,6 +58,8 @@ $$;
 grant execute on function auth.uid(), auth.role(), auth.jwt() to anon, authenticated, service_role;
 
 -- storage -------------------------------------------------------------------------------------------
+-- [storage: begin] The real storage server (scripts/supabase-storage-test-server.mjs) makes these itself
+-- with its own migrations, so it applies this file without the lines up to [storage: end].
 create schema storage;
 grant usage on schema storage to anon, authenticated, service_role;
 
@@ -141,6 +143,7 @@ end
 $$;
 
 grant execute on function storage.foldername(text), storage.filename(text) to anon, authenticated, service_role;
+-- [storage: end]
 
 -- realtime ------------------------------------------------------------------------------------------
 -- The publication postgres_changes read, and what Realtime Authorization and broadcast from the database

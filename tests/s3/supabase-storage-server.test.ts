@@ -1,0 +1,124 @@
+// The Supabase Storage server the tests run is the real one, behind a gateway that behaves as Supabase's does:
+// signed S3 requests with a person's session pass or fail by the project's storage policies, and CORS is
+// answered by the gateway (see [Note: What the storage gateway does]).
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { openStorageDatabase, serviceS3Client, sessionS3Client, supabaseStorageTestEnv, type StorageDatabase, type StoragePerson } from './supabase-storage-env';
+
+const env = supabaseStorageTestEnv();
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A plain HTTP request, so a test can send what a browser sends (Origin, preflight headers). */
+function raw(url: string, method: string, headers: Record<string, string>): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<{ name?: string; status?: number; message?: string }> {
+  try {
+    await promise;
+  } catch (err) {
+    const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+    return { name: e.name, status: e.$metadata?.httpStatusCode, message: e.message };
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('Supabase Storage test server', () => {
+  let db: StorageDatabase;
+  let owner: StoragePerson;
+  let stranger: StoragePerson;
+  let albumId: string;
+  let service: S3Client;
+  const clients: S3Client[] = [];
+  const asPerson = (person: StoragePerson, opts?: Parameters<typeof sessionS3Client>[1]) => {
+    const client = sessionS3Client(person.jwt, { maxAttempts: 1, ...opts });
+    clients.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    db = await openStorageDatabase();
+    owner = await db.createPerson('Olive Owner');
+    stranger = await db.createPerson('Stan Stranger');
+    albumId = await db.createAlbum(owner);
+    service = serviceS3Client();
+  });
+  afterAll(async () => {
+    for (const client of clients) client.destroy();
+    service?.destroy();
+    await db?.close();
+  });
+
+  it('stores the original of an item its uploader reserved, PUT through the S3 endpoint with their session', async () => {
+    const item = await db.reserveItem(owner, albumId);
+    const body = randomBytes(64 * 1024);
+    const put = await asPerson(owner).send(new PutObjectCommand({ Bucket: env.bucket, Key: item.originalKey, Body: body, ContentType: 'image/jpeg' }));
+    expect(put.ETag).toBe(`"${createHash('md5').update(body).digest('hex')}"`);
+
+    const got = await asPerson(owner).send(new GetObjectCommand({ Bucket: env.bucket, Key: item.originalKey }));
+    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
+    expect(got.ContentType).toBe('image/jpeg');
+    // The server wrote the row as that person: Row Level Security saw them.
+    const rows = await db.query<{ owner_id: string }>(`select owner_id from storage.objects where bucket_id = $1 and name = $2`, [env.bucket, item.originalKey]);
+    expect(rows).toEqual([{ owner_id: owner.id }]);
+  });
+
+  it('refuses with 403 AccessDenied a PUT the storage policies do not allow, and stores nothing', async () => {
+    const item = await db.reserveItem(owner, albumId);
+    // A stranger to the album, at the key of an item its owner reserved.
+    const byStranger = await failure(asPerson(stranger).send(new PutObjectCommand({ Bucket: env.bucket, Key: item.originalKey, Body: 'x', ContentType: 'image/jpeg' })));
+    expect(byStranger).toMatchObject({ name: 'AccessDenied', status: 403, message: expect.stringContaining('row-level security') });
+    // The album's owner, under an item nobody reserved.
+    const unreserved = `albums/${albumId}/${randomUUID()}/original`;
+    const notReserved = await failure(asPerson(owner).send(new PutObjectCommand({ Bucket: env.bucket, Key: unreserved, Body: 'x', ContentType: 'image/jpeg' })));
+    expect(notReserved).toMatchObject({ name: 'AccessDenied', status: 403 });
+
+    for (const Key of [item.originalKey, unreserved]) {
+      expect((await failure(service.send(new HeadObjectCommand({ Bucket: env.bucket, Key })))).status).toBe(404);
+    }
+  });
+
+  it('refuses a request signed with another secret than the anon key (403 SignatureDoesNotMatch)', async () => {
+    const item = await db.reserveItem(owner, albumId);
+    const forged = await failure(asPerson(owner, { secretAccessKey: `${env.anonKey}x` }).send(new PutObjectCommand({ Bucket: env.bucket, Key: item.originalKey, Body: 'x', ContentType: 'image/jpeg' })));
+    expect(forged).toMatchObject({ name: 'SignatureDoesNotMatch', status: 403 });
+  });
+
+  it('answers a browser preflight at the gateway as Supabase\'s does, where the server alone answers none', async () => {
+    const preflight = {
+      Origin: 'http://localhost:5173',
+      'Access-Control-Request-Method': 'PUT',
+      'Access-Control-Request-Headers': 'authorization,content-type,x-amz-content-sha256,x-amz-date,x-amz-security-token',
+    };
+    const path = `s3/${env.bucket}/albums/${albumId}/${randomUUID()}/original`;
+    const atGateway = await raw(`${env.url}/storage/v1/${path}`, 'OPTIONS', preflight);
+    expect(atGateway.status).toBe(200);
+    expect(atGateway.headers['access-control-allow-origin']).toBe('*');
+    expect(atGateway.headers['access-control-allow-headers']).toBe(preflight['Access-Control-Request-Headers']);
+    expect(String(atGateway.headers['access-control-allow-methods']).split(',')).toEqual(expect.arrayContaining(['GET', 'HEAD', 'PUT', 'POST', 'DELETE']));
+
+    const atServer = await raw(`${env.serverUrl}/${path}`, 'OPTIONS', preflight);
+    expect(atServer.headers['access-control-allow-origin']).toBeUndefined();
+
+    // An answer to a request from a page carries the origin rule too, an error included.
+    const refused = await raw(`${env.url}/storage/v1/bucket/${env.bucket}`, 'GET', { Origin: 'http://localhost:5173', authorization: `Bearer ${stranger.jwt}` });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.headers['access-control-allow-origin']).toBe('*');
+  });
+});
