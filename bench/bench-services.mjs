@@ -24,10 +24,9 @@ function startPostgres() {
 function startS3() {
   if (process.env.S3_TEST_ENDPOINT) return;
   const r = spawnSync(process.execPath, [join(scripts, 's3-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const { S3_TEST_REUSED: reused, ...vars } = Object.fromEntries([...(r.stdout ?? '').matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+  const vars = Object.fromEntries([...(r.stdout ?? '').matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
   if (r.status !== 0 || !vars.S3_TEST_ENDPOINT) throw new Error('the S3 test gateway did not start');
-  // A gateway that was already running (a developer's own) is used and left running.
-  ownS3 = reused !== 'true';
+  ownS3 = true;
   Object.assign(process.env, vars);
 }
 

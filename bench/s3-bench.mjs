@@ -12,7 +12,8 @@
 // Targets: ours/lib-storage ≥ 1.0, ours/curl ≥ 1.3 (1 GiB); tab growth ≤ 80 MiB; ours/curl ≥ 0.70 (small files).
 // Runs alternate (the order rotates each round) so that load on the machine falls on all alike; medians are shown.
 // Everything uploaded is deleted at once and the gateway's garbage collector is run, since memstore holds it in RAM.
-// Run: node bench/s3-bench.mjs   (writes bench/results/s3.md; S3_BENCH_ROUNDS sets the rounds, default 2)
+// Run: node bench/s3-bench.mjs   (writes bench/results/s3.md; S3_BENCH_ROUNDS sets the rounds, default 2). It uses
+// the gateway described by S3_TEST_* (with S3_TEST_DIR its folder), or starts one and stops it at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -148,6 +149,12 @@ async function purge(client, s3, prefix) {
   // Deleted data otherwise stays in memstore's RAM until the collector's next pass (tens of seconds).
   const conf = join(process.env.S3_TEST_DIR || '/tmp/shoebox-s3-test', 'ceph.conf');
   spawnSync('radosgw-admin', ['-c', conf, 'gc', 'process', '--include-all'], { stdio: 'ignore', timeout: 60_000 });
+}
+
+/** The gateway described by S3_TEST_*, used as given (and left running). */
+function givenS3() {
+  const e = process.env;
+  return { endpoint: e.S3_TEST_ENDPOINT, region: e.S3_TEST_REGION, bucket: e.S3_TEST_BUCKET, accessKeyId: e.S3_TEST_ACCESS_KEY_ID, secretAccessKey: e.S3_TEST_SECRET_ACCESS_KEY };
 }
 
 /** Keys under `prefix`, page by page (the gateway may answer a page with fewer than 1,000 keys). */
@@ -303,7 +310,7 @@ let server;
 let client;
 let s3;
 try {
-  s3 = await startS3TestServer();
+  s3 = process.env.S3_TEST_ENDPOINT ? givenS3() : await startS3TestServer();
   client = s3Client(s3);
   const target = { endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey };
 
@@ -542,6 +549,7 @@ try {
   server?.close();
   if (client && s3) await withLimit(purge(client, s3, runId), 'deleting the benchmark objects', 60_000).catch((e) => console.error('cleanup:', e.message));
   client?.destroy();
+  await s3?.stop?.();
   await rm(work, { recursive: true, force: true });
 }
 // A run cut short may leave requests open; nothing else is left to do.

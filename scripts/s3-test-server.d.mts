@@ -12,14 +12,13 @@ export interface S3TestServer {
 }
 export interface StartedS3TestServer extends S3TestServer {
   env: Record<string, string>;
-  /** True when the gateway was already running: whoever started it stops it, so call `stop()` only when false. */
-  reused: boolean;
+  /** Stops the daemons started from S3_TEST_DIR and deletes the folder. */
   stop(): Promise<void>;
 }
 /** The bucket no test lists or empties: the filler object that keeps the store from emptying, and the write probe. */
 export declare const KEEP: { bucket: string; fillerKey: string; fillerBytes: number; probeKey: string };
 export declare function s3TestEnv(server: S3TestServer): Record<string, string>;
 export declare function startS3TestServer(): Promise<StartedS3TestServer>;
-/** Null when a gateway runs in the folder and takes writes, otherwise why not. */
+/** Null when the gateway started from S3_TEST_DIR runs and takes writes, otherwise why not. */
 export declare function s3TestServerFault(): Promise<string | null>;
 export declare function stopS3TestServer(): Promise<void>;

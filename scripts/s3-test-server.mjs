@@ -1,22 +1,22 @@
 #!/usr/bin/env node
 // A real S3 server on loopback for the tests and benchmarks: Ceph's RADOS Gateway (radosgw) over one monitor
 // and one in-memory (memstore) OSD, all in a throwaway folder.
-//   node scripts/s3-test-server.mjs          start it, or reuse it when it is already running and healthy: it answers
-//                                           and takes writes (a running one that does not is stopped and replaced)
-//                                           (installs Debian's radosgw, ceph-mon and ceph-osd when missing, as root)
-//   node scripts/s3-test-server.mjs check    exit 0 when a gateway runs there and takes writes, else 1 and why
+//   node scripts/s3-test-server.mjs          start a fresh one (installs Debian's radosgw, ceph-mon and ceph-osd when
+//                                           missing, as root); a cluster still running from the folder is an error,
+//                                           never reused: stop it, or choose another folder
+//   node scripts/s3-test-server.mjs check    exit 0 when the gateway started from the folder takes writes, else 1 and why
 //   node scripts/s3-test-server.mjs stop     stop the daemons and delete the folder
 // Prints only `S3_TEST_*=value` lines on stdout (logs go to stderr), so callers can parse them:
 // the endpoint, region, buckets (with CORS, without CORS, CORS without exposed ETag, and a 1 MiB quota user's
-// bucket) and both users' keys; then S3_TEST_REUSED=true when the gateway was already running (whoever started
-// it stops it, not this caller) or false when it was started now. A failed start stops the daemons it started.
+// bucket) and both users' keys. A failed start stops the daemons it started.
 // Authentication is on, the keys are fixed and public: for tests, never for data.
-// Settings: S3_TEST_DIR (default /tmp/shoebox-s3-test), S3_TEST_PORT (gateway, 7480),
-// S3_TEST_MON_PORT (monitor, 6789), S3_TEST_STORE_BYTES (memstore capacity, 6 GiB; RAM is used as data is written).
+// Settings: S3_TEST_DIR (default /tmp/shoebox-s3-test), S3_TEST_PORT (gateway) and S3_TEST_MON_PORT (monitor): free
+// ports unless given, and a given port already in use is an error; S3_TEST_STORE_BYTES (memstore capacity, 6 GiB;
+// RAM is used as data is written). The ports chosen are kept in the folder, for `check` and `stop`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import {
   CreateBucketCommand,
@@ -44,12 +44,33 @@ const QUOTA_USER = { uid: 'shoebox-quota', accessKeyId: 'shoebox-quota-access', 
 const CEPH_BINARIES = ['ceph', 'ceph-mon', 'ceph-osd', 'radosgw', 'radosgw-admin', 'monmaptool'];
 const DAEMONS = ['client.rgw', 'osd.0', 'mon.a'];
 
+/** A port given in the environment, or null. */
+function givenPort(name) {
+  const value = process.env[name];
+  if (!value) return null;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`${name}=${value} is not a port`);
+  return port;
+}
+
+/**
+ * The folder and its cluster's ports: those a start chose, kept in the folder (`ports.json`), or those given in
+ * the environment (null when neither: `start` then picks free ones).
+ */
 function settings() {
   const dir = process.env.S3_TEST_DIR || '/tmp/shoebox-s3-test';
-  const port = Number(process.env.S3_TEST_PORT || 7480);
-  const monPort = Number(process.env.S3_TEST_MON_PORT || 6789);
+  let kept = {};
+  try {
+    kept = JSON.parse(readFileSync(join(dir, 'ports.json'), 'utf8'));
+  } catch {
+    // Not started from this folder (or by an older version of this script).
+  }
   const storeBytes = Number(process.env.S3_TEST_STORE_BYTES || 6 * 1024 ** 3);
-  return { dir, port, monPort, storeBytes, conf: join(dir, 'ceph.conf'), endpoint: `http://127.0.0.1:${port}` };
+  return withPorts({ dir, storeBytes, conf: join(dir, 'ceph.conf') }, kept.port ?? givenPort('S3_TEST_PORT'), kept.monPort ?? givenPort('S3_TEST_MON_PORT'));
+}
+
+function withPorts(s, port, monPort) {
+  return { ...s, port, monPort, endpoint: port ? `http://127.0.0.1:${port}` : null };
 }
 
 const log = (...args) => console.error('[s3-test-server]', ...args);
@@ -286,15 +307,15 @@ async function writeFault(s) {
 }
 
 /**
- * Whether the gateway in the folder can be reused: `{ ok: true }`, or `{ ok: false, why }` with `why` null when
- * nothing runs there and the reason when something does but cannot serve the tests.
+ * Whether the gateway started from the folder serves the tests: `{ ok: true }`, or `{ ok: false, why }` with `why`
+ * null when nothing runs there and the reason when something does but cannot serve them.
  */
 async function runningGateway(s) {
-  if (!existsSync(s.conf)) return { ok: false, why: null };
+  if (!existsSync(s.conf) || !s.endpoint) return { ok: false, why: null };
   const running = DAEMONS.filter((name) => { const pid = daemonPid(s, name); return pid !== null && alive(pid); });
   if (running.length === 0) return { ok: false, why: null };
   if (running.length < DAEMONS.length) return { ok: false, why: `only ${running.join(', ')} of ${DAEMONS.join(', ')} are running` };
-  // A busy machine can be slow to answer: give running daemons time before starting over (and wiping their data).
+  // A busy machine can be slow to answer: give running daemons time before calling them unhealthy.
   try {
     await waitFor('the running gateway', () => gatewayAnswers(s), 30_000);
   } catch {
@@ -371,6 +392,20 @@ export async function stopS3TestServer() {
   });
 }
 
+/** A free loopback port outside 6800–7300, where the OSD picks its own. */
+async function freePort(taken = []) {
+  for (;;) {
+    const server = createServer();
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    });
+    const { port } = server.address();
+    await new Promise((resolve) => server.close(resolve));
+    if ((port < 6800 || port > 7300) && !taken.includes(port)) return port;
+  }
+}
+
 function portInUse(port) {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
@@ -388,9 +423,10 @@ async function startCluster(s) {
   rmSync(s.dir, { recursive: true, force: true });
   // Another server on our ports would answer in our place (and a foreign monitor would take our commands).
   for (const [port, name] of [[s.port, 'S3_TEST_PORT'], [s.monPort, 'S3_TEST_MON_PORT']]) {
-    if (await portInUse(port)) throw new Error(`127.0.0.1:${port} is already in use by another server; choose another port with ${name}.`);
+    if (await portInUse(port)) throw new Error(`127.0.0.1:${port} (${name}) is already in use by another server; choose another port, or leave ${name} unset for a free one.`);
   }
   for (const sub of ['run', 'log', 'mon/mon.a', 'osd/osd.0']) mkdirSync(join(s.dir, sub), { recursive: true });
+  writeFileSync(join(s.dir, 'ports.json'), JSON.stringify({ port: s.port, monPort: s.monPort }));
   const fsid = randomUUID();
   writeFileSync(s.conf, cephConf(s, fsid));
   writeFileSync(join(s.dir, 'keyring'), '');
@@ -423,7 +459,6 @@ async function startCluster(s) {
 }
 
 async function ensureUser(s, user, displayName) {
-  // A reused gateway already has the user (with these fixed keys).
   await ceph(s, ['radosgw-admin', 'user', 'create', `--uid=${user.uid}`, `--display-name=${displayName}`, `--access-key=${user.accessKeyId}`, `--secret=${user.secretAccessKey}`], (stderr) => /exists/.test(stderr));
 }
 
@@ -530,41 +565,40 @@ export function s3TestEnv(server) {
 }
 
 /**
- * Starts the gateway (or reuses a healthy one) and makes sure its users and buckets exist.
- * Resolves to the endpoint, buckets and keys, the same as S3_TEST_* in `env`, `reused` (true when the gateway was
- * already running: its owner stops it, so a caller should call `stop()` only when `reused` is false) and `stop()`.
- * When the start fails, the daemons it started are stopped (their logs stay in the folder); a reused gateway is left.
+ * Starts a fresh cluster from the folder, on the ports given (S3_TEST_PORT, S3_TEST_MON_PORT) or free ones, with its
+ * users and buckets. Resolves to the endpoint, buckets and keys, the same as S3_TEST_* in `env`, and `stop()`.
+ * A cluster still running from the folder is an error: it is never reused. When the start fails, the daemons it
+ * started are stopped (their logs stay in the folder).
  */
 export async function startS3TestServer() {
-  const s = settings();
+  const dir = process.env.S3_TEST_DIR || '/tmp/shoebox-s3-test';
   ensureInstalled();
-  const server = await withLock(s, async () => {
+  const server = await withLock({ dir }, async () => {
     const started = Date.now();
-    const running = await runningGateway(s);
-    if (running.ok) {
-      log(`reusing the gateway at ${s.endpoint} (${s.dir})`);
-    } else if (running.why) {
-      log(`not reusing the gateway at ${s.endpoint} (${s.dir}): ${running.why}. Stopping it and starting a fresh one.`);
+    const previous = settings();
+    const running = DAEMONS.filter((name) => { const pid = daemonPid(previous, name); return pid !== null && alive(pid); });
+    if (running.length) {
+      throw new Error(`a Ceph cluster started from ${dir} is running (${running.join(', ')}${previous.endpoint ? `, gateway ${previous.endpoint}` : ''}): stop it with \`node scripts/s3-test-server.mjs stop\` and the same S3_TEST_DIR, or choose another S3_TEST_DIR.`);
     }
+    const port = givenPort('S3_TEST_PORT') ?? (await freePort());
+    const monPort = givenPort('S3_TEST_MON_PORT') ?? (await freePort([port]));
+    const s = withPorts({ ...previous }, port, monPort);
     try {
-      if (!running.ok) {
-        log(`starting monitor, memstore OSD and gateway in ${s.dir}…`);
-        await startCluster(s);
-        log(`gateway answering at ${s.endpoint} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      }
+      log(`starting monitor, memstore OSD and gateway in ${s.dir}…`);
+      await startCluster(s);
+      log(`gateway answering at ${s.endpoint} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
       await setUp(s);
     } catch (err) {
-      if (!running.ok) await stopDaemons(s);
+      await stopDaemons(s);
       throw err;
     }
     log(`ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return { ...describe(s), reused: running.ok };
+    return describe(s);
   });
-  const { reused, ...coordinates } = server;
-  return { ...coordinates, env: s3TestEnv(coordinates), reused, stop: stopS3TestServer };
+  return { ...server, env: s3TestEnv(server), stop: stopS3TestServer };
 }
 
-/** Null when a gateway runs in the folder and takes writes, otherwise why not. */
+/** Null when the gateway started from the folder runs and takes writes, otherwise why not. */
 export async function s3TestServerFault() {
   const s = settings();
   const running = await runningGateway(s);
@@ -583,7 +617,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     } else {
       const server = await startS3TestServer();
       for (const [key, value] of Object.entries(server.env)) console.log(`${key}=${value}`);
-      console.log(`S3_TEST_REUSED=${server.reused}`);
     }
   } catch (err) {
     log(err instanceof Error ? err.message : err);

@@ -206,12 +206,10 @@ export async function prepareSupabaseStorage() {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  // Copies of other versions are not used again (and take hundreds of MB each).
+  // What a killed prepare left half-built. (Copies of other versions stay: a server started from one may run.)
   for (const entry of readdirSync(s.cache)) {
-    const path = join(s.cache, entry);
     const pid = Number(/\.tmp-(\d+)$/.exec(entry)?.[1]);
-    const stale = pid ? !alive(pid) : path !== target.dir && !entry.startsWith(`node-v${NODE_VERSION}`) && /^[0-9a-f]+-[0-9a-f]{12}-node/.test(entry);
-    if (stale) rmSync(path, { recursive: true, force: true });
+    if (pid && !alive(pid)) rmSync(join(s.cache, entry), { recursive: true, force: true });
   }
   log(`prepared ${commit} in ${target.dir} in ${seconds(started)}`);
   return { dir: target.dir, node };

@@ -1,5 +1,6 @@
 // The S3 test server and the fault proxy do what the upload tests rely on: real signatures, real quotas,
-// real CORS, and faults that really happen on the wire; the server script reuses only a gateway that takes writes.
+// real CORS, and faults that really happen on the wire; the server script starts a cluster of its own on free
+// ports (or given ones, refused when taken) and never reuses one already running.
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -316,21 +317,11 @@ describe('scripts/s3-test-server.mjs', () => {
   const dir = join(tmpdir(), `shoebox-s3-script-test-${process.pid}`);
   const conf = join(dir, 'ceph.conf');
   let settings: NodeJS.ProcessEnv;
+  let endpoint = '';
 
-  /** A free loopback port outside 6800–7300, where the OSDs listen. */
-  async function freePort(): Promise<number> {
-    for (;;) {
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as AddressInfo;
-      await new Promise((resolve) => server.close(resolve));
-      if (port < 6800 || port > 7300) return port;
-    }
-  }
-
-  function run(...args: string[]): Promise<{ status: number | null; vars: Record<string, string>; stderr: string }> {
+  function run(args: string[] = [], extra: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; vars: Record<string, string>; stderr: string }> {
     return new Promise((resolve) => {
-      execFile(process.execPath, [script, ...args], { env: settings, timeout: 240_000 }, (err, stdout, stderr) => {
+      execFile(process.execPath, [script, ...args], { env: { ...settings, ...extra }, timeout: 240_000 }, (err, stdout, stderr) => {
         const vars = Object.fromEntries([...stdout.matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
         resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, vars, stderr });
       });
@@ -340,25 +331,23 @@ describe('scripts/s3-test-server.mjs', () => {
   const ceph = (...args: string[]) => execFileSync('ceph', ['-c', conf, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
   const osdState = () => (JSON.parse(ceph('osd', 'dump', '-f', 'json')) as { osds: { state: string[] }[] }).osds[0]?.state ?? [];
 
-  beforeAll(async () => {
-    settings = {
-      ...process.env,
-      S3_TEST_DIR: dir,
-      S3_TEST_PORT: String(await freePort()),
-      S3_TEST_MON_PORT: String(await freePort()),
-      S3_TEST_STORE_BYTES: String(256 * MiB),
-    };
+  beforeAll(() => {
+    // No ports given: the script picks free ones.
+    const { S3_TEST_PORT: _port, S3_TEST_MON_PORT: _monPort, ...rest } = process.env;
+    settings = { ...rest, S3_TEST_DIR: dir, S3_TEST_STORE_BYTES: String(256 * MiB) };
   });
   afterAll(async () => {
-    await run('stop');
+    await run(['stop']);
   });
 
-  it('starts a gateway, says it started it, and keeps a filler object in a bucket of its own', async () => {
+  it('starts a gateway on a free port, and keeps a filler object in a bucket of its own', async () => {
     const started = await run();
     expect(started.status, started.stderr).toBe(0);
-    expect(started.vars).toMatchObject({ S3_TEST_ENDPOINT: `http://127.0.0.1:${settings.S3_TEST_PORT}`, S3_TEST_REUSED: 'false' });
+    endpoint = started.vars.S3_TEST_ENDPOINT ?? '';
+    expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(endpoint).not.toBe(env.endpoint);
 
-    const own = testS3Client({ endpoint: started.vars.S3_TEST_ENDPOINT, maxAttempts: 1 });
+    const own = testS3Client({ endpoint, maxAttempts: 1 });
     try {
       const filler = await own.send(new HeadObjectCommand({ Bucket: KEEP.bucket, Key: KEEP.fillerKey }));
       expect(filler.ContentLength).toBe(KEEP.fillerBytes);
@@ -368,16 +357,28 @@ describe('scripts/s3-test-server.mjs', () => {
     expect(Object.values(started.vars)).not.toContain(KEEP.bucket);
   });
 
-  it('reuses a running gateway that takes writes, and says so', async () => {
-    const again = await run();
-    expect(again.status, again.stderr).toBe(0);
-    expect(again.vars.S3_TEST_REUSED).toBe('true');
-    expect(again.stderr).toContain('reusing the gateway');
-    const check = await run('check');
+  it('never reuses a running gateway: a start from its folder, or on its port, fails and says why', async () => {
+    const check = await run(['check']);
     expect(check.status, check.stderr).toBe(0);
+
+    const again = await run();
+    expect(again.status).toBe(1);
+    expect(again.vars).toEqual({});
+    expect(again.stderr).toContain(`a Ceph cluster started from ${dir} is running`);
+
+    const port = new URL(endpoint).port;
+    const elsewhere = join(tmpdir(), `shoebox-s3-script-test-${process.pid}-taken`);
+    const taken = await run([], { S3_TEST_DIR: elsewhere, S3_TEST_PORT: port });
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toContain(`127.0.0.1:${port} (S3_TEST_PORT) is already in use`);
+    expect(existsSync(join(elsewhere, 'run'))).toBe(false);
+    await run(['stop'], { S3_TEST_DIR: elsewhere });
+
+    // The running one is untouched.
+    expect((await run(['check'])).status).toBe(0);
   });
 
-  it('finds unhealthy a cluster that refuses writes although GET / answers 200 (a full OSD): a start does not reuse it', async () => {
+  it('finds unhealthy a cluster that refuses writes although GET / answers 200 (a full OSD)', async () => {
     // The OSD reports itself full once its used share passes the full ratio, as when the store's counter is off.
     ceph('osd', 'set-nearfull-ratio', '0.000002');
     ceph('osd', 'set-backfillfull-ratio', '0.000005');
@@ -395,17 +396,17 @@ describe('scripts/s3-test-server.mjs', () => {
       if (Date.now() > deadline) throw new Error('the OSD was not marked full within 60 s');
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
-    expect((await fetch(`http://127.0.0.1:${settings.S3_TEST_PORT}/`)).status).toBe(200);
+    expect((await fetch(`${endpoint}/`)).status).toBe(200);
 
-    const check = await run('check');
+    const check = await run(['check']);
     expect(check.status).toBe(1);
     expect(check.stderr).toMatch(/refuses writes \(osd\.0 full/);
   });
 
   it('stop ends it and deletes its folder', async () => {
-    const stopped = await run('stop');
+    const stopped = await run(['stop']);
     expect(stopped.status, stopped.stderr).toBe(0);
     expect(existsSync(dir)).toBe(false);
-    await expect(fetch(`http://127.0.0.1:${settings.S3_TEST_PORT}/`)).rejects.toThrow();
+    await expect(fetch(`${endpoint}/`)).rejects.toThrow();
   });
 });
