@@ -3,18 +3,21 @@
 //   1. typecheck and lint
 //   2. unit tests (Node); database tests on PGlite, then on a PostgreSQL server (the one at DATABASE_URL, or a
 //      throwaway Debian cluster in CI or as root)
-//   3. S3 tests (Node) against a real S3 gateway (Ceph RADOS Gateway on loopback, started here), then the edge
-//      functions' tests (Deno) against that gateway and the PostgreSQL server
+//   3. S3 tests (Node) against a real S3 gateway (Ceph RADOS Gateway on loopback, started here) and the real
+//      Supabase Storage server (prepared in the background from the start of the run, started here on the
+//      PostgreSQL server), then the edge functions' tests (Deno) against that gateway and the PostgreSQL server
 //   4. browser tests (Vitest browser mode in Debian's Chromium) and end-to-end tests (Playwright driving Debian's
-//      Chromium against the production build), with the gateway's S3_TEST_* in their environment, and for the
-//      end-to-end tests the PostgreSQL server's DATABASE_URL
+//      Chromium against the production build), with the gateway's S3_TEST_* and the storage server's
+//      SUPABASE_STORAGE_TEST_* in their environment, and for the end-to-end tests the PostgreSQL server's DATABASE_URL
 // `node scripts/test.mjs <step>…` runs only those steps (static, unit, live, db, s3, functions, browser, e2e) and
-// starts only the services they need; every service started here is stopped at the end, also on failure (a service
-// that was already running, such as a developer's own S3 gateway, is used and left running).
+// starts only the services they need, in folders and on ports of this run's own; every service started here is
+// stopped at the end, also on failure and on Ctrl-C. Services given in the environment (DATABASE_URL, S3_TEST_*,
+// SUPABASE_STORAGE_TEST_*) are used as given and left running.
 // Missing system packages (Chromium, PostgreSQL, Ceph, ExifTool) are installed with apt-get when running as root.
 // Ends with one line: "Tests: N passed, N failed".
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureExiftool } from './ensure-exiftool.mjs';
@@ -60,6 +63,37 @@ function step(name, ok) {
   if (!ok) failures.push(name);
 }
 
+// Services this run starts live in folders of its own (and on free ports), so they never meet a developer's or
+// another run's.
+const runDirs = {
+  s3: join(tmpdir(), `shoebox-s3-test-${process.pid}`),
+  storage: join(tmpdir(), `shoebox-supabase-storage-test-${process.pid}`),
+};
+
+// The real Supabase Storage server for the s3, browser and e2e steps: the one described by SUPABASE_STORAGE_TEST_*
+// when set, otherwise scripts/supabase-storage-test-server.mjs's. Preparing it (unpacking, installing and building
+// it: about a minute from nothing, mostly network and disk, see [Note: Preparing the storage server]) starts now, in
+// the background, so it overlaps the first steps; the server starts after the PostgreSQL server and stops before it.
+const storageScript = join(root, 'scripts', 'supabase-storage-test-server.mjs');
+const storageLog = join(out, 'supabase-storage-prepare.log');
+let storagePrepare = null;
+let storagePreparing = null;
+if (['s3', 'browser', 'e2e'].some(want) && !process.env.SUPABASE_STORAGE_TEST_URL) {
+  const log = openSync(storageLog, 'w');
+  const startedAt = Date.now();
+  // A process group of its own, so that an interrupted run ends it and npm's children with it.
+  storagePreparing = spawn(process.execPath, [storageScript, 'prepare'], { cwd: root, stdio: ['ignore', log, log], detached: true });
+  closeSync(log);
+  storagePrepare = new Promise((resolve) => {
+    storagePreparing.on('error', (err) => resolve({ ok: false, how: err.message, startedAt }));
+    storagePreparing.on('exit', (code, signal) => {
+      storagePreparing = null;
+      resolve({ ok: code === 0, how: `exit ${code ?? signal}`, startedAt });
+    });
+  });
+  console.log(`\nSupabase Storage server: preparing in the background (log: ${storageLog})`);
+}
+
 if (want('static')) {
   step('typecheck', run('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']));
   step('lint', run('lint', 'npx', ['eslint', '--max-warnings', '0', '.']));
@@ -103,6 +137,7 @@ function postgresUrl() {
   return databaseUrl;
 }
 function stopPostgres() {
+  stopStorage();
   if (!ownPostgres) return;
   ownPostgres = false;
   databaseUrl = null;
@@ -110,32 +145,87 @@ function stopPostgres() {
 }
 
 // The S3 gateway for the s3, functions, browser and e2e steps: the one described by S3_TEST_* when set,
-// otherwise scripts/s3-test-server.mjs's. That script reuses a healthy gateway already running at its settings
-// (a developer's own, say) and tells so (S3_TEST_REUSED=true): such a gateway is left running. One it started
-// here is stopped at the very end. (A failed start stops its own daemons, and leaves a reused gateway alone.)
+// otherwise a cluster scripts/s3-test-server.mjs starts for this run (its own folder, free ports), stopped at the
+// very end. (A failed start stops its own daemons.)
 let ownS3 = false;
 function startS3() {
   if (process.env.S3_TEST_ENDPOINT) return true;
   console.log('\n▶ S3 test server: node scripts/s3-test-server.mjs');
   const startedAt = Date.now();
-  const started = spawnSync(process.execPath, [join(root, 'scripts', 's3-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const { S3_TEST_REUSED: reused, ...vars } = Object.fromEntries([...(started.stdout ?? '').matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+  const started = spawnSync(process.execPath, [join(root, 'scripts', 's3-test-server.mjs')], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, S3_TEST_DIR: runDirs.s3 },
+  });
+  const vars = Object.fromEntries([...(started.stdout ?? '').matchAll(/^(S3_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
   const ok = started.status === 0 && Boolean(vars.S3_TEST_ENDPOINT);
-  // Stopped at the end unless the script says it was running before: on a fresh machine (CI) it never is.
-  ownS3 = ok && reused !== 'true';
-  const how = ownS3 ? 'started' : 'already running: not stopped at the end';
-  console.log(`◀ S3 test server: ${ok ? `ok at ${vars.S3_TEST_ENDPOINT} (${how})` : `failed (exit ${started.status ?? started.signal})`} in ${((Date.now() - startedAt) / 1000).toFixed(1)}s`);
+  ownS3 = ok;
+  console.log(`◀ S3 test server: ${ok ? `ok at ${vars.S3_TEST_ENDPOINT}` : `failed (exit ${started.status ?? started.signal})`} in ${((Date.now() - startedAt) / 1000).toFixed(1)}s`);
   if (!ok) {
     failures.push('S3 test server did not start');
     return false;
   }
-  Object.assign(process.env, vars);
+  Object.assign(process.env, vars, { S3_TEST_DIR: runDirs.s3 });
   return true;
 }
 function stopS3() {
   if (!ownS3) return;
   ownS3 = false;
-  spawnSync(process.execPath, [join(root, 'scripts', 's3-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit' });
+  spawnSync(process.execPath, [join(root, 'scripts', 's3-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit', env: { ...process.env, S3_TEST_DIR: runDirs.s3 } });
+}
+
+let ownStorage = false;
+/** Waits for the background prepare, then starts the storage server on the PostgreSQL server; false when it cannot. */
+async function startStorage() {
+  if (process.env.SUPABASE_STORAGE_TEST_URL) return true;
+  if (!storagePrepare) return false;
+  const prepared = await storagePrepare;
+  const secs = ((Date.now() - prepared.startedAt) / 1000).toFixed(1);
+  if (!prepared.ok) {
+    console.log(`\nSupabase Storage server: prepare failed (${prepared.how}) after ${secs}s; the end of ${storageLog}:`);
+    console.log(existsSync(storageLog) ? readFileSync(storageLog, 'utf8').trim().split('\n').slice(-25).join('\n') : '(no log)');
+    failures.push('Supabase Storage server could not be prepared');
+    return false;
+  }
+  console.log(`\nSupabase Storage server: prepared ${secs}s after the run began`);
+  const url = postgresUrl();
+  if (!url) {
+    console.log('Supabase Storage server not started: it needs a PostgreSQL server (set DATABASE_URL, or run as root or in CI).');
+    failures.push('Supabase Storage server did not start (no PostgreSQL server)');
+    return false;
+  }
+  console.log('\n▶ Supabase Storage server: node scripts/supabase-storage-test-server.mjs start');
+  const startedAt = Date.now();
+  const started = spawnSync(process.execPath, [storageScript, 'start'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: url, SUPABASE_STORAGE_TEST_DIR: runDirs.storage },
+  });
+  const vars = Object.fromEntries([...(started.stdout ?? '').matchAll(/^(SUPABASE_STORAGE_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+  const ok = started.status === 0 && Boolean(vars.SUPABASE_STORAGE_TEST_URL);
+  ownStorage = ok;
+  console.log(`◀ Supabase Storage server: ${ok ? `ok at ${vars.SUPABASE_STORAGE_TEST_URL}/storage/v1` : `failed (exit ${started.status ?? started.signal})`} in ${((Date.now() - startedAt) / 1000).toFixed(1)}s`);
+  if (!ok) {
+    failures.push('Supabase Storage server did not start');
+    return false;
+  }
+  Object.assign(process.env, vars);
+  return true;
+}
+function stopStorage() {
+  if (storagePreparing) {
+    try {
+      process.kill(-storagePreparing.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    storagePreparing = null;
+  }
+  if (!ownStorage) return;
+  ownStorage = false;
+  spawnSync(process.execPath, [storageScript, 'stop'], { cwd: root, stdio: 'inherit', env: { ...process.env, SUPABASE_STORAGE_TEST_DIR: runDirs.storage } });
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -161,6 +251,7 @@ try {
   }
 
   if (['s3', 'functions', 'browser', 'e2e'].some(want)) startS3();
+  if (['s3', 'browser', 'e2e'].some(want)) await startStorage();
 
   if (want('s3') && existsSync(join(root, 'tests', 's3'))) {
     const file = join(out, 's3.json');
