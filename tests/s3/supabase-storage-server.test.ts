@@ -1,8 +1,13 @@
 // The Supabase Storage server the tests run is the real one, behind a gateway that behaves as Supabase's does:
 // signed S3 requests with a person's session pass or fail by the project's storage policies, and CORS is
 // answered by the gateway (see [Note: What the storage gateway does]).
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { openStorageDatabase, serviceS3Client, sessionS3Client, supabaseStorageTestEnv, type StorageDatabase, type StoragePerson } from './supabase-storage-env';
@@ -120,5 +125,74 @@ describe('Supabase Storage test server', () => {
     const refused = await raw(`${env.url}/storage/v1/bucket/${env.bucket}`, 'GET', { Origin: 'http://localhost:5173', authorization: `Bearer ${stranger.jwt}` });
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.headers['access-control-allow-origin']).toBe('*');
+  });
+});
+
+describe('scripts/supabase-storage-test-server.mjs', () => {
+  const script = new URL('../../scripts/supabase-storage-test-server.mjs', import.meta.url).pathname;
+  // The storage server's database URL names a superuser of the PostgreSQL server; its `postgres` database is where
+  // another instance's database is made and dropped.
+  const adminUrl = Object.assign(new URL(env.databaseUrl), { pathname: '/postgres' }).toString();
+  const base: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SUPABASE_STORAGE_TEST_')));
+
+  function run(args: string[], extra: NodeJS.ProcessEnv): Promise<{ status: number | null; vars: Record<string, string>; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [script, ...args], { env: { ...base, DATABASE_URL: adminUrl, ...extra }, timeout: 240_000 }, (err, stdout, stderr) => {
+        const vars = Object.fromEntries([...stdout.matchAll(/^(SUPABASE_STORAGE_TEST_\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+        resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, vars, stderr });
+      });
+    });
+  }
+  const databaseExists = async (name: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      return (await client.query(`select 1 from pg_database where datname = $1`, [name])).rowCount === 1;
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('never reuses a running server: a start from its folder, or on its gateway\'s port, fails and says why', async () => {
+    expect((await run(['check'], { SUPABASE_STORAGE_TEST_DIR: env.dir })).status).toBe(0);
+
+    const again = await run(['start'], { SUPABASE_STORAGE_TEST_DIR: env.dir });
+    expect(again.status).toBe(1);
+    expect(again.vars).toEqual({});
+    expect(again.stderr).toContain(`a storage server started from ${env.dir} is running`);
+
+    const port = new URL(env.url).port;
+    const elsewhere = join(tmpdir(), `shoebox-storage-script-test-${process.pid}-taken`);
+    const taken = await run(['start'], { SUPABASE_STORAGE_TEST_DIR: elsewhere, SUPABASE_STORAGE_TEST_PORT: port });
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toContain(`127.0.0.1:${port} (SUPABASE_STORAGE_TEST_PORT) is already in use`);
+    expect(existsSync(elsewhere)).toBe(false);
+
+    // The running one is untouched.
+    expect((await run(['check'], { SUPABASE_STORAGE_TEST_DIR: env.dir })).status).toBe(0);
+  });
+
+  it('starts another instance on free ports and a database of its own; stop ends both processes, drops it and deletes the folder', async () => {
+    const dir = join(tmpdir(), `shoebox-storage-script-test-${process.pid}`);
+    try {
+      const started = await run(['start'], { SUPABASE_STORAGE_TEST_DIR: dir });
+      expect(started.status, started.stderr).toBe(0);
+      const other = started.vars;
+      expect(other.SUPABASE_STORAGE_TEST_URL).not.toBe(env.url);
+      expect(other.SUPABASE_STORAGE_TEST_DATABASE_URL).not.toBe(env.databaseUrl);
+      const database = new URL(other.SUPABASE_STORAGE_TEST_DATABASE_URL!).pathname.slice(1);
+      expect(await databaseExists(database)).toBe(true);
+      expect((await run(['check'], { SUPABASE_STORAGE_TEST_DIR: dir })).status).toBe(0);
+
+      const stopped = await run(['stop'], { SUPABASE_STORAGE_TEST_DIR: dir });
+      expect(stopped.status, stopped.stderr).toBe(0);
+      expect(existsSync(dir)).toBe(false);
+      expect(await databaseExists(database)).toBe(false);
+      await expect(fetch(`${other.SUPABASE_STORAGE_TEST_URL}/storage/v1/status`)).rejects.toThrow();
+      await expect(fetch(`${other.SUPABASE_STORAGE_TEST_SERVER_URL}/status`)).rejects.toThrow();
+      expect((await run(['check'], { SUPABASE_STORAGE_TEST_DIR: dir })).status).toBe(1);
+    } finally {
+      await run(['stop'], { SUPABASE_STORAGE_TEST_DIR: dir });
+    }
   });
 });
