@@ -510,6 +510,9 @@ export async function startSupabaseStorage() {
       DB_SUPER_USER: 'postgres',
       STORAGE_BACKEND: 'file',
       STORAGE_FILE_BACKEND_PATH: join(s.dir, 'files'),
+      // The backend's own bucket (with the file backend, the folder under the path above). Unset, objects go to a
+      // folder named "undefined" and CreateMultipartUpload fails with 500 (path.join of undefined).
+      STORAGE_S3_BUCKET: 'storage',
       STORAGE_FILE_ETAG_ALGORITHM: 'md5',
       STORAGE_S3_REGION: REGION,
       // Hosted Supabase's largest upload (the project's own limit is per bucket).

@@ -9,7 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { openStorageDatabase, serviceS3Client, sessionS3Client, supabaseStorageTestEnv, type StorageDatabase, type StoragePerson } from './supabase-storage-env';
 
 const env = supabaseStorageTestEnv();
@@ -82,6 +91,35 @@ describe('Supabase Storage test server', () => {
     // The server wrote the row as that person: Row Level Security saw them.
     const rows = await db.query<{ owner_id: string }>(`select owner_id from storage.objects where bucket_id = $1 and name = $2`, [env.bucket, item.originalKey]);
     expect(rows).toEqual([{ owner_id: owner.id }]);
+  });
+
+  it('takes a multipart upload, its part PUT from a page to a presigned URL, whose ETag the page can read', async () => {
+    const item = await db.reserveItem(owner, albumId);
+    const client = asPerson(owner);
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: env.bucket, Key: item.originalKey, ContentType: 'image/jpeg' }));
+    const body = randomBytes(100 * 1024);
+    const url = await getSignedUrl(client, new UploadPartCommand({ Bucket: env.bucket, Key: item.originalKey, UploadId, PartNumber: 1 }), { expiresIn: 300 });
+    const part = await fetch(url, { method: 'PUT', body, headers: { Origin: 'http://localhost:5173' } });
+    expect(part.status).toBe(200);
+    const md5 = createHash('md5').update(body).digest('hex');
+    // Without the quotes S3 puts around an ETag.
+    expect(part.headers.get('etag')).toBe(md5);
+    expect(part.headers.get('access-control-allow-origin')).toBe('*');
+    // The server exposes the part's ETag itself; the gateway exposes nothing.
+    expect(part.headers.get('access-control-expose-headers')?.toLowerCase()).toBe('etag');
+
+    await client.send(new CompleteMultipartUploadCommand({ Bucket: env.bucket, Key: item.originalKey, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: md5 }] } }));
+    const got = await client.send(new GetObjectCommand({ Bucket: env.bucket, Key: item.originalKey }));
+    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
+
+    // A whole-object PUT from a page: its ETag is sent but not exposed to the page.
+    const again = await db.reserveItem(owner, albumId);
+    const putUrl = await getSignedUrl(client, new PutObjectCommand({ Bucket: env.bucket, Key: again.originalKey, ContentType: 'image/jpeg' }), { expiresIn: 300 });
+    const put = await fetch(putUrl, { method: 'PUT', body, headers: { Origin: 'http://localhost:5173', 'content-type': 'image/jpeg' } });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('etag')).toBe(`"${md5}"`);
+    expect(put.headers.get('access-control-allow-origin')).toBe('*');
+    expect(put.headers.get('access-control-expose-headers')).toBeNull();
   });
 
   it('refuses with 403 AccessDenied a PUT the storage policies do not allow, and stores nothing', async () => {
