@@ -70,9 +70,8 @@ export function createSupabaseFiles(client: SupabaseClient, url: string, anonKey
 
 /** A signed Storage URL that downloads under `name`: Storage sends it as `Content-Disposition: attachment`. */
 export function withDownloadName(signedUrl: string, name: string): string {
-  const url = new URL(signedUrl);
-  url.searchParams.set('download', name);
-  return url.toString();
+  // encodeURIComponent rather than URLSearchParams, whose `+` for a space not every query parser reads as one.
+  return `${signedUrl}${signedUrl.includes('?') ? '&' : '?'}download=${encodeURIComponent(name)}`;
 }
 
 /**
