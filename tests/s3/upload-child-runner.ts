@@ -26,6 +26,8 @@ export interface ChildRun {
   started: Promise<void>;
   done: Promise<void>;
   exited: Promise<void>;
+  /** The part numbers the bucket confirmed to this run so far. */
+  parts(): number[];
 }
 
 export function startChild(script: string, env: NodeJS.ProcessEnv): ChildRun {
@@ -54,5 +56,6 @@ export function startChild(script: string, env: NodeJS.ProcessEnv): ChildRun {
       r();
     }),
   );
-  return { process: p, started, done, exited };
+  const parts = () => [...out.matchAll(/^part (\d+)$/gm)].map((m) => Number(m[1]));
+  return { process: p, started, done, exited, parts };
 }
