@@ -128,6 +128,31 @@ export async function startDb(): Promise<Harness> {
       throw new Error(`migration ${file} failed: ${(e as Error).message}`, { cause: e });
     }
   }
+  return harnessOver(conn, url ? 'postgres' : 'pglite');
+}
+
+/**
+ * A harness on a database that already carries the project (the real Supabase Storage server's, which
+ * scripts/supabase-storage-test-server.mjs made): nothing is applied, and closing leaves the database as it is.
+ * Tests on it make their own people and albums, as on any shared project.
+ */
+export async function attachDb(url: string): Promise<Harness> {
+  const open = async (): Promise<Conn> => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    c.on('notice', () => undefined);
+    return {
+      query: async (sql, params) => (await c.query<Row>(sql, params)).rows,
+      exec: async (sql) => {
+        await c.query(sql);
+      },
+      close: () => c.end(),
+    };
+  };
+  return harnessOver({ ...(await open()), another: open }, 'postgres');
+}
+
+function harnessOver(conn: Conn, kind: Harness['kind']): Harness {
 
   // One connection: calls are serialised so that a transaction never interleaves with another.
   let chain: Promise<unknown> = Promise.resolve();
@@ -154,7 +179,7 @@ export async function startDb(): Promise<Harness> {
   const inner: Queryable = { query: async <T extends Row>(sql: string, params?: unknown[]) => (await conn.query(sql, params)) as T[] };
 
   return {
-    kind: url ? 'postgres' : 'pglite',
+    kind,
     session: another
       ? async () => {
           const c = await another();

@@ -62,14 +62,18 @@ describe('object_access by role', () => {
     }
   });
 
-  test('owner and editor delete any object of the album, a contributor their own items only, a viewer none', async () => {
-    for (const who of [w.owner, w.editor]) {
-      expect(await allowedKeys(who, albumKeys(), 'delete')).toEqual(albumKeys());
+  test('nobody deletes the bytes of an item in the album (ready or trashed: purge does); the uploader deletes an unfinished upload', async () => {
+    const unfinished = keysOf(w.albumId, w.items.contributorUploading).sort();
+    expect(await allowedKeys(w.contributor, albumKeys(), 'delete')).toEqual(unfinished);
+    for (const who of [w.owner, w.editor, w.viewer, w.stranger]) {
+      expect(await allowedKeys(who, albumKeys(), 'delete')).toEqual([]);
     }
-    const own = [...keysOf(w.albumId, w.items.contributor), ...keysOf(w.albumId, w.items.contributorUploading)].sort();
-    expect(await allowedKeys(w.contributor, albumKeys(), 'delete')).toEqual(own);
-    expect(await allowedKeys(w.viewer, albumKeys(), 'delete')).toEqual([]);
-    expect(await allowedKeys(w.stranger, albumKeys(), 'delete')).toEqual([]);
+    // A failed upload's leftovers are still its uploader's to delete; once finalized, no longer.
+    const failed = await db.as(w.contributor, async (q) => {
+      await q.query(`select public.fail_item($1, $2)`, [w.albumId, w.items.contributorUploading]);
+      return q.query<{ allowed: boolean }>(`select allowed from public.object_access($1, 'delete')`, [unfinished]);
+    });
+    expect(failed.map((r) => r.allowed)).toEqual([true, true, true, true]);
   });
 
   test('the stranger may write under their own reservation in their own album, and nobody else may', async () => {

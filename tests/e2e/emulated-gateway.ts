@@ -6,7 +6,9 @@
  *   https://<project>/functions/v1/<name>      → the edge function served by real Deno (it answers CORS itself);
  *   wss://<project>/realtime/v1/websocket      → the Realtime emulator's WebSocket server, frame for frame;
  *   https://<bucket host>/*                    → the Ceph gateway, with the Host the URL was signed for, so Ceph
- *                                                 checks every signature and answers CORS by the bucket's rules.
+ *                                                 checks every signature and answers CORS by the bucket's rules;
+ *   https://<project>/storage/v1/*             → in a world whose files go to Supabase Storage, the real storage
+ *                                                 server's gateway stand-in, with the Host the app signed for.
  * The app is configured with https/wss origins because the build's Content-Security-Policy (before
  * config.json narrows it) admits only those for a backend; the emulators themselves listen on plain loopback.
  * Anything else sent to the project is refused and listed in `unserved`, so a gap fails the test.
@@ -24,6 +26,8 @@ export interface GatewayTargets {
   functions: Record<string, string>;
   /** The bucket's address as the app and the signer know it (https), and where the S3 gateway really listens. */
   s3: { publicOrigin: string; upstream: string };
+  /** Where `/storage/v1/*` goes, when the project's files are on Supabase Storage (scripts/supabase-storage-test-server.mjs). */
+  storage?: { upstream: string };
   /** Requests the gateway could not route, as `METHOD url: why`. */
   unserved: string[];
 }
@@ -61,6 +65,7 @@ async function serveProject(route: Route, t: GatewayTargets): Promise<void> {
     }
     return fulfillFrom(route, await fetch(`${target}${fn[2] ?? '/'}${url.search}`, init));
   }
+  if (t.storage && url.pathname.startsWith('/storage/v1/')) return forward(route, t.storage.upstream);
   if (/^\/(auth|rest|realtime)\/v1\//.test(url.pathname)) {
     return fulfillFrom(route, await t.wire.fetch(new Request(url, init)), GATEWAY_CORS);
   }
@@ -68,10 +73,11 @@ async function serveProject(route: Route, t: GatewayTargets): Promise<void> {
   return route.fulfill({ status: 404, headers: GATEWAY_CORS, json: { message: 'no Route matched with those values' } });
 }
 
-async function serveBucket(route: Route, t: GatewayTargets): Promise<void> {
+/** Passes the request to `to` as it came, with the Host the URL names: S3 signatures cover it. */
+async function forward(route: Route, to: string): Promise<void> {
   const req = route.request();
   const url = new URL(req.url());
-  const upstream = new URL(t.s3.upstream);
+  const upstream = new URL(to);
   const body = req.postDataBuffer();
   const answer = await new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>((resolve, reject) => {
     const out = httpRequest(
@@ -99,6 +105,8 @@ async function serveBucket(route: Route, t: GatewayTargets): Promise<void> {
   });
   await route.fulfill(answer);
 }
+
+const serveBucket = (route: Route, t: GatewayTargets) => forward(route, t.s3.upstream);
 
 /** Closing codes a peer may send (1005, 1006 and 1015 only describe a close, they are never sent). */
 const sendable = (code: number | undefined): code is number =>

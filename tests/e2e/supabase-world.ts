@@ -16,11 +16,12 @@ import { randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { BrowserContext, Page } from '@playwright/test';
 import { WebSocket } from 'ws';
-import { startDb, type Harness } from '../db/db-harness';
+import { attachDb, startDb, type Harness } from '../db/db-harness';
 import { createWireEmulator, type WireEmulator } from '../db/wire/wire-emulator';
 import { expect, test as base, type CspViolation } from './csp-test';
 import { startEdgeFunction, type EdgeFunctionServer } from './edge-function-server';
 import { afterRoundTrip, routeThroughGateway, type GatewayTargets } from './emulated-gateway';
+import { supabaseStorageTestEnv } from '../s3/supabase-storage-world';
 
 const PROJECT_URL = 'https://emulated-project.supabase.test';
 /** The bucket's address as the app sees it; the gateway passes it on to the Ceph gateway at S3_TEST_ENDPOINT. */
@@ -48,7 +49,16 @@ export interface SupabaseWorld {
 
 interface WorldParts extends SupabaseWorld {
   targets: GatewayTargets;
+  /** The config.json the app is served. */
+  appConfig: Record<string, unknown>;
 }
+
+/**
+ * Where the project's files go: the Ceph bucket through the storage-sign function (`provider: 's3'`), or the real
+ * Supabase Storage server (`provider: 'supabase'`, scripts/supabase-storage-test-server.mjs), whose database the
+ * world then shares, since Storage's policies read our tables.
+ */
+export type WorldFiles = 'bucket' | 'supabase-storage';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -62,7 +72,8 @@ function required(name: string): string {
   return value;
 }
 
-async function startWorld(): Promise<{ world: WorldParts; stop: () => Promise<void> }> {
+async function startWorld(files: WorldFiles): Promise<{ world: WorldParts; stop: () => Promise<void> }> {
+  if (files === 'supabase-storage') return startStorageWorld();
   const serverUrl = required('DATABASE_URL');
   const s3 = {
     endpoint: required('S3_TEST_ENDPOINT'),
@@ -115,39 +126,80 @@ async function startWorld(): Promise<{ world: WorldParts; stop: () => Promise<vo
       s3: { publicOrigin: BUCKET_ORIGIN, upstream: s3.endpoint },
       unserved: [],
     };
-    const emulator = wire;
     const world: WorldParts = {
-      projectUrl: PROJECT_URL,
+      ...worldApi(db, wire, targets),
       targets,
-      newPerson: async (name) => {
-        const email = `${name.toLowerCase()}.${randomUUID().slice(0, 8)}@example.test`;
-        const res = await emulator.fetch(`${PROJECT_URL}/auth/v1/signup`, {
-          method: 'POST',
-          headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
-          body: JSON.stringify({ email, password: PASSWORD, data: { display_name: name } }),
-        });
-        const body = (await res.json()) as { user?: { id?: string } };
-        if (!res.ok || !body.user?.id) throw new Error(`sign-up of ${name} failed: ${res.status} ${JSON.stringify(body)}`);
-        return { id: body.user.id, name, email };
-      },
-      api: async (who) => {
-        const client = createClient(PROJECT_URL, emulator.anonKey, {
-          global: { fetch: emulator.fetch },
-          auth: { persistSession: false, autoRefreshToken: false },
-          realtime: { transport: WebSocket as never },
-        });
-        const { error } = await client.auth.signInWithPassword({ email: who.email, password: PASSWORD });
-        if (error) throw error;
-        return client;
-      },
-      unserved: () => [...targets.unserved, ...emulator.unserved, ...(emulator.realtime?.unserved ?? [])],
-      query: <T extends Record<string, unknown>>(sql: string, params?: unknown[]) => db.query<T>(sql, params),
+      appConfig: { supabaseUrl: PROJECT_URL, supabaseAnonKey: wire.anonKey, storage: { provider: 's3' }, allowedOrigins: [BUCKET_ORIGIN] },
     };
     return { world, stop };
   } catch (e) {
     await stop();
     throw e;
   }
+}
+
+/** A world whose files are on the real Supabase Storage server, on that server's database. */
+async function startStorageWorld(): Promise<{ world: WorldParts; stop: () => Promise<void> }> {
+  const env = supabaseStorageTestEnv();
+  const db = await attachDb(env.databaseUrl);
+  let wire: WireEmulator | null = null;
+  const stop = async () => {
+    await wire?.close();
+    await db.close();
+  };
+  try {
+    wire = await createWireEmulator(db, { realtime: true, realtimePrivateOnly: true, keys: { jwtSecret: env.jwtSecret, anonKey: env.anonKey } });
+    const targets: GatewayTargets = {
+      projectUrl: PROJECT_URL,
+      wire,
+      functions: {},
+      s3: { publicOrigin: BUCKET_ORIGIN, upstream: env.url },
+      storage: { upstream: env.url },
+      unserved: [],
+    };
+    const world: WorldParts = {
+      ...worldApi(db, wire, targets),
+      targets,
+      appConfig: {
+        supabaseUrl: PROJECT_URL,
+        supabaseAnonKey: wire.anonKey,
+        storage: { provider: 'supabase', region: env.region, bucket: env.bucket, projectRef: env.tenantId },
+      },
+    };
+    return { world, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+function worldApi(db: Harness, emulator: WireEmulator, targets: GatewayTargets): SupabaseWorld {
+  return {
+    projectUrl: PROJECT_URL,
+    newPerson: async (name) => {
+      const email = `${name.toLowerCase()}.${randomUUID().slice(0, 8)}@example.test`;
+      const res = await emulator.fetch(`${PROJECT_URL}/auth/v1/signup`, {
+        method: 'POST',
+        headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD, data: { display_name: name } }),
+      });
+      const body = (await res.json()) as { user?: { id?: string } };
+      if (!res.ok || !body.user?.id) throw new Error(`sign-up of ${name} failed: ${res.status} ${JSON.stringify(body)}`);
+      return { id: body.user.id, name, email };
+    },
+    api: async (who) => {
+      const client = createClient(PROJECT_URL, emulator.anonKey, {
+        global: { fetch: emulator.fetch },
+        auth: { persistSession: false, autoRefreshToken: false },
+        realtime: { transport: WebSocket as never },
+      });
+      const { error } = await client.auth.signInWithPassword({ email: who.email, password: PASSWORD });
+      if (error) throw error;
+      return client;
+    },
+    unserved: () => [...targets.unserved, ...emulator.unserved, ...(emulator.realtime?.unserved ?? [])],
+    query: <T extends Record<string, unknown>>(sql: string, params?: unknown[]) => db.query<T>(sql, params),
+  };
 }
 
 /** Reports `context`'s Content-Security-Policy violations into `seen` (csp-test.ts does this for the default page). */
@@ -181,9 +233,7 @@ async function withRoutedContexts(world: SupabaseWorld, during: (route: (context
     await watchCsp(context, violations);
     await context.route('**/config.json', (route) =>
       afterRoundTrip(() =>
-        route.fulfill({
-          json: { supabaseUrl: PROJECT_URL, supabaseAnonKey: targets.wire.anonKey, storage: { provider: 's3' }, allowedOrigins: [BUCKET_ORIGIN] },
-        }),
+        route.fulfill({ json: (world as WorldParts).appConfig }),
       ),
     );
     routed.set(context, await routeThroughGateway(context, targets));
@@ -198,13 +248,13 @@ async function withRoutedContexts(world: SupabaseWorld, during: (route: (context
 
 export const test = base.extend<
   { signIn: SignIn; visit: Visit },
-  { world: SupabaseWorld }
+  { world: SupabaseWorld; worldFiles: WorldFiles }
 >({
+  // A spec whose files go to the real Supabase Storage server says `test.use({ worldFiles: 'supabase-storage' })`.
+  worldFiles: ['bucket', { option: true, scope: 'worker' }],
   world: [
-    // Playwright reads a fixture's dependencies from its first parameter's pattern: this one has none.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, provide) => {
-      const { world, stop } = await startWorld();
+    async ({ worldFiles }, provide) => {
+      const { world, stop } = await startWorld(worldFiles);
       try {
         await provide(world);
       } finally {

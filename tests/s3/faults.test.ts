@@ -1,19 +1,17 @@
 // Bad networks and crashes, against the real gateway through a loopback proxy that fails, cuts and logs
 // requests: uploads must still end byte-exact, and a crash must cost at most the parts that were in flight.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListPartsCommand } from '@aws-sdk/client-s3';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadCheckpoint } from '../../src/backend/ports';
 import { cutAfterBytes, failFraction, isUploadPart, seededRandom, startFaultProxy, times, type FaultProxy } from './fault-proxy';
 import { freshKey, sampleBytes, sha256, storedDigest, testFiles } from './s3-engine-harness';
 import { s3TestEnv, testS3Client } from './s3-test-env';
+import { buildUploadChild, startChild } from './upload-child-runner';
 
 const MiB = 1024 * 1024;
-const root = new URL('../..', import.meta.url).pathname;
 
 let proxy: FaultProxy;
 beforeAll(async () => {
@@ -81,18 +79,7 @@ describe('uploads through failures', () => {
     const env = s3TestEnv();
     const dir = mkdtempSync(join(tmpdir(), 'shoebox-crash-'));
     try {
-      const child = join(root, 'node_modules', '.cache', 'shoebox-tests', 'upload-child.mjs');
-      await build({
-        entryPoints: [join(root, 'tests/s3/upload-child.ts')],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        outfile: child,
-        logLevel: 'error',
-        // The SDK's CommonJS parts require Node's built-ins.
-        banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-      });
-      // One bundled file (the SDK included) so that each restarted process starts quickly.
+      const child = await buildUploadChild();
       const size = 96 * MiB + 4321;
       const bytes = sampleBytes(size, 77);
       const file = join(dir, 'video.mp4');
@@ -163,33 +150,4 @@ describe('uploads through failures', () => {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
-}
-
-function startChild(script: string, env: NodeJS.ProcessEnv): { process: ChildProcess; started: Promise<void>; done: Promise<void>; exited: Promise<void> } {
-  const p = spawn(process.execPath, ['--no-warnings', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  let onStarted!: () => void;
-  let onDone!: () => void;
-  let onFail!: (e: Error) => void;
-  const started = new Promise<void>((r) => (onStarted = r));
-  const done = new Promise<void>((r, j) => {
-    onDone = r;
-    onFail = j;
-  });
-  done.catch(() => undefined);
-  p.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-    if (out.includes('started')) onStarted();
-    if (out.includes('done')) onDone();
-  });
-  p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<void>((r) =>
-    p.on('exit', (code, signal) => {
-      onStarted();
-      if (signal !== 'SIGKILL' && !out.includes('done')) onFail(new Error(`upload process exited (${code}): ${err.slice(-2000)}`));
-      r();
-    }),
-  );
-  return { process: p, started, done, exited };
 }

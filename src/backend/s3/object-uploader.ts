@@ -30,8 +30,12 @@ export interface UploaderSettings {
 
 type Part = { partNumber: number; size: number; etag: string };
 
-/** For calls on an upload id, 404 means the upload is gone (some gateways say NoSuchKey rather than NoSuchUpload). */
-const isNoSuchUpload = (f: { status: number; s3?: { code: string } | undefined }) => f.s3?.code === 'NoSuchUpload' || (f.status === 404 && f.s3?.code !== 'NoSuchBucket');
+/**
+ * For calls on an upload id, 404 means the upload is gone (some gateways say NoSuchKey rather than NoSuchUpload;
+ * Supabase Storage says 400 InvalidUploadId for an id it no longer knows).
+ */
+const isNoSuchUpload = (f: { status: number; s3?: { code: string } | undefined }) =>
+  f.s3?.code === 'NoSuchUpload' || f.s3?.code === 'InvalidUploadId' || (f.status === 404 && f.s3?.code !== 'NoSuchBucket');
 
 export async function uploadObject(
   caller: S3Caller,
@@ -277,7 +281,7 @@ class MultipartUpload {
     const parts = [...this.confirmed.values()];
     const { res, failure } = await this.caller.call(
       { op: 'complete', key: this.req.key, uploadId: this.uploadId! },
-      { what: 'finish the upload', body: completeBody(parts), signal: this.opts.signal, accept: isNoSuchUpload },
+      { what: 'finish the upload', body: completeBody(parts), contentType: 'application/xml', signal: this.opts.signal, accept: isNoSuchUpload },
     );
     if (failure) {
       // Completed by an earlier attempt whose answer was lost, or gone: the object decides.

@@ -17,6 +17,8 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   onUploadProgress?: (loaded: number) => void;
   responseType?: 'text' | 'blob';
+  /** The body's type, sent unless the signature names one itself (Supabase Storage reads only typed XML bodies). */
+  contentType?: string;
   /** Failures the caller handles itself (returned, not thrown): NoSuchUpload on resume, 404 on delete. */
   accept?: (f: S3Failure) => boolean;
 }
@@ -61,8 +63,11 @@ export class S3Caller {
       if (!signed) throw new AppError('storage/denied', `Storage gave no signature to ${opts.what}.`, { retryable: false });
       if (!isSigned(signed)) throw new AppError(signed.error, `Storage refused to ${opts.what}.`);
       let res: S3Response;
+      const request = opts.contentType && !Object.keys(signed.headers).some((h) => h.toLowerCase() === 'content-type')
+        ? { ...signed, headers: { ...signed.headers, 'content-type': opts.contentType } }
+        : signed;
       try {
-        res = await this.send(signed, {
+        res = await this.send(request, {
           ...(opts.body === undefined ? {} : { body: opts.body }),
           ...(opts.signal ? { signal: opts.signal } : {}),
           ...(opts.onUploadProgress ? { onUploadProgress: opts.onUploadProgress } : {}),
@@ -85,11 +90,14 @@ export class S3Caller {
           continue;
         }
       }
-      if (failure.status === 403 && !resigned && presignedUrlExpired(signed.url)) {
+      // A URL that expired before it was sent, or a session token that ran out in between: signed again, once,
+      // with the session as it is now.
+      const tokenExpired = failure.s3?.code === 'ExpiredToken';
+      if (((failure.status === 403 && presignedUrlExpired(signed.url)) || tokenExpired) && !resigned) {
         resigned = true;
         continue;
       }
-      const err = s3AppError(failure, opts.what, res);
+      const err = s3AppError(failure, opts.what, res, op.op);
       if (failure.status === 403 && presignedUrlExpired(signed.url)) {
         throw new AppError('storage/denied', `The signed link to ${opts.what} expired before it was used; signing it again did not help.`, {
           retryable: false,

@@ -1,6 +1,7 @@
 /** Every S3 answer that is not a success becomes an `AppError` here, with a code of PRODUCT.md §8. */
 import { AppError } from '../../lib/app-error';
 import type { S3Response } from './s3-http';
+import type { SignOp } from './s3-signer';
 import { parseS3Error, type S3ErrorBody } from './s3-xml';
 
 /** An answer that failed, with what S3 said about it. Internal to the adapter: callers see `AppError`. */
@@ -60,8 +61,8 @@ export function presignedUrlExpired(url: string, nowMs = Date.now()): boolean {
   return nowMs > signedAt + expires * 1000;
 }
 
-const DENIED = new Set(['AccessDenied', 'SignatureDoesNotMatch', 'InvalidAccessKeyId', 'InvalidToken', 'ExpiredToken', 'AllAccessDisabled', 'AccountProblem', 'InvalidSecurity']);
-const INTEGRITY = new Set(['BadDigest', 'InvalidDigest', 'InvalidPart', 'InvalidPartOrder', 'EntityTooSmall', 'IncompleteBody', 'XAmzContentSHA256Mismatch']);
+const DENIED = new Set(['AccessDenied', 'SignatureDoesNotMatch', 'InvalidSignature', 'InvalidAccessKeyId', 'S3InvalidAccessKeyId', 'InvalidToken', 'AllAccessDisabled', 'AccountProblem', 'InvalidSecurity', 'TenantNotFound']);
+const INTEGRITY = new Set(['BadDigest', 'InvalidDigest', 'InvalidPart', 'InvalidPartOrder', 'EntityTooSmall', 'IncompleteBody', 'XAmzContentSHA256Mismatch', 'InvalidChecksum', 'MissingPart']);
 
 function retryAfterMs(res: S3Response | undefined): number | undefined {
   const v = res?.header('retry-after');
@@ -72,8 +73,15 @@ function retryAfterMs(res: S3Response | undefined): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-/** Translates a failed answer to `what` (a short phrase: "upload part 3") into the product's error. */
-export function s3AppError(f: S3Failure, what: string, res?: S3Response): AppError {
+/** Operations that send a file's bytes or start or finish doing so. */
+const WRITES: ReadonlySet<SignOp['op']> = new Set(['put', 'create', 'part', 'complete']);
+
+/**
+ * Translates a failed answer to `what` (a short phrase: "upload part 3") into the product's error. `op` is the
+ * operation that failed, where known: a request of the wrong form refused while sending a file means this file
+ * cannot go there, not that the person lacks access.
+ */
+export function s3AppError(f: S3Failure, what: string, res?: S3Response, op?: SignOp['op']): AppError {
   const code = f.s3?.code ?? '';
   const said = f.s3?.message ? `: ${f.s3.message}` : '';
   const details = { status: f.status, ...(code ? { s3Code: code } : {}) };
@@ -86,6 +94,13 @@ export function s3AppError(f: S3Failure, what: string, res?: S3Response): AppErr
   }
   if (code === 'EntityTooLarge' || f.status === 413) {
     return new AppError('upload/too-large', `Storage refused to ${what}: the file is larger than the bucket allows${said}.`, { details, cause, retryable: false });
+  }
+  // Supabase Storage: a type the bucket's allowed_mime_types leave out.
+  if (code === 'InvalidMimeType' || f.status === 415) {
+    return new AppError('upload/unsupported', `Storage does not take this type of file (${what})${said}.`, { details, cause, retryable: false });
+  }
+  if (code === 'ExpiredToken' || code === 'InvalidJWT') {
+    return new AppError('auth/session-expired', `Storage refused to ${what}: the session has expired.`, { details, cause, retryable: false });
   }
   if (INTEGRITY.has(code)) {
     return new AppError('upload/integrity', `Storage did not accept the bytes sent to ${what}${said}.`, { details, cause });
@@ -101,6 +116,9 @@ export function s3AppError(f: S3Failure, what: string, res?: S3Response): AppErr
       retryable: true,
       ...(after === undefined ? {} : { retryAfterMs: after }),
     });
+  }
+  if (f.status === 400 && !DENIED.has(code) && op && WRITES.has(op)) {
+    return new AppError('upload/unsupported', `Storage did not accept the request to ${what} (HTTP 400${code ? ` ${code}` : ''}${said}).`, { details, cause, retryable: false });
   }
   if (f.status === 401 || f.status === 403 || DENIED.has(code) || code === 'NoSuchBucket') {
     return new AppError('storage/denied', `Storage refused to ${what} (HTTP ${f.status}${code ? ` ${code}` : ''}${said}).`, { details, cause, retryable: false });

@@ -22,6 +22,11 @@ export interface S3FilesConfig extends Omit<S3CallerDeps, 'signer'> {
    * Supabase Storage documents it as unsupported, so hashing each body there would be wasted work.
    */
   contentMd5?: boolean;
+  /**
+   * The error for a read of an object the bucket says is not there, where "not there" may also mean "not
+   * yours" (Supabase Storage answers 404 to a read its policies refuse). Without it: `item/not-found`.
+   */
+  explainMissing?: (key: string, signal: AbortSignal | undefined) => Promise<AppError>;
 }
 
 const DELETES_IN_FLIGHT = 8;
@@ -55,7 +60,11 @@ export class S3Files implements FilesPort {
   }
 
   async read(key: string, opts: CallOptions = {}): Promise<Blob> {
-    const { res } = await this.caller.call({ op: 'get', key }, { what: 'download the file', signal: opts.signal, responseType: 'blob' });
+    const { res, failure } = await this.caller.call(
+      { op: 'get', key },
+      { what: 'download the file', signal: opts.signal, responseType: 'blob', ...(this.config.explainMissing ? { accept: (f) => f.status === 404 } : {}) },
+    );
+    if (failure) throw await this.config.explainMissing!(key, opts.signal);
     if (!res.blob) throw new AppError('backend/unreachable', 'Storage sent no file.', { retryable: true });
     return res.blob;
   }

@@ -6,6 +6,14 @@
  *
  * The URLs it makes carry the session token: they are used at once by the engine and never shown, stored or
  * logged (errors strip query strings).
+ *
+ * [Note: Header-signed Create and Complete]
+ * Most operations are presigned (the signature in the query string). Supabase Storage's S3 endpoint refuses a
+ * presigned CreateMultipartUpload or CompleteMultipartUpload (400 InvalidRequest: its routes require an
+ * `Authorization` header), so those two are signed in headers instead: the SDK builds the request as it would
+ * send it, the usual signing step signs it with `x-amz-content-sha256: UNSIGNED-PAYLOAD` (the engine sends its
+ * own Complete body, whose hash is then not part of the signature, as S3 allows), and the request is handed back
+ * instead of being sent. Any S3 server takes either form, so every provider gets the same requests.
  */
 import {
   AbortMultipartUploadCommand,
@@ -60,6 +68,40 @@ export class SessionSigner implements S3Signer {
 
   adjustClock(serverTimeMs: number): void {
     this.offsetMs = serverTimeMs - Date.now();
+    // Header signing (signedInHeaders) takes the SDK's own clock correction.
+    this.client.config.systemClockOffset = this.offsetMs;
+  }
+
+  /** The request `command` would send, signed in its headers rather than its URL. See [Note: Header-signed Create and Complete]. */
+  private async signedInHeaders(command: SignableCommand, method: 'POST', headers: Record<string, string>): Promise<SignedRequest> {
+    const stack = this.client.middlewareStack.clone();
+    let signed: HttpRequestLike | undefined;
+    stack.addRelativeTo(
+      ((next: (args: { request: unknown }) => Promise<unknown>) => (args: { request: unknown }) => {
+        const req = args.request as HttpRequestLike;
+        for (const name of Object.keys(req.headers)) {
+          // The SDK's bookkeeping, the body's own headers and what a browser sets itself are left unsigned.
+          if (UNSIGNED_HEADERS.has(name.toLowerCase())) delete req.headers[name];
+        }
+        req.body = undefined;
+        Object.assign(req.headers, headers, { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' });
+        return next(args);
+      }) as never,
+      { name: 'shoeboxPrepareHeaderSigning', relation: 'before', toMiddleware: 'awsAuthMiddleware', override: true },
+    );
+    stack.addRelativeTo(
+      (() => (args: { request: unknown }) => {
+        signed = args.request as HttpRequestLike;
+        return Promise.resolve({ response: {}, output: { $metadata: {} } });
+      }) as never,
+      { name: 'shoeboxCaptureSignedRequest', relation: 'after', toMiddleware: 'awsAuthMiddleware', override: true },
+    );
+    const handler = command.resolveMiddleware(stack as never, this.client.config, {});
+    await handler({ input: command.input } as never);
+    if (!signed) throw new Error('The request was not signed.');
+    const sent: Record<string, string> = {};
+    for (const [name, value] of Object.entries(signed.headers)) if (name.toLowerCase() !== 'host') sent[name.toLowerCase()] = value;
+    return { method, url: urlOf(signed), headers: sent };
   }
 
   async sign(ops: SignOp[]): Promise<SignResult[]> {
@@ -91,9 +133,8 @@ export class SessionSigner implements S3Signer {
         return { method: 'PUT', url: await getSignedUrl(c, command, { ...o, signableHeaders: new Set(Object.keys(headers)) }), headers };
       }
       case 'create': {
-        const headers = typed(op.contentType, op.contentDisposition);
         const command = new CreateMultipartUploadCommand({ Bucket, Key, ContentType: op.contentType, ...(op.contentDisposition ? { ContentDisposition: op.contentDisposition } : {}) });
-        return { method: 'POST', url: await getSignedUrl(c, command, { ...o, signableHeaders: new Set(Object.keys(headers)) }), headers };
+        return this.signedInHeaders(command, 'POST', typed(op.contentType, op.contentDisposition));
       }
       case 'part': {
         const command = new UploadPartCommand({ Bucket, Key, UploadId: op.uploadId, PartNumber: op.partNumber, ...(op.contentMd5 ? { ContentMD5: op.contentMd5 } : {}) });
@@ -101,7 +142,8 @@ export class SessionSigner implements S3Signer {
         return { method: 'PUT', url: await getSignedUrl(c, command, { ...o, signableHeaders: new Set(Object.keys(headers)) }), headers };
       }
       case 'complete':
-        return { method: 'POST', url: await getSignedUrl(c, new CompleteMultipartUploadCommand({ Bucket, Key, UploadId: op.uploadId }), o), headers: {} };
+        // Supabase Storage reads the body only when it is typed as XML.
+        return this.signedInHeaders(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId: op.uploadId }), 'POST', { 'content-type': 'application/xml' });
       case 'abort':
         return { method: 'DELETE', url: await getSignedUrl(c, new AbortMultipartUploadCommand({ Bucket, Key, UploadId: op.uploadId }), o), headers: {} };
       case 'list-parts':
@@ -124,4 +166,33 @@ export class SessionSigner implements S3Signer {
         return { method: 'DELETE', url: await getSignedUrl(c, new DeleteObjectCommand({ Bucket, Key }), o), headers: {} };
     }
   }
+}
+
+type SignableCommand = CreateMultipartUploadCommand | CompleteMultipartUploadCommand;
+
+/** The parts of the SDK's HttpRequest this module reads. */
+interface HttpRequestLike {
+  protocol: string;
+  hostname: string;
+  port?: number;
+  path: string;
+  query: Record<string, string | string[] | null>;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+const UNSIGNED_HEADERS = new Set(['amz-sdk-invocation-id', 'amz-sdk-request', 'x-amz-user-agent', 'user-agent', 'content-length', 'content-md5', 'expect']);
+
+/** RFC 3986 encoding, as SigV4's canonical query string has it. */
+function encodeRfc3986(s: string): string {
+  return encodeURIComponent(s).replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function urlOf(req: HttpRequestLike): string {
+  const query = Object.entries(req.query)
+    .flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, v] as const) : [[name, value] as const]))
+    .map(([name, value]) => (value === null ? encodeRfc3986(name) : `${encodeRfc3986(name)}=${encodeRfc3986(value)}`))
+    .join('&');
+  const port = req.port ? `:${req.port}` : '';
+  return `${req.protocol}//${req.hostname}${port}${req.path}${query ? `?${query}` : ''}`;
 }

@@ -42,6 +42,18 @@ describe('Supabase files port', () => {
     expect(req.headers.get('authorization')).toBe(`Bearer ${token}`);
   });
 
+  it('names a download in the signed URL encoded once, whatever characters the name has', async () => {
+    const { backend, stub } = await signedInWith(supabaseStorage);
+    stub.on('POST', '/storage/v1/object/sign/shoebox', [
+      { path: 'albums/a/1/original', signedURL: '/object/sign/shoebox/albums/a/1/original?token=t1', error: null },
+    ]);
+    const name = 'Été à Lisboa #1 & 100%.jpg';
+    const url = new URL((await backend.files.urls(['albums/a/1/original'], { downloadAs: name })).get('albums/a/1/original')!);
+    expect(url.searchParams.get('download')).toBe(name);
+    expect(url.searchParams.get('token')).toBe('t1');
+    expect(url.search).toBe(`?token=t1&download=${encodeURIComponent(name)}`);
+  });
+
   it("signs uploads for Storage's S3 endpoint with the project ref, the anon key and the user's token", async () => {
     const { backend, token } = await signedInWith(supabaseStorage);
     const seen: string[] = [];

@@ -55,15 +55,36 @@ export function createSupabaseFiles(client: SupabaseClient, url: string, anonKey
     });
   });
   const urls = async (keys: string[], opts: UrlOptions): Promise<Map<string, string>> => {
-    const { data, error } = await client.storage
-      .from(storage.bucket)
-      .createSignedUrls(keys, opts.expiresIn ?? limits().presignedUrlSeconds, opts.downloadAs ? { download: opts.downloadAs } : undefined);
+    // The download name is added here, not through the `download` option: supabase-js puts that through
+    // URLSearchParams and then encodeURI, so `Été.jpg` arrived as `%C3%89t…` encoded a second time (`%25C3…`).
+    const { data, error } = await client.storage.from(storage.bucket).createSignedUrls(keys, opts.expiresIn ?? limits().presignedUrlSeconds);
     if (error) throw new AppError('storage/denied', `Storage would not sign the links: ${error.message}`, { cause: error });
     const out = new Map<string, string>();
     for (const entry of data ?? []) {
-      if (entry.path && entry.signedUrl && !entry.error) out.set(entry.path, entry.signedUrl);
+      if (entry.path && entry.signedUrl && !entry.error) out.set(entry.path, opts.downloadAs === undefined ? entry.signedUrl : withDownloadName(entry.signedUrl, opts.downloadAs));
     }
     return out;
   };
-  return new S3Files({ signer, urls, contentMd5: false });
+  return new S3Files({ signer, urls, contentMd5: false, explainMissing: (key, signal) => missingObjectError(client, key, signal) });
+}
+
+/** A signed Storage URL that downloads under `name`: Storage sends it as `Content-Disposition: attachment`. */
+export function withDownloadName(signedUrl: string, name: string): string {
+  // encodeURIComponent rather than URLSearchParams, whose `+` for a space not every query parser reads as one.
+  return `${signedUrl}${signedUrl.includes('?') ? '&' : '?'}download=${encodeURIComponent(name)}`;
+}
+
+/**
+ * Storage answers 404 both for an object that is gone and for one Row Level Security hides (a non-member's read).
+ * Which one it was is told by the album: a person who cannot see it learns nothing more than a non-member of any
+ * album does (`album/not-found`); a member is told the file is gone.
+ */
+async function missingObjectError(client: SupabaseClient, key: string, signal: AbortSignal | undefined): Promise<AppError> {
+  const albumId = /^albums\/([0-9a-f-]{36})\//i.exec(key)?.[1];
+  let query = client.from('albums').select('id').eq('id', albumId ?? '00000000-0000-0000-0000-000000000000');
+  if (signal) query = query.abortSignal(signal);
+  const { data, error } = await query.maybeSingle();
+  if (!error && data) return new AppError('item/not-found', 'Storage has no such file: it may have been deleted.', { retryable: false });
+  if (error) throw new AppError('backend/unreachable', 'Could not tell whether the file is gone.', { cause: error, retryable: true });
+  return new AppError('album/not-found', 'This album does not exist, or you do not have access to it.', { retryable: false });
 }

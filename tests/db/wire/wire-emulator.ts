@@ -45,6 +45,11 @@ export interface WireEmulatorOptions {
   realtime?: boolean;
   /** Realtime's "Allow public access" turned off, as the README asks of a deployment: private channels only. */
   realtimePrivateOnly?: boolean;
+  /**
+   * The project's JWT secret and anon key, when another server of the same project must accept the tokens this
+   * one issues (the real Supabase Storage server); otherwise made fresh.
+   */
+  keys?: { jwtSecret: string; anonKey: string };
 }
 
 const PROJECT_URL = 'https://emulated-project.supabase.test';
@@ -57,9 +62,9 @@ function abortError(): DOMException {
 
 export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions = {}): Promise<WireEmulator> {
   await db.exec(GOTRUE_SCHEMA_SQL);
-  const jwtSecret = randomBytes(32).toString('base64url');
+  const jwtSecret = opts.keys?.jwtSecret ?? randomBytes(32).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
-  const anonKey = signJwt({ iss: 'supabase', ref: 'emulated-project', role: 'anon', iat: now, exp: now + 10 * 365 * 86400 }, jwtSecret);
+  const anonKey = opts.keys?.anonKey ?? signJwt({ iss: 'supabase', ref: 'emulated-project', role: 'anon', iat: now, exp: now + 10 * 365 * 86400 }, jwtSecret);
   const gotrue = new GoTrueEmulator({ db, jwtSecret, issuer: `${PROJECT_URL}/auth/v1`, ...(opts.accessTokenSeconds ? { accessTokenSeconds: opts.accessTokenSeconds } : {}) });
   const postgrest = new PostgrestEmulator({ db, jwtSecret, schema: await loadSchemaCache(db), maxRows: opts.maxRows ?? 1000 });
   const unserved: string[] = [];

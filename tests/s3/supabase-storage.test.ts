@@ -1,0 +1,181 @@
+// The app's files port on the real Supabase Storage server (the service behind hosted Supabase's `/storage/v1`),
+// as a Supabase user's uploads meet it: S3 requests signed with the person's session, Row Level Security on
+// storage.objects from our migrations, display and download URLs from Storage's batch signing. The same contract
+// suite as the local backend and Ceph, then what this server does differently (../shared/services/supabase-storage).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Backend, UploadCheckpoint } from '../../src/backend/ports';
+import { S3Files } from '../../src/backend/s3/s3-files';
+import { SessionSigner } from '../../src/backend/s3/session-signer';
+import { expectAppError, finalizeInput, reserveInput, waitFor } from '../../src/testing/contract/contract-fixtures';
+import { describeFilesPortContract } from '../../src/testing/contract/files-port-contract';
+import { sampleBytes, sha256 } from './s3-engine-harness';
+import { startStorageWorld, type Member, type StorageWorld } from './supabase-storage-world';
+import { buildUploadChild, startChild } from './upload-child-runner';
+
+const MiB = 1024 * 1024;
+
+let world: StorageWorld;
+beforeAll(async () => {
+  world = await startStorageWorld();
+}, 120_000);
+afterAll(async () => {
+  await world?.close();
+});
+
+async function member(name?: string): Promise<Member> {
+  return world.newMember(name);
+}
+
+/** An album of `who`'s with one reserved item; the keys of its original and thumbnail. */
+async function reserved(b: Backend, input = reserveInput()): Promise<{ albumId: string; itemId: string; original: string; thumb: string }> {
+  const album = await b.data.createAlbum({ title: 'Storage' });
+  const [item] = await b.data.reserveItems(album.id, [input]);
+  return { albumId: album.id, itemId: item!.id, original: item!.originalKey, thumb: item!.originalKey.replace(/original$/, 'thumb.webp') };
+}
+
+describeFilesPortContract('supabase storage (the real server, signed with the session)', async () => (await member()).backend);
+
+describe('Supabase Storage: uploads of every size', () => {
+  it.each([
+    ['a small photo', 1 * MiB + 17],
+    ['one byte under the single-PUT limit', 16 * MiB - 1],
+    ['exactly the single-PUT limit (multipart)', 16 * MiB],
+    ['a 40 MiB video', 40 * MiB + 3],
+  ])('stores %s byte for byte', async (_, size) => {
+    const { backend } = await member();
+    const { original } = await reserved(backend, reserveInput({ bytes: size, mime: 'video/mp4', kind: 'video', filename: 'clip.mp4' }));
+    const bytes = sampleBytes(size, size);
+    const checkpoints: UploadCheckpoint[] = [];
+    const result = await backend.files.upload(
+      { key: original, blob: new Blob([bytes]), contentType: 'video/mp4', filename: 'clip.mp4' },
+      { onCheckpoint: (c) => checkpoints.push(c) },
+    );
+    expect(result.bytes).toBe(size);
+    const stored = await world.stored(original);
+    expect(stored && { sha256: sha256(stored), size: stored.length }).toEqual({ sha256: sha256(bytes), size });
+    // Multipart from 16 MiB: Create and Complete went through (header-signed), each part checkpointed.
+    expect(checkpoints.length > 0).toBe(size >= 16 * MiB);
+  });
+
+  it('resumes a 40 MiB upload after its process is killed, without sending the confirmed parts again', async () => {
+    const m = await member('Uploader');
+    const size = 40 * MiB + 4321;
+    const { original } = await reserved(m.backend, reserveInput({ bytes: size, mime: 'video/mp4', kind: 'video', filename: 'clip.mp4' }));
+    const dir = mkdtempSync(join(tmpdir(), 'shoebox-storage-kill-'));
+    try {
+      const child = await buildUploadChild();
+      const bytes = sampleBytes(size, 40);
+      const file = join(dir, 'video.mp4');
+      writeFileSync(file, bytes);
+      const checkpointFile = join(dir, 'checkpoint.json');
+      const childEnv = {
+        ...process.env,
+        CHILD_FILE: file,
+        CHILD_KEY: original,
+        CHILD_CHECKPOINT_FILE: checkpointFile,
+        CHILD_ENDPOINT: `${world.env.url}/storage/v1/s3`,
+        CHILD_REGION: world.env.region,
+        CHILD_BUCKET: world.env.bucket,
+        CHILD_ACCESS_KEY_ID: world.env.tenantId,
+        CHILD_SECRET_ACCESS_KEY: world.env.anonKey,
+        CHILD_SESSION_TOKEN: await m.accessToken(),
+      };
+      const confirmed = () => (existsSync(checkpointFile) ? (JSON.parse(readFileSync(checkpointFile, 'utf8')) as UploadCheckpoint).parts?.length ?? 0 : 0);
+
+      const first = startChild(child, childEnv);
+      await first.started;
+      // Killed once two parts are confirmed (of six): the crash a closed tab or a dead battery makes.
+      await Promise.race([waitFor(() => (confirmed() >= 2 ? true : undefined), 120_000, 'two confirmed parts'), first.done]);
+      first.process.kill('SIGKILL');
+      await first.exited;
+      const before = JSON.parse(readFileSync(checkpointFile, 'utf8')) as UploadCheckpoint;
+      expect(before.uploadId).toBeTruthy();
+      expect(before.parts!.length).toBeGreaterThanOrEqual(2);
+      expect(before.parts!.length).toBeLessThan(6);
+
+      const second = startChild(child, childEnv);
+      await second.done;
+      const stored = await world.stored(original);
+      expect(stored && { sha256: sha256(stored), size: stored.length }).toEqual({ sha256: sha256(bytes), size });
+      // The second run sent only the parts the first had not confirmed.
+      const resent = second.parts();
+      expect(resent.filter((n) => before.parts!.some((p) => p.partNumber === n))).toEqual([]);
+      expect(new Set(resent).size).toBe(6 - before.parts!.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
+describe('Supabase Storage: what this server says, in the product’s words', () => {
+  it('names a download once encoded, for non-ASCII and special characters', async () => {
+    const { backend } = await member();
+    const { original } = await reserved(backend);
+    await backend.files.upload({ key: original, blob: new Blob([sampleBytes(1000, 1)]), contentType: 'image/jpeg', filename: 'x.jpg' });
+    const name = 'Été à Lisboa #1 & 100%.jpg';
+    const url = (await backend.files.urls([original], { downloadAs: name })).get(original)!;
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    const disposition = res.headers.get('content-disposition') ?? '';
+    expect(disposition.startsWith('attachment')).toBe(true);
+    expect(decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1] ?? '')).toBe(name);
+  });
+
+  it('a non-member reading an object learns nothing of the album; a member reading a missing file is told it is gone', async () => {
+    const ana = await member('Ana');
+    const ben = await member('Ben');
+    const { original, albumId, itemId } = await reserved(ana.backend);
+    await ana.backend.files.upload({ key: original, blob: new Blob([sampleBytes(500, 2)]), contentType: 'image/jpeg' });
+    // Storage answers 404 to a read its policies refuse.
+    await expectAppError(ben.backend.files.read(original), 'album/not-found');
+    const missing = `albums/${albumId}/${itemId}/preview.webp`;
+    await expectAppError(ana.backend.files.read(missing), 'item/not-found');
+    expect((await ana.backend.files.read(original)).size).toBe(500);
+  });
+
+  it('a type the bucket does not allow is upload/unsupported, and the file stays out', async () => {
+    const { backend } = await member();
+    const { original } = await reserved(backend);
+    // A bucket whose allowed types leave videos out, the way an owner may narrow it (bucket_allowed_types).
+    const narrow = await world.db.query<{ id: string }>(
+      `insert into storage.buckets (id, name, public, allowed_mime_types) values ('shoebox-photos-only', 'shoebox-photos-only', false, array['image/jpeg'])
+       on conflict (id) do update set allowed_mime_types = excluded.allowed_mime_types returning id`,
+    );
+    expect(narrow).toHaveLength(1);
+    const files = new S3Files({
+      signer: new SessionSigner({
+        endpoint: `${world.env.url}/storage/v1/s3`,
+        region: world.env.region,
+        bucket: 'shoebox-photos-only',
+        credentials: async () => ({ accessKeyId: world.env.tenantId, secretAccessKey: world.env.anonKey, sessionToken: await (await member()).accessToken() }),
+      }),
+      contentMd5: false,
+      retry: { policy: { retries: 0, baseMs: 1, maxMs: 1 } },
+    });
+    const err = await expectAppError(files.upload({ key: original, blob: new Blob([sampleBytes(100, 3)]), contentType: 'video/mp4' }), 'upload/unsupported');
+    expect(err.retryable).toBe(false);
+  });
+
+  it('a contributor cannot delete the original of their own item once it is in the album; their unfinished upload, yes', async () => {
+    const owner = await member('Owner');
+    const album = await owner.backend.data.createAlbum({ title: 'Together' });
+    const contributor = await member('Contributor');
+    const { token } = await owner.backend.data.createInvite(album.id, { role: 'contributor' });
+    await contributor.backend.data.acceptInvite(token);
+
+    const [ready, pending] = await contributor.backend.data.reserveItems(album.id, [reserveInput(), reserveInput()]);
+    for (const item of [ready!, pending!]) {
+      await contributor.backend.files.upload({ key: item.originalKey, blob: new Blob([sampleBytes(300, 4)]), contentType: 'image/jpeg' });
+      expect(await world.stored(item.originalKey)).not.toBeNull();
+    }
+    await contributor.backend.data.finalizeItem(album.id, ready!.id, finalizeInput());
+    await expectAppError(contributor.backend.files.remove([ready!.originalKey]), 'storage/denied');
+    await expectAppError(owner.backend.files.remove([ready!.originalKey]), 'storage/denied');
+    expect(await world.stored(ready!.originalKey)).not.toBeNull();
+    await contributor.backend.files.remove([pending!.originalKey]);
+    expect(await world.stored(pending!.originalKey)).toBeNull();
+  });
+});
