@@ -129,12 +129,8 @@ export default defineConfig({
           include: ['src/**/*.browser.test.{ts,tsx}', 'tests/browser/**/*.browser.test.{ts,tsx}'],
           testTimeout: 60_000,
           fileParallelism: false,
-          // The S3 test server's settings (S3_TEST_*, exported by scripts/test.mjs) for tests/browser/s3-*, and the
-          // Supabase Storage test server's (SUPABASE_STORAGE_TEST_*) for tests/browser/supabase-storage-browser-env.ts.
-          provide: {
-            s3Test: Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('S3_TEST_'))),
-            supabaseStorageTest: Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('SUPABASE_STORAGE_TEST_'))),
-          },
+          // The S3 test server's settings (S3_TEST_*, exported by scripts/test.mjs) for tests/browser/s3-*.
+          provide: { s3Test: Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('S3_TEST_'))) },
           browser: {
             enabled: true,
             headless: true,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { addFiles, createAlbum, expectItemCount, fixture, fixtureBytes, tile } from './helpers';
 import { expect, test } from './supabase-world';
-import { supabaseStorageTestEnv } from '../s3/supabase-storage-world';
+import { supabaseStorageTestEnv } from '../s3/supabase-storage-env';
 
 // A Supabase project whose files live on the real Supabase Storage server (scripts/supabase-storage-test-server.mjs),
 // as a hosted project's do: the app signs its S3 requests with the person's own session, Storage's Row Level

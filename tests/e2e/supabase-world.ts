@@ -21,7 +21,7 @@ import { createWireEmulator, type WireEmulator } from '../db/wire/wire-emulator'
 import { expect, test as base, type CspViolation } from './csp-test';
 import { startEdgeFunction, type EdgeFunctionServer } from './edge-function-server';
 import { afterRoundTrip, routeThroughGateway, type GatewayTargets } from './emulated-gateway';
-import { supabaseStorageTestEnv } from '../s3/supabase-storage-world';
+import { supabaseStorageTestEnv } from '../s3/supabase-storage-env';
 
 const PROJECT_URL = 'https://emulated-project.supabase.test';
 /** The bucket's address as the app sees it; the gateway passes it on to the Ceph gateway at S3_TEST_ENDPOINT. */

@@ -14,41 +14,7 @@ import { createSupabaseBackend } from '../../src/backend/supabase/create-supabas
 import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
 import { attachDb, type Harness } from '../db/db-harness';
 import { createWireEmulator, type WireEmulator } from '../db/wire/wire-emulator';
-
-export interface SupabaseStorageTestEnv {
-  /** The gateway stand-in: Storage is at `<url>/storage/v1`, its S3 endpoint at `<url>/storage/v1/s3`. */
-  url: string;
-  databaseUrl: string;
-  jwtSecret: string;
-  anonKey: string;
-  serviceKey: string;
-  tenantId: string;
-  region: string;
-  bucket: string;
-}
-
-const NAMES = {
-  url: 'SUPABASE_STORAGE_TEST_URL',
-  databaseUrl: 'SUPABASE_STORAGE_TEST_DATABASE_URL',
-  jwtSecret: 'SUPABASE_STORAGE_TEST_JWT_SECRET',
-  anonKey: 'SUPABASE_STORAGE_TEST_ANON_KEY',
-  serviceKey: 'SUPABASE_STORAGE_TEST_SERVICE_KEY',
-  tenantId: 'SUPABASE_STORAGE_TEST_TENANT_ID',
-  region: 'SUPABASE_STORAGE_TEST_REGION',
-  bucket: 'SUPABASE_STORAGE_TEST_BUCKET',
-} as const satisfies Record<keyof SupabaseStorageTestEnv, string>;
-
-/** Reads SUPABASE_STORAGE_TEST_*; throws naming what is missing and how to get it. */
-export function supabaseStorageTestEnv(vars: Record<string, string | undefined> = process.env): SupabaseStorageTestEnv {
-  const missing = Object.values(NAMES).filter((name) => !vars[name]);
-  if (missing.length) {
-    throw new Error(
-      `The Supabase Storage test server's settings are missing (${missing.join(', ')}). Run the suite with \`node scripts/test.mjs s3\`, ` +
-        'or start the server with `node scripts/supabase-storage-test-server.mjs` (it needs DATABASE_URL) and export the lines it prints.',
-    );
-  }
-  return Object.fromEntries(Object.entries(NAMES).map(([key, name]) => [key, vars[name]!])) as unknown as SupabaseStorageTestEnv;
-}
+import { supabaseStorageTestEnv, type SupabaseStorageTestEnv } from './supabase-storage-env';
 
 export const PASSWORD = 'correct horse battery staple';
 
