@@ -1,5 +1,4 @@
 /** Album operations of the local DataPort. The local profile owns every local album. */
-import { albumDescription, albumTitle, parseField, validateAlbumInput } from '../../lib/validation';
 import type { AlbumInput, AlbumPatch, CallOptions } from '../ports';
 import type { Album } from '../entities';
 import { addActivity } from './local-activity';
@@ -9,6 +8,9 @@ import { newAlbumRecord, prefixRange, type AlbumRecord } from './local-db';
 import { guard, invalid } from './local-errors';
 import { log } from '../../lib/log';
 import { forgetSocial } from './local-social';
+
+// The text rules (and zod) load with the first write that checks text: reading albums never needs them.
+const validation = () => import('../../lib/validation');
 
 export function listAlbums(deps: LocalDataDeps, opts: CallOptions): Promise<Album[]> {
   return readTransaction(deps, opts.signal, async (tx) => {
@@ -24,7 +26,7 @@ export function getAlbum(deps: LocalDataDeps, albumId: string, opts: CallOptions
 
 export function createAlbum(deps: LocalDataDeps, input: AlbumInput, opts: CallOptions): Promise<Album> {
   return guard(opts.signal, async () => {
-    const { title, description } = validateAlbumInput(input ?? { title: '' });
+    const { title, description } = (await validation()).validateAlbumInput(input ?? { title: '' });
     const profile = await deps.profile();
     const at = now();
     const record = newAlbumRecord(crypto.randomUUID(), profile.id, title, description, at);
@@ -41,6 +43,7 @@ export function createAlbum(deps: LocalDataDeps, input: AlbumInput, opts: CallOp
 export function updateAlbum(deps: LocalDataDeps, albumId: string, patch: AlbumPatch, opts: CallOptions): Promise<Album> {
   return guard(opts.signal, async () => {
     const changes: Partial<AlbumRecord> = {};
+    const { albumDescription, albumTitle, parseField } = await validation();
     if (patch?.title !== undefined) changes.title = parseField(albumTitle, patch.title, 'title');
     if (patch?.description !== undefined) changes.description = parseField(albumDescription, patch.description, 'description');
     if (patch?.keepLocation !== undefined) {
