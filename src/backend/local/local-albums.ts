@@ -7,7 +7,6 @@ import { now, readTransaction, rowOf, writeTransaction, type LocalDataDeps } fro
 import { newAlbumRecord, prefixRange, type AlbumRecord } from './local-db';
 import { guard, invalid } from './local-errors';
 import { log } from '../../lib/log';
-import { forgetSocial } from './local-social';
 
 // The text rules (and zod) load with the first write that checks text: reading albums never needs them.
 const validation = () => import('../../lib/validation');
@@ -73,6 +72,8 @@ export function updateAlbum(deps: LocalDataDeps, albumId: string, patch: AlbumPa
 
 export function deleteAlbum(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<void> {
   return guard(opts.signal, async () => {
+    // Loaded before the transaction: one that waits on anything but its own requests commits early.
+    const { forgetSocial } = await import('./local-social');
     const album = await writeTransaction(deps, async (tx) => {
       const record = await requireAlbum(tx, albumId);
       const view = await albumView(tx, record);
