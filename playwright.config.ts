@@ -20,8 +20,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    // The production build, served as a static host would.
-    command: `npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    // The production build, served as a static host would. `npm test` has built dist/ already (E2E_PREBUILT=1,
+    // see scripts/test.mjs): it is served as it is.
+    command: `${process.env.E2E_PREBUILT === '1' ? '' : 'npx vite build --logLevel warn && '}npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

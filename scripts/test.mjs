@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // `npm test`: every suite, with the services they need installed and started first.
 //   1. typecheck and lint
-//   2. unit tests (Node); database tests on PGlite, then on a PostgreSQL server (the one at DATABASE_URL, or a
-//      throwaway Debian cluster in CI or as root)
+//   2. unit tests (Node); the JavaScript budgets, from the production build (built once here, and served by
+//      the end-to-end tests later); database tests on PGlite, then on a PostgreSQL server (the one at
+//      DATABASE_URL, or a throwaway Debian cluster in CI or as root)
 //   3. S3 tests (Node) against a real S3 gateway (Ceph RADOS Gateway on loopback, started here) and the real
 //      Supabase Storage server (prepared in the background from the start of the run, started here on the
 //      PostgreSQL server), then the edge functions' tests (Deno) against that gateway and the PostgreSQL server
 //   4. browser tests (Vitest browser mode in Debian's Chromium) and end-to-end tests (Playwright driving Debian's
 //      Chromium against the production build), with the gateway's S3_TEST_* and the storage server's
 //      SUPABASE_STORAGE_TEST_* in their environment, and for the end-to-end tests the PostgreSQL server's DATABASE_URL
-// `node scripts/test.mjs <step>…` runs only those steps (static, unit, live, db, s3, functions, browser, e2e) and
-// starts only the services they need, in folders and on ports of this run's own; every service started here is
+// `node scripts/test.mjs <step>…` runs only those steps (static, unit, budget, live, db, s3, functions, browser, e2e)
+// and starts only the services they need, in folders and on ports of this run's own; every service started here is
 // stopped at the end, also on failure and on Ctrl-C. Services given in the environment (DATABASE_URL, S3_TEST_*,
 // SUPABASE_STORAGE_TEST_*) are used as given and left running.
 // Missing system packages (Chromium, PostgreSQL, Ceph, ExifTool) are installed with apt-get when running as root.
@@ -110,6 +111,21 @@ if (want('unit')) {
   const file = join(out, 'unit.json');
   step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
   if (!countVitest(file)) failures.push('unit (no report)');
+}
+
+// One production build for the budgets and the end-to-end tests: bundle-budget.mjs builds dist/ (reading the
+// build's import graph as it does), and the end-to-end tests' server then serves that dist/ instead of
+// building again. `built` says whether dist/ is this run's (it is removed first, so only a build that
+// finished leaves one).
+let built = false;
+const dist = join(root, 'dist');
+
+if (want('budget')) {
+  const file = join(out, 'budget.json');
+  rmSync(dist, { recursive: true, force: true });
+  step('budget', run('JavaScript budgets', process.execPath, [join(root, 'scripts', 'bundle-budget.mjs'), '--report', file]));
+  built = existsSync(join(dist, 'index.html'));
+  if (!countVitest(file)) failures.push('budget (no report)');
 }
 
 if (want('live')) {
@@ -281,9 +297,15 @@ try {
   }
 
   if (want('e2e')) {
+    if (!built) {
+      rmSync(dist, { recursive: true, force: true });
+      step('build', run('production build', 'npx', ['vite', 'build', '--logLevel', 'warn']));
+      built = existsSync(join(dist, 'index.html'));
+    }
     const file = join(out, 'e2e.json');
     const url = postgresUrl();
-    step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true', ...(url ? { DATABASE_URL: url } : {}) }));
+    const prebuilt = built ? { E2E_PREBUILT: '1' } : {};
+    step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true', ...prebuilt, ...(url ? { DATABASE_URL: url } : {}) }));
     if (!countPlaywright(file)) failures.push('e2e (no report)');
     stopPostgres();
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { installPlatform, type PlatformInput, type UaHints } from './platform';
+import { installPlatform } from './platform';
+import { platformWithoutParsing, type PlatformInput, type UaHints } from './platform-input';
 
 const UA = {
   iphoneSafari: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
@@ -116,5 +117,20 @@ describe('installPlatform', () => {
   it('explains, without steps, for a browser it does not know', () => {
     expect(installPlatform(input('curl/8.5.0'))).toEqual({ kind: 'unsupported', browser: 'This browser', reason: 'unknown' });
     expect(installPlatform(input(''))).toEqual({ kind: 'unsupported', browser: 'This browser', reason: 'unknown' });
+  });
+});
+
+describe('platformWithoutParsing', () => {
+  it('tells a computer’s Chromium from its client hints alone, whatever its user agent says', () => {
+    expect(platformWithoutParsing(input('', { hints: chromeHints('Linux', false, 'Chromium') }))).toEqual({ kind: 'chromium', browser: 'Chromium', mobile: false });
+    expect(platformWithoutParsing(input('', { hints: chromeHints('Windows', false, 'Microsoft Edge') }))).toEqual({ kind: 'chromium', browser: 'Edge', mobile: false });
+    expect(platformWithoutParsing(input('', { standalone: true }))).toEqual({ kind: 'installed' });
+  });
+
+  it('leaves phones, Android asking for desktop sites and browsers without hints to the user agent', () => {
+    expect(platformWithoutParsing(input(UA.androidChrome, { hints: chromeHints('Android', true) }))).toBeNull();
+    expect(platformWithoutParsing(input(UA.androidChromeDesktopSite, { hints: chromeHints('Android', false) }))).toBeNull();
+    expect(platformWithoutParsing(input(UA.winFirefox))).toBeNull();
+    expect(platformWithoutParsing(input(UA.ipadDesktop, { maxTouchPoints: 5 }))).toBeNull();
   });
 });

@@ -1,44 +1,5 @@
 import UAParser from 'ua-parser-js';
-
-/** The low-entropy User-Agent Client Hints (`navigator.userAgentData`), which only Chromium browsers give. */
-export interface UaHints {
-  brands?: readonly { brand: string; version: string }[];
-  mobile?: boolean;
-  platform?: string;
-}
-
-export interface PlatformInput {
-  ua: string;
-  hints?: UaHints | null;
-  /** `navigator.maxTouchPoints`: an iPad asking for desktop sites says it is a Mac, but has a touch screen. */
-  maxTouchPoints: number;
-  /** Running as an installed app: display-mode standalone (or fullscreen, minimal-ui, window-controls-overlay), or iOS's `navigator.standalone`. */
-  standalone: boolean;
-}
-
-/**
- * What this browser can do to install Shoebox, which decides the help shown:
- * - `installed`: running as the installed app; no help.
- * - `chromium`: Chrome, Edge, Opera… on a computer or Android; they offer their own prompt (`beforeinstallprompt`).
- * - `samsung-internet`: may offer the prompt; otherwise its menu has Add page to → Home screen.
- * - `firefox-android`: its menu adds the app to the home screen; no prompt.
- * - `ios-safari`: Share → Add to Home Screen (iPad in desktop mode included).
- * - `ios-browser`: Chrome, Firefox or Edge on iOS: their Share menu adds to the Home Screen from iOS 16.4;
- *   before that only Safari could.
- * - `in-app`: a page inside another app (Instagram, Facebook, a web view): open it in the browser first.
- * - `mac-safari`: Safari 17 or later on macOS Sonoma: File → Add to Dock.
- * - `unsupported`: Firefox on a computer, older Safari on a Mac, anything else: explain, offer no steps.
- */
-export type InstallPlatform =
-  | { kind: 'installed' }
-  | { kind: 'chromium'; browser: string; mobile: boolean }
-  | { kind: 'samsung-internet' }
-  | { kind: 'firefox-android' }
-  | { kind: 'ios-safari'; device: 'iphone' | 'ipad'; desktopMode: boolean }
-  | { kind: 'ios-browser'; browser: string; canAddToHomeScreen: boolean }
-  | { kind: 'in-app'; os: 'iOS' | 'Android'; app: string | null }
-  | { kind: 'mac-safari' }
-  | { kind: 'unsupported'; browser: string; reason: 'firefox-desktop' | 'old-safari' | 'unknown' };
+import { CH_BRANDS, platformWithoutParsing, type InstallPlatform, type PlatformInput } from './platform-input';
 
 /** "16.4" or "16_4" as one comparable number (16.10 after 16.9); NaN when unknown. */
 function version(v: string | undefined): number {
@@ -53,20 +14,11 @@ const IOS_OTHER_BROWSERS_ADD = version('16.4');
 /** Named in-app browsers (ua-parser-js 1.x names them as browsers). */
 const IN_APP = new Set(['Instagram', 'Facebook', 'Line', 'WeChat', 'TikTok', 'Snapchat', 'LinkedIn', 'Twitter', 'GSA', 'KakaoTalk', 'Klarna', 'Zalo']);
 
-/** Chromium's own brands in the client hints, with the name to say. */
-const CH_BRANDS: Record<string, string> = {
-  'Microsoft Edge': 'Edge',
-  'Google Chrome': 'Chrome',
-  Opera: 'Opera',
-  'Samsung Internet': 'Samsung Internet',
-  Brave: 'Brave',
-  Vivaldi: 'Vivaldi',
-  Yandex: 'Yandex',
-};
-
 /** Which install help applies, from the user agent, the client hints, the touch points and the display mode. */
-export function installPlatform({ ua, hints, maxTouchPoints, standalone }: PlatformInput): InstallPlatform {
-  if (standalone) return { kind: 'installed' };
+export function installPlatform(input: PlatformInput): InstallPlatform {
+  const known = platformWithoutParsing(input);
+  if (known) return known;
+  const { ua, hints, maxTouchPoints } = input;
   const r = new UAParser(ua).getResult();
   const browser = r.browser.name ?? '';
   const brands = hints?.brands?.map((b) => b.brand) ?? [];
@@ -104,27 +56,4 @@ export function installPlatform({ ua, hints, maxTouchPoints, standalone }: Platf
     return version(r.browser.version) >= version('17') ? { kind: 'mac-safari' } : { kind: 'unsupported', browser: 'Safari', reason: 'old-safari' };
   }
   return { kind: 'unsupported', browser: browser || 'This browser', reason: 'unknown' };
-}
-
-interface NavigatorWithExtras {
-  userAgent: string;
-  maxTouchPoints?: number;
-  userAgentData?: UaHints;
-  /** iOS Safari's own flag for a page opened from the Home Screen. */
-  standalone?: boolean;
-}
-
-const INSTALLED_MODES = ['standalone', 'fullscreen', 'minimal-ui', 'window-controls-overlay'];
-
-/** Reads what `installPlatform` needs from this window. */
-export function readPlatformInput(win: Window): PlatformInput {
-  const nav = win.navigator as NavigatorWithExtras;
-  const displayMode = typeof win.matchMedia === 'function' && INSTALLED_MODES.some((m) => win.matchMedia(`(display-mode: ${m})`).matches);
-  const ch = nav.userAgentData;
-  return {
-    ua: nav.userAgent,
-    hints: ch ? { brands: ch.brands, mobile: ch.mobile, platform: ch.platform } : null,
-    maxTouchPoints: nav.maxTouchPoints ?? 0,
-    standalone: displayMode || nav.standalone === true,
-  };
 }

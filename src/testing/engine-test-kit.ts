@@ -34,7 +34,7 @@ export function describeQueue(s: QueueSnapshot): string {
 }
 
 /** Resolves with the first snapshot that satisfies the predicate. */
-export function until(engine: UploadEngine, predicate: (s: QueueSnapshot) => boolean, timeoutMs = 40_000): Promise<QueueSnapshot> {
+export function until(engine: Pick<UploadEngine, 'subscribe' | 'getSnapshot'>, predicate: (s: QueueSnapshot) => boolean, timeoutMs = 40_000): Promise<QueueSnapshot> {
   return new Promise((resolve, reject) => {
     let unsubscribe = () => {};
     const timer = setTimeout(() => {

@@ -13,7 +13,7 @@ import { delay, RunScheduler, STOP_WAIT_MS } from './run-scheduler';
 import { claimRunnerLock, type RunnerRole } from './runner-lock';
 import { TaskRunner } from './task-runner';
 import { Connectivity, type Probe } from './connectivity';
-import { DEFAULT_UPLOAD_DB, UploadStore } from './upload-store';
+import { DEFAULT_UPLOAD_DB, queueChannelName, UploadStore } from './upload-store';
 import { canTransition, isActive, isNetworkStage, type UploadTask } from './upload-task';
 import { log } from '../lib/log';
 
@@ -218,7 +218,7 @@ export class UploadEngine {
     }
     this.tasks.open(store);
     life.store = store;
-    this.channel.open(`${this.dbName}:queue`);
+    this.channel.open(queueChannelName(this.dbName));
     this.connectivity.listen();
     this.snapshots.startTicking();
     const role = await claimRunnerLock({

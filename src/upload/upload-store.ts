@@ -1,5 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { UploadTask } from './upload-task';
+import { isFinished, type UploadTask } from './upload-task';
 
 /** The user's file, and the derived copies once made (so a crash after processing does not process again). */
 export type StoredBlobRole = 'source' | 'preview' | 'thumb';
@@ -33,6 +33,11 @@ interface UploadDb extends DBSchema {
 }
 
 export const DEFAULT_UPLOAD_DB = 'shoebox-uploads';
+
+/** The BroadcastChannel over which the tabs of one queue (one database) speak. */
+export function queueChannelName(dbName: string): string {
+  return `${dbName}:queue`;
+}
 /** 1: tasks and blobs; 2: the share inbox. */
 const UPLOAD_DB_VERSION = 2;
 
@@ -72,6 +77,16 @@ export class UploadStore {
 
   loadAll(): Promise<UploadTask[]> {
     return this.db.getAll('tasks');
+  }
+
+  /** Some task is not done or canceled: it waits, runs, is paused or failed. */
+  async hasUnfinishedTasks(): Promise<boolean> {
+    let cursor = await this.db.transaction('tasks').store.openCursor();
+    while (cursor) {
+      if (!isFinished(cursor.value.state)) return true;
+      cursor = await cursor.continue();
+    }
+    return false;
   }
 
   async loadMany(ids: readonly string[]): Promise<Map<string, UploadTask | undefined>> {

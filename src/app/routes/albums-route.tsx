@@ -1,13 +1,15 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ActivityList } from '../../features/activity/activity-list';
 import { useUnreadCounts } from '../../features/activity/use-activity';
 import { AlbumCard } from '../../features/albums/album-card';
-import { AlbumFormDialog } from '../../features/albums/album-form-dialog';
 import { useAlbums, useAlbumsLive, useCreateAlbum } from '../../features/albums/use-albums';
 import { useObjectUrls } from '../../features/files/use-object-urls';
 import { ErrorPanel, showsWhatItHad, StaleNotice } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
+
+// A click away: the form and the text rules it checks load when it first opens, not with the albums.
+const AlbumFormDialog = lazy(async () => ({ default: (await import('../../features/albums/album-form-dialog')).AlbumFormDialog }));
 
 export function AlbumsRoute() {
   useAlbumsLive();
@@ -16,6 +18,9 @@ export function AlbumsRoute() {
   const create = useCreateAlbum();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
+  // Once opened, the form stays mounted, so closing it is the dialog's own (focus goes back where it was).
+  const [formOpened, setFormOpened] = useState(false);
+  if (creating && !formOpened) setFormOpened(true);
   const [params, setParams] = useSearchParams();
   // The installed app's "Add photos" shortcut opens `/?add=1`: a new album, whose screen then takes the photos.
   // The parameter is dropped at once, so Back or a reload does not open the dialog again.
@@ -80,17 +85,21 @@ export function AlbumsRoute() {
 
       <ActivityList />
 
-      <AlbumFormDialog
-        open={creating}
-        onClose={() => setCreating(false)}
-        title="New album"
-        submitLabel="Create album"
-        onSubmit={async (input) => {
-          const album = await create.mutateAsync(input);
-          setCreating(false);
-          void navigate(`/albums/${album.id}`);
-        }}
-      />
+      {formOpened && (
+        <Suspense fallback={null}>
+          <AlbumFormDialog
+            open={creating}
+            onClose={() => setCreating(false)}
+            title="New album"
+            submitLabel="Create album"
+            onSubmit={async (input) => {
+              const album = await create.mutateAsync(input);
+              setCreating(false);
+              void navigate(`/albums/${album.id}`);
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

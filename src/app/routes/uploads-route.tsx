@@ -23,7 +23,7 @@ const STATE_TEXT: Record<TaskState, string> = {
 
 export function UploadsRoute() {
   const engine = useUploadEngine();
-  const { tasks, totals } = useUploadQueue();
+  const { tasks, totals } = useUploadQueue({ load: true });
   const finished = tasks.some((t) => t.state === 'done' || t.state === 'canceled');
   const pct = totals.bytesTotal > 0 ? (totals.bytesDone / totals.bytesTotal) * 100 : 0;
   const waitingForNetwork = totals.offline && totals.filesTotal - totals.filesDone - totals.filesFailed > 0;

@@ -6,7 +6,7 @@ import { readTransaction, type LocalDataDeps } from './local-data-deps';
 import { readDescending, type ActivityRecord, type WriteTx } from './local-db';
 import { guard, invalid } from './local-errors';
 import { requireAlbum } from './local-album-view';
-import { MAX_PAGE_SIZE } from './local-item-pages';
+import { MAX_PAGE_SIZE } from './local-data-deps';
 
 /** Additions by the same person to the same album within this long read as one activity row. */
 export const ADDED_ITEMS_BURST_MS = 5 * 60_000;

@@ -1,5 +1,4 @@
 /** Album operations of the local DataPort. The local profile owns every local album. */
-import { albumDescription, albumTitle, parseField, validateAlbumInput } from '../../lib/validation';
 import type { AlbumInput, AlbumPatch, CallOptions } from '../ports';
 import type { Album } from '../entities';
 import { addActivity } from './local-activity';
@@ -8,7 +7,9 @@ import { now, readTransaction, rowOf, writeTransaction, type LocalDataDeps } fro
 import { newAlbumRecord, prefixRange, type AlbumRecord } from './local-db';
 import { guard, invalid } from './local-errors';
 import { log } from '../../lib/log';
-import { forgetSocial } from './local-social';
+
+// The text rules (and zod) load with the first write that checks text: reading albums never needs them.
+const validation = () => import('../../lib/validation');
 
 export function listAlbums(deps: LocalDataDeps, opts: CallOptions): Promise<Album[]> {
   return readTransaction(deps, opts.signal, async (tx) => {
@@ -24,7 +25,7 @@ export function getAlbum(deps: LocalDataDeps, albumId: string, opts: CallOptions
 
 export function createAlbum(deps: LocalDataDeps, input: AlbumInput, opts: CallOptions): Promise<Album> {
   return guard(opts.signal, async () => {
-    const { title, description } = validateAlbumInput(input ?? { title: '' });
+    const { title, description } = (await validation()).validateAlbumInput(input ?? { title: '' });
     const profile = await deps.profile();
     const at = now();
     const record = newAlbumRecord(crypto.randomUUID(), profile.id, title, description, at);
@@ -41,6 +42,7 @@ export function createAlbum(deps: LocalDataDeps, input: AlbumInput, opts: CallOp
 export function updateAlbum(deps: LocalDataDeps, albumId: string, patch: AlbumPatch, opts: CallOptions): Promise<Album> {
   return guard(opts.signal, async () => {
     const changes: Partial<AlbumRecord> = {};
+    const { albumDescription, albumTitle, parseField } = await validation();
     if (patch?.title !== undefined) changes.title = parseField(albumTitle, patch.title, 'title');
     if (patch?.description !== undefined) changes.description = parseField(albumDescription, patch.description, 'description');
     if (patch?.keepLocation !== undefined) {
@@ -70,6 +72,8 @@ export function updateAlbum(deps: LocalDataDeps, albumId: string, patch: AlbumPa
 
 export function deleteAlbum(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<void> {
   return guard(opts.signal, async () => {
+    // Loaded before the transaction: one that waits on anything but its own requests commits early.
+    const { forgetSocial } = await import('./local-social');
     const album = await writeTransaction(deps, async (tx) => {
       const record = await requireAlbum(tx, albumId);
       const view = await albumView(tx, record);

@@ -1,12 +1,14 @@
 /** AuthPort of the local backend: one built-in profile, no accounts, nothing to sign in to. */
 import { AppError } from '../../lib/app-error';
-import { displayName as displayNameSchema, parseField } from '../../lib/validation';
 import type { AuthCapabilities, AuthPort, Session, SessionCheck, Unsubscribe } from '../ports';
 import type { Profile } from '../entities';
 import type { LocalDb } from './local-db';
 import { guard } from './local-errors';
 import type { LocalRealtime } from './local-realtime';
 import { log } from '../../lib/log';
+
+// The text rules (and zod) load with the first write that checks text: starting never needs them.
+const validation = () => import('../../lib/validation');
 
 const PROFILE_KEY = 'profile';
 export const DEFAULT_DISPLAY_NAME = 'You';
@@ -107,7 +109,8 @@ export class LocalAuth implements AuthPort {
 
   updateProfile(patch: { displayName?: string }): Promise<Profile> {
     return guard(undefined, async () => {
-      const name = patch.displayName === undefined ? undefined : parseField(displayNameSchema, patch.displayName, 'displayName');
+      const { displayName, parseField } = await validation();
+      const name = patch.displayName === undefined ? undefined : parseField(displayName, patch.displayName, 'displayName');
       await this.profile();
       const idb = await this.db.get();
       const tx = idb.transaction('meta', 'readwrite');

@@ -19,6 +19,9 @@ export interface LocalDataDeps {
 
 export type AnyTx = ReadTx | WriteTx;
 
+/** The most rows one read returns (a page of items, the activity feed). */
+export const MAX_PAGE_SIZE = 1000;
+
 export function now(): string {
   return new Date().toISOString();
 }

@@ -10,12 +10,15 @@ import * as albums from './local-albums';
 import { LocalDevices } from './local-devices';
 import { guard } from './local-errors';
 import type { LocalDataDeps } from './local-data-deps';
-import * as members from './local-members';
-import * as pages from './local-item-pages';
-import * as pending from './local-pending-items';
-import * as social from './local-social';
-import * as writes from './local-item-writes';
-import * as trash from './local-trash-purge';
+
+// The albums screen reads albums and activity; the other operations (an album's items, uploads, comments,
+// members, the trash) load with their first call, so the first screen does not carry them.
+const members = () => import('./local-members');
+const pages = () => import('./local-item-pages');
+const pending = () => import('./local-pending-items');
+const social = () => import('./local-social');
+const writes = () => import('./local-item-writes');
+const trash = () => import('./local-trash-purge');
 
 export class LocalData implements DataPort {
   private readonly devices = new LocalDevices();
@@ -47,43 +50,43 @@ export class LocalData implements DataPort {
   // --- Items --------------------------------------------------------------------------------------------
 
   listItems(albumId: string, query: ItemQuery, opts: CallOptions = {}): Promise<Page<Item>> {
-    return pages.listItems(this.deps, albumId, query, opts);
+    return pages().then((m) => m.listItems(this.deps, albumId, query, opts));
   }
 
   countItemsByMonth(albumId: string, query: ItemCountQuery, opts: CallOptions = {}): Promise<MonthCount[]> {
-    return pages.countItemsByMonth(this.deps, albumId, query, opts);
+    return pages().then((m) => m.countItemsByMonth(this.deps, albumId, query, opts));
   }
 
   getItem(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Item> {
-    return pages.getItem(this.deps, albumId, itemId, opts);
+    return pages().then((m) => m.getItem(this.deps, albumId, itemId, opts));
   }
 
   reserveItems(albumId: string, inputs: ReserveItemInput[], opts: CallOptions = {}): Promise<Item[]> {
-    return writes.reserveItems(this.deps, albumId, inputs, opts);
+    return writes().then((m) => m.reserveItems(this.deps, albumId, inputs, opts));
   }
 
   finalizeItem(albumId: string, itemId: string, input: FinalizeItemInput, opts: CallOptions = {}): Promise<Item> {
-    return writes.finalizeItem(this.deps, albumId, itemId, input, opts);
+    return writes().then((m) => m.finalizeItem(this.deps, albumId, itemId, input, opts));
   }
 
   failItem(albumId: string, itemId: string, opts: CallOptions = {}): Promise<void> {
-    return writes.failItem(this.deps, albumId, itemId, opts);
+    return writes().then((m) => m.failItem(this.deps, albumId, itemId, opts));
   }
 
   trashItems(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<void> {
-    return writes.setTrashed(this.deps, albumId, itemIds, true, opts);
+    return writes().then((m) => m.setTrashed(this.deps, albumId, itemIds, true, opts));
   }
 
   restoreItems(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<void> {
-    return writes.setTrashed(this.deps, albumId, itemIds, false, opts);
+    return writes().then((m) => m.setTrashed(this.deps, albumId, itemIds, false, opts));
   }
 
   countPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {
-    return pending.countPendingItems(this.deps, albumId, opts);
+    return pending().then((m) => m.countPendingItems(this.deps, albumId, opts));
   }
 
   clearPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {
-    return pending.clearPendingItems(this.deps, albumId, opts);
+    return pending().then((m) => m.clearPendingItems(this.deps, albumId, opts));
   }
 
   // --- Activity -----------------------------------------------------------------------------------------
@@ -104,94 +107,94 @@ export class LocalData implements DataPort {
   // --- Members and invitations: one member, the owner ([Note: Members without sharing] in ports.ts) ------
 
   listMembers(albumId: string, opts: CallOptions = {}): Promise<Member[]> {
-    return members.listMembers(this.deps, albumId, opts);
+    return members().then((m) => m.listMembers(this.deps, albumId, opts));
   }
 
   setMemberRole(albumId: string, _userId: string, _role: Role, opts: CallOptions = {}): Promise<void> {
-    return members.refuse(this.deps, albumId, opts);
+    return members().then((m) => m.refuse(this.deps, albumId, opts));
   }
 
   removeMember(albumId: string, _userId: string, opts: CallOptions = {}): Promise<void> {
-    return members.refuse(this.deps, albumId, opts);
+    return members().then((m) => m.refuse(this.deps, albumId, opts));
   }
 
   transferOwnership(albumId: string, _userId: string, opts: CallOptions = {}): Promise<void> {
-    return members.refuse(this.deps, albumId, opts);
+    return members().then((m) => m.refuse(this.deps, albumId, opts));
   }
 
   leaveAlbum(albumId: string, _choice: { keepItems: boolean }, opts: CallOptions = {}): Promise<void> {
-    return members.refuse(this.deps, albumId, opts);
+    return members().then((m) => m.refuse(this.deps, albumId, opts));
   }
 
   createInvite(albumId: string, _input: InviteInput, opts: CallOptions = {}): Promise<{ invite: Invite; token: string }> {
-    return members.refuse(this.deps, albumId, opts);
+    return members().then((m) => m.refuse(this.deps, albumId, opts));
   }
 
   listInvites(albumId: string, opts: CallOptions = {}): Promise<Invite[]> {
-    return members.listInvites(this.deps, albumId, opts);
+    return members().then((m) => m.listInvites(this.deps, albumId, opts));
   }
 
   revokeInvite(_inviteId: string, opts: CallOptions = {}): Promise<void> {
-    return members.revokeInvite(opts);
+    return members().then((m) => m.revokeInvite(opts));
   }
 
   invitePreview(_token: string, opts: CallOptions = {}): Promise<InvitePreview> {
-    return members.findInvite(opts);
+    return members().then((m) => m.findInvite(opts));
   }
 
   acceptInvite(_token: string, opts: CallOptions = {}): Promise<string> {
-    return members.findInvite(opts);
+    return members().then((m) => m.findInvite(opts));
   }
 
   // --- Comments and favourites (local-social.ts) ------------------------------------------------------
 
   listComments(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Comment[]> {
-    return social.listComments(this.deps, albumId, itemId, opts);
+    return social().then((m) => m.listComments(this.deps, albumId, itemId, opts));
   }
 
   addComment(albumId: string, itemId: string, body: string, opts: CallOptions = {}): Promise<Comment> {
-    return social.addComment(this.deps, albumId, itemId, body, opts);
+    return social().then((m) => m.addComment(this.deps, albumId, itemId, body, opts));
   }
 
   editComment(albumId: string, commentId: string, body: string, opts: CallOptions = {}): Promise<Comment> {
-    return social.editComment(this.deps, albumId, commentId, body, opts);
+    return social().then((m) => m.editComment(this.deps, albumId, commentId, body, opts));
   }
 
   deleteComment(albumId: string, commentId: string, opts: CallOptions = {}): Promise<void> {
-    return social.deleteComment(this.deps, albumId, commentId, opts);
+    return social().then((m) => m.deleteComment(this.deps, albumId, commentId, opts));
   }
 
   setFavorite(albumId: string, itemId: string, on: boolean, opts: CallOptions = {}): Promise<void> {
-    return social.setFavorite(this.deps, albumId, itemId, on, opts);
+    return social().then((m) => m.setFavorite(this.deps, albumId, itemId, on, opts));
   }
 
   listFavoriters(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Favoriter[]> {
-    return social.listFavoriters(this.deps, albumId, itemId, opts);
+    return social().then((m) => m.listFavoriters(this.deps, albumId, itemId, opts));
   }
 
   itemSocial(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<ItemSocial[]> {
-    return social.itemSocial(this.deps, albumId, itemIds, opts);
+    return social().then((m) => m.itemSocial(this.deps, albumId, itemIds, opts));
   }
 
   // --- Share links: none on this device ([Note: Members without sharing]; capabilities.sharing.links) ------
 
   listShareLinks(albumId: string, opts: CallOptions = {}): Promise<ShareLink[]> {
-    return members.listShareLinks(this.deps, albumId, opts);
+    return members().then((m) => m.listShareLinks(this.deps, albumId, opts));
   }
 
   createShareLink(albumId: string, _input: ShareLinkInput, opts: CallOptions = {}): Promise<{ link: ShareLink; token: string }> {
-    return members.refuse(this.deps, albumId, opts);
+    return members().then((m) => m.refuse(this.deps, albumId, opts));
   }
 
   revokeShareLink(_linkId: string, opts: CallOptions = {}): Promise<void> {
-    return members.refuseLink(opts);
+    return members().then((m) => m.refuseLink(opts));
   }
 
   // --- Functions ----------------------------------------------------------------------------------------
 
   /** Deletes items trashed more than `limits().trashDays` ago: rows first, then their bytes. */
   purgeTrash(opts: CallOptions = {}): Promise<{ purged: number }> {
-    return trash.purgeTrash(this.deps, opts);
+    return trash().then((m) => m.purgeTrash(this.deps, opts));
   }
 
   // --- Devices ------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * Devices on the local backend: albums live in this browser and nobody signs in, so the one device there can
- * be is this one. It is listed once touched (the app touches it at start) and kept only while the page runs:
- * every start touches it again. There is no session to end, so signing devices out changes nothing.
+ * be is this one. It is listed once touched (the devices list touches it as it reads it) and kept only while
+ * the page runs. There is no session to end, so signing devices out changes nothing.
  */
 import { throwIfAborted } from '../../lib/app-error';
 import { checkDeviceInput } from '../../lib/device-input';

@@ -1,11 +1,13 @@
 /** Checks of what callers hand the local DataPort about items, before any transaction starts. */
 import { limits } from '../../config';
 import { AppError } from '../../lib/app-error';
-import { itemMetadata } from '../../lib/validation';
 import type { FinalizeItemInput, ItemSort, ReserveItemInput } from '../ports';
 import type { ItemKind, ItemMetadata } from '../entities';
 import { invalid } from './local-errors';
 import { ITEM_KINDS, sortableTime } from './local-item-record';
+
+// The bounds on metadata (and zod) load with the first upload's result: browsing never needs them.
+const validation = () => import('../../lib/validation');
 
 /** Client-chosen item ids: uuids in practice; never anything that could act as a path. */
 const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -64,7 +66,7 @@ function nullableNumber(value: unknown, field: string, integer: boolean): number
   return value;
 }
 
-export function checkFinalizeInput(input: FinalizeItemInput) {
+export async function checkFinalizeInput(input: FinalizeItemInput) {
   if (!input || typeof input !== 'object') throw invalid('input', 'The upload result is missing.');
   const sha256 = typeof input.sha256 === 'string' && input.sha256.length <= 128 ? input.sha256 : null;
   const thumbhash = typeof input.thumbhash === 'string' && input.thumbhash.length <= 128 ? input.thumbhash : null;
@@ -72,7 +74,7 @@ export function checkFinalizeInput(input: FinalizeItemInput) {
   const metadata: ItemMetadata =
     input.metadata && typeof input.metadata === 'object' && !Array.isArray(input.metadata) ? structuredClone(input.metadata) : {};
   // The database's bound on metadata (known fields, 16 KiB, 200 keywords of 100 characters) holds here too.
-  const bounded = itemMetadata.safeParse(metadata);
+  const bounded = (await validation()).itemMetadata.safeParse(metadata);
   if (!bounded.success) throw invalid('metadata', bounded.error.issues[0]?.message ?? 'This metadata is not accepted.');
   return {
     sha256,

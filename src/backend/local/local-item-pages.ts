@@ -7,7 +7,7 @@ import type { CallOptions, ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page
 import type { Item, ItemKind } from '../entities';
 import { requireAlbum } from './local-album-view';
 import { decodeItemCursor, encodeItemCursor, type ItemCursor } from './local-cursor';
-import { readTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
+import { MAX_PAGE_SIZE, readTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
 import { prefixRange, readDescending, type ItemRecord, type ListBucket } from './local-db';
 import { guard, invalid, itemNotFound } from './local-errors';
 import { checkKind, checkSort } from './local-item-input';
@@ -15,7 +15,6 @@ import { compareDesc, ITEM_KINDS, monthOf, monthRange, toItem } from './local-it
 import { favoriteItemIds } from './local-social';
 
 export const DEFAULT_PAGE_SIZE = 200;
-export const MAX_PAGE_SIZE = 1000;
 
 interface ParsedQuery {
   sort: ItemSort;

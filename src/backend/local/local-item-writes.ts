@@ -90,7 +90,7 @@ export function reserveItems(deps: LocalDataDeps, albumId: string, inputs: Reser
 
 export function finalizeItem(deps: LocalDataDeps, albumId: string, itemId: string, input: FinalizeItemInput, opts: CallOptions): Promise<Item> {
   return guard(opts.signal, async () => {
-    const done = checkFinalizeInput(input);
+    const done = await checkFinalizeInput(input);
     const profile = await deps.profile();
     const at = now();
     const events: ChangeEvent[] = [];

@@ -7,11 +7,13 @@
 import type { CallOptions, ChangeEvent } from '../ports';
 import type { Comment, Favoriter, ItemSocial, Profile } from '../entities';
 import { AppError } from '../../lib/app-error';
-import { commentBody, parseField } from '../../lib/validation';
 import { requireAlbum } from './local-album-view';
 import { now, readTransaction, writeTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
 import { prefixRange, type CommentRecord, type FavoriteRecord, type WriteTx } from './local-db';
 import { guard, invalid, itemNotFound } from './local-errors';
+
+// The text rules (and zod) load with the first write that checks text: reading comments never needs them.
+const validation = () => import('../../lib/validation');
 
 /** Several comments by one person in one album within this long read as one line of activity. */
 export const COMMENT_BURST_MS = 10 * 60_000;
@@ -63,6 +65,7 @@ export function listComments(deps: LocalDataDeps, albumId: string, itemId: strin
 
 export function addComment(deps: LocalDataDeps, albumId: string, itemId: string, body: string, opts: CallOptions): Promise<Comment> {
   return guard(opts.signal, async () => {
+    const { commentBody, parseField } = await validation();
     const text = parseField(commentBody, body, 'comment');
     const profile = await deps.profile();
     const record = await writeTransaction(deps, async (tx) => {
@@ -81,6 +84,7 @@ export function addComment(deps: LocalDataDeps, albumId: string, itemId: string,
 
 export function editComment(deps: LocalDataDeps, albumId: string, commentId: string, body: string, opts: CallOptions): Promise<Comment> {
   return guard(opts.signal, async () => {
+    const { commentBody, parseField } = await validation();
     const text = parseField(commentBody, body, 'comment');
     const profile = await deps.profile();
     const { record, changed } = await writeTransaction(deps, async (tx) => {

@@ -4,7 +4,9 @@ import { useBackend, useSession } from '../../backend/backend-context';
 import { log } from '../../lib/log';
 import { deviceKeys } from './device-keys';
 import { sessionEnded, sessionSeen } from './session-end';
-import { thisDevice } from './this-device';
+
+// Labelling this browser takes the user agent's parser, which the first screen does without: it loads here.
+const thisDevice = () => import('./this-device').then((m) => m.thisDevice());
 
 /** The devices row is brought up to date at start (and at each sign-in), then at most once an hour. */
 export const TOUCH_EVERY_MS = 60 * 60 * 1000;
@@ -16,7 +18,8 @@ export const CHECK_EVERY_MS = 3 * 60 * 1000;
  * device signed this one out: at start, on each return to the app (at most every few minutes) and with the
  * hourly touch, the server is asked whether the session still stands (see [Note: A session signed out
  * elsewhere]). Notes when the session goes away without this browser signing out, for the sign-in screen's
- * notice. Renders nothing.
+ * notice. Renders nothing. A backend without accounts has only this device, which no other can list: the
+ * devices list records it itself when shown (useDevices).
  */
 export function DeviceHeartbeat() {
   const { data, auth } = useBackend();
@@ -32,7 +35,7 @@ export function DeviceHeartbeat() {
   }, [userId, accounts]);
 
   useEffect(() => {
-    if (!userId) return;
+    if (!userId || !accounts) return;
     const controller = new AbortController();
     const { signal } = controller;
     let lastTouch = 0;
@@ -83,7 +86,7 @@ export function DeviceHeartbeat() {
       clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [userId, data, auth, qc]);
+  }, [userId, accounts, data, auth, qc]);
 
   return null;
 }

@@ -2,10 +2,22 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '../../backend/backend-context';
 import { deviceKeys } from './device-keys';
 import { sessionSeen, signingOutOnPurpose } from './session-end';
+import { thisDevice } from './this-device';
 
+/**
+ * The devices of the account. Without accounts the one device is this browser, recorded as it is listed (no
+ * heartbeat keeps it, see DeviceHeartbeat): the list is then this page's own, and it is seen now.
+ */
 export function useDevices() {
-  const { data } = useBackend();
-  return useQuery({ queryKey: deviceKeys.list(), queryFn: ({ signal }) => data.listDevices({ signal }) });
+  const { data, auth } = useBackend();
+  const accounts = auth.capabilities().requiresSignIn;
+  return useQuery({
+    queryKey: deviceKeys.list(),
+    queryFn: async ({ signal }) => {
+      if (!accounts) await data.touchDevice(await thisDevice(), { signal });
+      return data.listDevices({ signal });
+    },
+  });
 }
 
 /** One other device, or every other one (`'others'`). */

@@ -3,7 +3,8 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { installPlatform, type InstallPlatform } from '../../lib/platform';
+import { installPlatform } from '../../lib/platform';
+import type { InstallPlatform } from '../../lib/platform-input';
 import { InstallHelp } from './install-help';
 import { INSTALL_HELP_KEY, InstallPrompt } from './install-prompt';
 

@@ -1,9 +1,12 @@
-import { useState, useSyncExternalStore } from 'react';
-import { installPlatform, readPlatformInput, type InstallPlatform } from '../../lib/platform';
-import { Dialog } from '../../ui/dialog';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { log } from '../../lib/log';
+import { platformWithoutParsing, readPlatformInput, type InstallPlatform } from '../../lib/platform-input';
 import { Icon } from '../../ui/icon';
+import { hasInstallSteps } from './help-platform';
 import { startInstallPrompt, type InstallPrompt } from './install-prompt';
-import { hasInstallSteps, InstallSteps, installStepsTitle } from './install-steps';
+
+// The steps are read by few, and only after a click: they load then.
+const InstallSheet = lazy(async () => ({ default: (await import('./install-sheet')).InstallSheet }));
 
 /**
  * The header's discreet "Install app": the browser's own prompt where it offered one (Chromium), else a sheet
@@ -15,6 +18,9 @@ import { hasInstallSteps, InstallSteps, installStepsTitle } from './install-step
 export function InstallHelp({ platform, prompt }: { platform: InstallPlatform; prompt: InstallPrompt }) {
   const state = useSyncExternalStore(prompt.subscribe, prompt.getSnapshot);
   const [open, setOpen] = useState(false);
+  // Once opened, the sheet stays mounted, so closing it is the dialog's own (focus goes back to the button).
+  const [opened, setOpened] = useState(false);
+  if (open && !opened) setOpened(true);
 
   if (platform.kind === 'installed' || state.installed || state.dismissed) return null;
 
@@ -39,23 +45,40 @@ export function InstallHelp({ platform, prompt }: { platform: InstallPlatform; p
       <button type="button" className="btn btn--small install-help__button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         <Icon name="download" size={16} /> <span>Install app</span>
       </button>
-      <Dialog open={open} onClose={() => setOpen(false)} title={installStepsTitle(platform)} className="install-sheet">
-        <InstallSteps platform={platform} />
-        <div className="dialog__actions">
-          <button type="button" className="btn" onClick={() => { setOpen(false); prompt.dismiss(); }}>
-            Don’t show again
-          </button>
-          <button type="button" className="btn btn--primary" onClick={() => setOpen(false)}>
-            Close
-          </button>
-        </div>
-      </Dialog>
+      {opened && (
+        <Suspense fallback={null}>
+          <InstallSheet
+            platform={platform}
+            open={open}
+            onClose={() => setOpen(false)}
+            onDismiss={() => {
+              setOpen(false);
+              prompt.dismiss();
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }
 
-/** The help for this browser, with the prompt main.tsx started listening for. */
+/**
+ * The help for this browser, with the prompt main.tsx started listening for. Where the client hints do not
+ * settle it, the user agent's parser loads first, and the help shows once it has read it.
+ */
 export function AppInstallHelp() {
-  const [platform] = useState(() => installPlatform(readPlatformInput(window)));
-  return <InstallHelp platform={platform} prompt={startInstallPrompt(window)} />;
+  const [input] = useState(() => readPlatformInput(window));
+  const [platform, setPlatform] = useState(() => platformWithoutParsing(input));
+  useEffect(() => {
+    if (platform) return;
+    let live = true;
+    import('../../lib/platform').then(
+      ({ installPlatform }) => live && setPlatform(installPlatform(input)),
+      (e: unknown) => log.warn('Install help could not load', e),
+    );
+    return () => {
+      live = false;
+    };
+  }, [input, platform]);
+  return platform ? <InstallHelp platform={platform} prompt={startInstallPrompt(window)} /> : null;
 }

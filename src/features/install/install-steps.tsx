@@ -1,12 +1,5 @@
 import type { ReactNode } from 'react';
-import type { InstallPlatform } from '../../lib/platform';
-
-/** The platforms that get steps or an explanation (the browser's own prompt needs neither). */
-export type HelpPlatform = Exclude<InstallPlatform, { kind: 'installed' } | { kind: 'chromium' }>;
-
-export function hasInstallSteps(p: InstallPlatform): p is HelpPlatform {
-  return p.kind !== 'installed' && p.kind !== 'chromium';
-}
+import type { HelpPlatform } from './help-platform';
 
 /** The sheet's title, as the person would say what they are about to do. */
 export function installStepsTitle(p: HelpPlatform): string {

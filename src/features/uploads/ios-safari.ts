@@ -1,4 +1,5 @@
-import { installPlatform, readPlatformInput, type PlatformInput } from '../../lib/platform';
+import { installPlatform } from '../../lib/platform';
+import { readPlatformInput, type PlatformInput } from '../../lib/platform-input';
 
 /**
  * iOS and iPadOS Safari (not added to the Home Screen) erase what a site stored after seven days without a

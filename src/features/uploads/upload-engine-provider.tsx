@@ -2,18 +2,23 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useBackend, useSession } from '../../backend/backend-context';
 import type { Album } from '../../backend/entities';
-import { UploadEngine, type QueueSnapshot } from '../../upload/upload-engine';
+import type { QueueSnapshot } from '../../upload/upload-engine';
+import { LazyUploadEngine } from '../../upload/lazy-upload-engine';
+import { log } from '../../lib/log';
 import { albumKeys } from '../albums/album-keys';
 import { albumAbilities } from '../albums/album-permissions';
 import { askPersistentStorageOnce } from './persistent-storage';
 import { broadcastUploadProgress } from './upload-progress-broadcast';
 
-const EngineContext = createContext<UploadEngine | null>(null);
+const EngineContext = createContext<LazyUploadEngine | null>(null);
 
-/** One upload engine for the app's lifetime; it resumes whatever the queue held when the page last closed. */
+/**
+ * One upload engine for the app's lifetime; it resumes whatever the queue held when the page last closed. Its
+ * code loads when there is work for it (see [Note: The upload engine loads when there is work]).
+ */
 export function UploadEngineProvider({ children }: { children: ReactNode }) {
   const backend = useBackend();
-  const [engine] = useState(() => new UploadEngine({ backend }));
+  const [engine] = useState(() => new LazyUploadEngine({ backend }));
   useEffect(() => {
     void engine.start();
     return () => engine.dispose();
@@ -47,13 +52,21 @@ export function UploadEngineProvider({ children }: { children: ReactNode }) {
   return <EngineContext.Provider value={engine}>{children}</EngineContext.Provider>;
 }
 
-export function useUploadEngine(): UploadEngine {
+/** The queue's commands; the engine's code loads with the first one. */
+export function useUploadEngine(): LazyUploadEngine {
   const engine = useContext(EngineContext);
   if (!engine) throw new Error('useUploadEngine outside UploadEngineProvider');
   return engine;
 }
 
-export function useUploadQueue(): QueueSnapshot {
+/**
+ * The queue as it is now. `load`: this screen lists the queue itself (finished uploads too), so the engine's
+ * code loads now; elsewhere the queue reads as empty until there is work.
+ */
+export function useUploadQueue({ load = false }: { load?: boolean } = {}): QueueSnapshot {
   const engine = useUploadEngine();
+  useEffect(() => {
+    if (load) engine.load().catch((e: unknown) => log.warn('Upload queue could not load', e));
+  }, [engine, load]);
   return useSyncExternalStore(engine.subscribe, engine.getSnapshot);
 }
