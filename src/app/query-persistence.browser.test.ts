@@ -3,7 +3,7 @@
  * (a new QueryClient), only what browsing needs is kept, and nothing comes back for another person, another
  * build, after 30 days, or once the server said it is gone.
  */
-import { QueryClient, type QueryKey } from '@tanstack/react-query';
+import { QueryClient, QueryObserver, type QueryKey } from '@tanstack/react-query';
 import { openDB } from 'idb';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { AppError } from '../lib/app-error';
@@ -55,6 +55,42 @@ test('what browsing needs comes back after a reload, structured values (the URL 
   expect(reloaded.getQueryData<Map<string, string>>(['object-urls', 'thumb/1'])?.get('thumb/1')).toBe('https://bucket.test/thumb/1?sig=1');
   // Aged from when it was fetched, so a screen using it fetches it again once it is stale.
   expect(reloaded.getQueryState(['albums', 'list'])?.dataUpdatedAt).toBe(first.getQueryState(['albums', 'list'])?.dataUpdatedAt);
+});
+
+/** What a screen using `key` shows, when the server's answer now is `answer`: it subscribes as useQuery does. */
+function use(client: QueryClient, key: QueryKey, answer: unknown) {
+  let asked = 0;
+  const observer = new QueryObserver(client, {
+    queryKey: key,
+    queryFn: () => {
+      asked++;
+      return answer;
+    },
+  });
+  stops.push(observer.subscribe(() => undefined));
+  return { shown: () => observer.getCurrentResult().data, asked: () => asked };
+}
+
+test('a copy restored within staleTime of being saved is shown at once and still read again when a screen uses it', async () => {
+  const first = await opened('ana');
+  await seen(first, ['albums', 'list'], [{ id: 'a1', title: 'Porto' }]);
+
+  // Reloaded seconds later (an installed app opened by a share), after an album was made.
+  const reloaded = await opened('ana');
+  const screen = use(reloaded, ['albums', 'list'], [{ id: 'a2', title: 'Harbour' }, { id: 'a1', title: 'Porto' }]);
+  expect(screen.shown()).toEqual([{ id: 'a1', title: 'Porto' }]);
+  await expect.poll(screen.shown).toEqual([{ id: 'a2', title: 'Harbour' }, { id: 'a1', title: 'Porto' }]);
+  expect(screen.asked()).toBe(1);
+});
+
+test('a query dropped from memory and restored from the device on its next use is read again too', async () => {
+  const first = await opened('ana');
+  await seen(first, ['albums', 'detail', 'a1'], { id: 'a1', title: 'Porto' });
+
+  const reloaded = await opened('ana');
+  reloaded.removeQueries({ queryKey: ['albums', 'detail', 'a1'] });
+  const screen = use(reloaded, ['albums', 'detail', 'a1'], { id: 'a1', title: 'Porto by night' });
+  await expect.poll(screen.shown).toEqual({ id: 'a1', title: 'Porto by night' });
 });
 
 test('only the allow-listed keys are kept: not devices, invitations, share-link pages or members', async () => {

@@ -13,7 +13,10 @@ import { log } from '../lib/log';
 //   never the whole cache again. Entries are stored as structured clones (no JSON round trip).
 // - Restored before the screens mount, not on a query's first fetch: offline, a query in networkMode 'online'
 //   is paused and never calls its queryFn, so a persister that restores from inside the fetch would never run.
-//   Restored data is older than any staleTime, so online it is refetched as soon as a screen uses it.
+//   Restored data is marked stale (invalidated), so online a screen that uses it reads it again at once. Its
+//   save time alone would not do: a page reloaded within `staleTime` of the save (30 s: an installed app that
+//   receives a share just after an album was made) would take the copy as fresh and never ask for what
+//   changed meanwhile.
 // - Per person: entries are keyed by the user id, everyone else's are deleted when someone signs in, and all
 //   are deleted when nobody is signed in (sign-out, or a session that ended). A build changes the buster, and
 //   entries older than MAX_AGE_MS are dropped.
@@ -135,6 +138,8 @@ export async function startQueryPersistence(client: QueryClient, { userId, buste
     serialize,
     deserialize: (p) => p,
     filters: { predicate: (q) => isPersistedKey(q.queryKey) },
+    // A query dropped from memory and restored on its next fetch: that fetch is its use, so read it again too.
+    refetchOnRestore: 'always',
   });
   try {
     const d = await db();
@@ -145,6 +150,8 @@ export async function startQueryPersistence(client: QueryClient, { userId, buste
     }
     // Expired and busted entries are deleted on the way.
     await persister.restoreQueries(client as never);
+    // Nothing else is in the cache yet (the screens mount after this): all of it came from the device.
+    await client.invalidateQueries({ predicate: (q) => isPersistedKey(q.queryKey), refetchType: 'none' });
   } catch (e) {
     // No IndexedDB (a private window of some browsers): the app works online as before.
     log.warn('The offline copy of the albums could not be read', e);

@@ -22,6 +22,10 @@ export function useCreateAlbum() {
     mutationFn: (input: AlbumInput) => data.createAlbum(input),
     onSuccess: (album) => {
       qc.setQueryData(albumKeys.detail(album.id), album);
+      // Into the list from the answer, first (the list is newest first): the refetch below is cancelled when
+      // the screen that started it goes (the app opens the new album at once), and a cancelled fetch puts back
+      // the data it started from, which then holds the album; the copy kept on the device is written from it.
+      qc.setQueryData<Album[]>(albumKeys.list(), (list) => list && [album, ...list.filter((a) => a.id !== album.id)]);
       void qc.invalidateQueries({ queryKey: albumKeys.all });
       void qc.invalidateQueries({ queryKey: albumKeys.activity() });
     },

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import type { Album, Item } from '../../backend/entities';
 import type { ChangeEvent, MonthCount } from '../../backend/ports';
 import { albumKeys } from '../albums/album-keys';
-import { applyItemChange } from './apply-item-change';
+import { applyItemChange, type ItemPlaces } from './apply-item-change';
 import { itemFromChange } from './item-from-change';
 import { itemKeys } from './item-keys';
 
@@ -22,14 +22,15 @@ const view = { sort: 'taken' as const, trashed: false };
  */
 test('an item whose month was read after it arrived, ahead of its event, has its counts and the header read again', () => {
   const qc = new QueryClient();
+  const places: ItemPlaces = new Map();
   qc.setQueryData<Album>(albumKeys.detail('a1'), { id: 'a1', itemCount: 0, bytesTotal: 0 } as Album);
   qc.setQueryData<MonthCount[]>(itemKeys.months('a1', view), []);
-  applyItemChange(qc, finalized('p1'));
+  applyItemChange(qc, finalized('p1'), places);
   expect(qc.getQueryData<Album>(albumKeys.detail('a1'))?.itemCount).toBe(1);
   expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', view))).toEqual([{ month: '2023-07', count: 1 }]);
 
   qc.setQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'), [itemFromChange(finalized('p1'))!, itemFromChange(finalized('p2'))!]);
-  applyItemChange(qc, finalized('p2'));
+  applyItemChange(qc, finalized('p2'), places);
   expect(qc.getQueryState(itemKeys.months('a1', view))?.isInvalidated).toBe(true);
   expect(qc.getQueryState(albumKeys.detail('a1'))?.isInvalidated).toBe(true);
   expect(qc.getQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'))?.map((i) => i.id).sort()).toEqual(['p1', 'p2']);
@@ -37,12 +38,45 @@ test('an item whose month was read after it arrived, ahead of its event, has its
 
 test('an item placed by its own event is counted once, and nothing is read again', () => {
   const qc = new QueryClient();
+  const places: ItemPlaces = new Map();
   qc.setQueryData<Album>(albumKeys.detail('a1'), { id: 'a1', itemCount: 1, bytesTotal: 1000 } as Album);
   qc.setQueryData<MonthCount[]>(itemKeys.months('a1', view), [{ month: '2023-07', count: 1 }]);
   qc.setQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'), [itemFromChange(finalized('p1'))!]);
-  applyItemChange(qc, finalized('p2'));
+  applyItemChange(qc, finalized('p2'), places);
   expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', view))).toEqual([{ month: '2023-07', count: 2 }]);
   expect(qc.getQueryData<Album>(albumKeys.detail('a1'))?.itemCount).toBe(2);
   expect(qc.getQueryState(itemKeys.months('a1', view))?.isInvalidated).toBe(false);
   expect(qc.getQueryState(albumKeys.detail('a1'))?.isInvalidated).toBe(false);
+});
+
+/**
+ * Realtime may send a change again. In a month not loaded only the counts say the photo is there, so nothing in
+ * the cache tells a second hearing from a new photo but what the first one applied.
+ */
+test('a photo finished, trashed and purged, each event heard twice in a month not loaded, moves the counts once', () => {
+  const qc = new QueryClient();
+  const places: ItemPlaces = new Map();
+  const trashView = { sort: 'taken' as const, trashed: true };
+  qc.setQueryData<Album>(albumKeys.detail('a1'), { id: 'a1', itemCount: 3, bytesTotal: 3000 } as Album);
+  qc.setQueryData<MonthCount[]>(itemKeys.months('a1', view), [{ month: '2023-07', count: 3 }]);
+  qc.setQueryData<MonthCount[]>(itemKeys.months('a1', trashView), []);
+  const header = () => qc.getQueryData<Album>(albumKeys.detail('a1'));
+  const twice = (ev: ChangeEvent) => [ev, ev].forEach((e) => applyItemChange(qc, e, places));
+
+  twice(finalized('p4'));
+  expect(header()).toMatchObject({ itemCount: 4, bytesTotal: 4000 });
+  expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', view))).toEqual([{ month: '2023-07', count: 4 }]);
+
+  twice({ entity: 'item', op: 'update', albumId: 'a1', row: { ...row('p4'), deletedAt: '2026-11-25T10:00:00.000Z' } });
+  expect(header()).toMatchObject({ itemCount: 3, bytesTotal: 3000 });
+  expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', view))).toEqual([{ month: '2023-07', count: 3 }]);
+  expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', trashView))).toEqual([{ month: '2023-07', count: 1 }]);
+
+  // Purged: the event carries only the id, as on Supabase; the month is the one the trash event said.
+  twice({ entity: 'item', op: 'delete', albumId: 'a1', row: { id: 'p4' } });
+  expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', trashView))).toEqual([]);
+  expect(header()).toMatchObject({ itemCount: 3, bytesTotal: 3000 });
+  for (const key of [itemKeys.months('a1', view), itemKeys.months('a1', trashView), albumKeys.detail('a1')]) {
+    expect(qc.getQueryState(key)?.isInvalidated).toBe(false);
+  }
 });

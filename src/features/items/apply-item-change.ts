@@ -15,6 +15,8 @@
  * An item found in a loaded month although its event says it just entered the list was read with that month
  * ahead of its event (the month was fetched while it finished): the view's counts and the album's header may
  * or may not include it, so both are read again.
+ * An event heard again changes nothing ([Note: Applying an event once] in use-album-live.ts): where the item was
+ * is taken, before any guess from the event, from what the events applied so far said of it (`ItemPlaces`).
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { ChangeEvent, ItemSort, MonthCount } from '../../backend/ports';
@@ -24,6 +26,15 @@ import { compareItems, itemFromChange, listOf, monthOf } from './item-from-chang
 import { itemKeys } from './item-keys';
 
 type List = 'album' | 'trash';
+
+/** Of an item as last heard, what places it: its list, its months and its size. */
+type HeardItem = Pick<Item, 'status' | 'deletedAt' | 'takenAt' | 'createdAt' | 'bytes'>;
+
+/**
+ * What the events applied so far said of each item (null once it is gone). Kept by whoever applies the events,
+ * one per subscription.
+ */
+export type ItemPlaces = Map<string, HeardItem | null>;
 
 interface CachedView {
   sort: ItemSort;
@@ -110,16 +121,22 @@ function setCount(qc: QueryClient, v: CachedView, month: string, delta: number):
 }
 
 /** Writes one item event into the cache; see [Note: Placing an item from its event]. */
-export function applyItemChange(qc: QueryClient, ev: ChangeEvent): void {
+export function applyItemChange(qc: QueryClient, ev: ChangeEvent, places: ItemPlaces): void {
   const albumId = ev.albumId;
   const item = itemFromChange(ev);
   const malformed = !item && ev.op !== 'delete';
+  const known = places.get(ev.row.id);
+  // The list the events applied so far put it in (undefined: none heard of it).
+  const knownList = known === undefined ? undefined : known && listOf(known);
+  // A delete on Supabase carries only the id: its month and size are those last heard.
+  const subject = item ?? known ?? null;
+  const wasIn = (list: List) => (knownList === undefined ? wasInFromEvent(ev, item, list) : knownList === list);
   let albumDelta: { count: number; bytes: number } | null = null;
   let recount = false;
 
   for (const v of cachedViews(qc, albumId)) {
     const found = findLoaded(qc, albumId, v, ev.row.id);
-    if (found && item && wasInFromEvent(ev, item, v.list) === false) {
+    if (found && item && wasIn(v.list) === false) {
       // The month was read after the item entered it, ahead of this event: whether the counts were read before or
       // after that is unknown, so they (and the header's, for the album) are read again rather than guessed.
       void qc.invalidateQueries({ queryKey: v.monthsKey, exact: true });
@@ -137,11 +154,11 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent): void {
     if (found) {
       was = true;
       fromMonth = found.month;
-    } else if (item && isLoaded(qc, albumId, v, monthOf(item, v.sort))) {
+    } else if (subject && isLoaded(qc, albumId, v, monthOf(subject, v.sort))) {
       was = false; // its month is loaded and does not hold it
     } else {
-      was = wasInFromEvent(ev, item, v.list);
-      if (was && item) fromMonth = monthOf(item, v.sort);
+      was = wasIn(v.list);
+      if (was && subject) fromMonth = monthOf(subject, v.sort);
     }
     if (was === null) {
       void qc.invalidateQueries({ queryKey: v.monthsKey, exact: true });
@@ -154,8 +171,8 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent): void {
       qc.setQueryData<Item[]>(key, (rows) => (rows ? insertSorted(rows.filter((r) => r.id !== item.id), item, v.sort) : rows));
       if (!(was && fromMonth === target) && was !== null) setCount(qc, v, target, +1);
     }
-    if (v.list === 'album' && item && was !== null && (was && fromMonth !== null) !== !!target) {
-      albumDelta = target ? { count: 1, bytes: item.bytes } : { count: -1, bytes: -item.bytes };
+    if (v.list === 'album' && subject && was !== null && (was && fromMonth !== null) !== !!target) {
+      albumDelta = target ? { count: 1, bytes: subject.bytes } : { count: -1, bytes: -subject.bytes };
     }
   }
 
@@ -166,7 +183,7 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent): void {
 
   // The header's count and size follow the album list; the album row's own event, when one comes, has the last word.
   if (!albumDelta && item && ev.op !== 'delete' && cachedViews(qc, albumId).every((v) => v.list !== 'album')) {
-    const was = wasInFromEvent(ev, item, 'album');
+    const was = wasIn('album');
     const is = listOf(item) === 'album';
     if (was !== null && was !== is) albumDelta = is ? { count: 1, bytes: item.bytes } : { count: -1, bytes: -item.bytes };
   }
@@ -177,6 +194,9 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent): void {
     );
   }
   if (recount) void qc.invalidateQueries({ queryKey: albumKeys.detail(albumId), exact: true });
+  if (ev.op === 'delete') places.set(ev.row.id, null);
+  else if (item) places.set(ev.row.id, { status: item.status, deletedAt: item.deletedAt, takenAt: item.takenAt, createdAt: item.createdAt, bytes: item.bytes });
+  else places.delete(ev.row.id); // a row it could not read: nothing is known of it any more
   // Other screens (the albums list, activity) read again when they are next shown, not now.
   void qc.invalidateQueries({ queryKey: albumKeys.list(), refetchType: 'none' });
   void qc.invalidateQueries({ queryKey: albumKeys.activity(), refetchType: 'none' });

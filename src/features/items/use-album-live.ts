@@ -4,8 +4,8 @@ import { useBackend, useSession } from '../../backend/backend-context';
 import type { ChangeEvent, PresenceViewer } from '../../backend/ports';
 import { applyAlbumChange } from '../albums/apply-album-change';
 import { applyMemberChange } from '../members/apply-member-change';
-import { applySocialChange } from '../social/apply-social-change';
-import { applyItemChange } from './apply-item-change';
+import { applySocialChange, heardNothing } from '../social/apply-social-change';
+import { applyItemChange, type ItemPlaces } from './apply-item-change';
 import { invalidateAlbum } from './use-item-actions';
 
 /** Why the person looking can no longer see the album. */
@@ -13,6 +13,18 @@ export type AlbumGone = 'removed' | 'deleted';
 
 /** Events heard within this time are written into the cache together: one render for a burst of uploads. */
 const BATCH_MS = 50;
+
+// [Note: Applying an event once]
+// A change can be heard more than once: Realtime may send changes again (after a reconnection), and one's own
+// change comes both from the call that made it and from the channel. So applying an event is idempotent: an
+// event says what a row now is (the item is in the album, in the trash or gone; the comment is there or not; a
+// person's heart is given or not), and a count moves only when that changes what the cache holds. An item in a
+// loaded month, a comment in a loaded list, one's own heart: the cache itself says. For the rest (an item of a
+// month not loaded, a comment or another's heart on a tile whose lists are not loaded), the subscription keeps
+// what its events last said of each row: `ItemPlaces` and `HeardSocial`, a few fields per row heard of, for as
+// long as the album is open. They are kept through a reconnection, when changes may come again. Album rows and
+// memberships need none: they are written as values (a title, a count, a role, a list keyed by person), never
+// added to.
 
 /**
  * Keeps an open album live: others' changes are written into the query cache from their events (never a
@@ -33,10 +45,13 @@ export function useAlbumLive(albumId: string, onGone?: (why: AlbumGone) => void)
     let queue: ChangeEvent[] = [];
     let timer: ReturnType<typeof setTimeout> | null = null;
     let gone: AlbumGone | null = null;
+    // What the events applied so far said: [Note: Applying an event once].
+    const places: ItemPlaces = new Map();
+    const heard = heardNothing();
     const apply = (ev: ChangeEvent) => {
       switch (ev.entity) {
         case 'item':
-          applyItemChange(qc, ev);
+          applyItemChange(qc, ev, places);
           break;
         case 'album':
           if (applyAlbumChange(qc, ev) === 'deleted') gone ??= 'deleted';
@@ -47,7 +62,7 @@ export function useAlbumLive(albumId: string, onGone?: (why: AlbumGone) => void)
         case 'comment':
         case 'favorite':
           // Comments and hearts: [Note: Live comments and hearts].
-          applySocialChange(qc, ev, { userId: selfId, displayName: selfName });
+          applySocialChange(qc, ev, { userId: selfId, displayName: selfName }, heard);
           break;
       }
     };

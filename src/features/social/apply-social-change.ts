@@ -10,13 +10,25 @@ import { socialKeys, type TileSocial } from './social-keys';
  * taken from the album's member list already held (or from the signed-in profile); a comment whose author is
  * not in it leaves that one item's list to be read again (one request). Every update is keyed by ids, so
  * hearing one's own change both from the call and from the channel counts it once: a list holds an id once,
- * and one's own heart is a state (given or not), not a count to add to.
+ * and one's own heart is a state (given or not), not a count to add to. Where no list is loaded to say so, what
+ * the events applied so far said of each comment and heart (`HeardSocial`) keeps an event heard again from
+ * counting twice ([Note: Applying an event once] in use-album-live.ts).
  */
 
 interface Self {
   userId: string | undefined;
   displayName: string | undefined;
 }
+
+/** What the events applied so far said, kept by whoever applies them, one per subscription. */
+export interface HeardSocial {
+  /** By comment id: the item it is counted on, or null once it was deleted. */
+  comments: Map<string, string | null>;
+  /** By `itemId:userId`: whether that person's heart is counted. */
+  hearts: Map<string, boolean>;
+}
+
+export const heardNothing = (): HeardSocial => ({ comments: new Map(), hearts: new Map() });
 
 function text(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
@@ -63,37 +75,46 @@ const appliedDeletes = new Set<string>();
 
 /**
  * A comment is gone: out of its list, one fewer on its tile. Called by the delete's own success and by its
- * event, in either order; whichever comes second changes nothing.
+ * event, in either order; whichever comes second changes nothing. `countedOn`: the item its event was counted
+ * on, when no loaded list holds it.
  */
-export function applyCommentDeleted(qc: QueryClient, albumId: string, id: string, fromEvent: boolean): void {
+export function applyCommentDeleted(qc: QueryClient, albumId: string, id: string, fromEvent: boolean, countedOn?: string): void {
   if (fromEvent && appliedDeletes.delete(id)) return;
   const gone = findComment(qc, albumId, id);
-  if (!gone) {
+  const itemId = gone?.itemId ?? countedOn;
+  if (!itemId) {
     // The count of a tile whose comments are not loaded cannot be told from an id alone: read the tiles again.
     if (fromEvent) void qc.invalidateQueries({ queryKey: [...socialKeys.album(albumId), 'month'] });
     return;
   }
-  qc.setQueryData<Comment[]>(socialKeys.comments(albumId, gone.itemId), (list) => list?.filter((c) => c.id !== gone.id));
-  updateTile(qc, albumId, gone.itemId, (s) => ({ ...s, commentCount: Math.max(0, s.commentCount - 1) }));
+  if (gone) qc.setQueryData<Comment[]>(socialKeys.comments(albumId, itemId), (list) => list?.filter((c) => c.id !== id));
+  updateTile(qc, albumId, itemId, (s) => ({ ...s, commentCount: Math.max(0, s.commentCount - 1) }));
   if (!fromEvent) appliedDeletes.add(id);
 }
 
-function applyComment(qc: QueryClient, ev: ChangeEvent, self: Self): void {
+function applyComment(qc: QueryClient, ev: ChangeEvent, self: Self, heard: HeardSocial): void {
   const { albumId } = ev;
+  const counted = heard.comments.get(ev.row.id);
   if (ev.op === 'delete') {
-    applyCommentDeleted(qc, albumId, ev.row.id, true);
+    heard.comments.set(ev.row.id, null);
+    // null: its deletion was applied already, and this is it heard again.
+    if (counted !== null) applyCommentDeleted(qc, albumId, ev.row.id, true, counted);
     return;
   }
   const comment = commentOf(qc, ev, self);
   if (comment === null) return;
   const itemId = comment === 'unnamed' ? text(ev.row.itemId) : comment.itemId;
   if (!itemId) return;
+  // One more only when it was not there: new to the events and an insert (an edit of one read with the tiles is
+  // counted already), or back after its deletion was heard (a change sent again, from before that deletion).
+  const adds = counted === null || (counted === undefined && ev.op === 'insert');
+  heard.comments.set(ev.row.id, itemId);
   if (comment === 'unnamed') {
     void qc.invalidateQueries({ queryKey: socialKeys.comments(albumId, itemId), exact: true });
-    if (ev.op === 'insert') updateTile(qc, albumId, itemId, (s) => ({ ...s, commentCount: s.commentCount + 1 }));
+    if (adds) updateTile(qc, albumId, itemId, (s) => ({ ...s, commentCount: s.commentCount + 1 }));
     return;
   }
-  applyCommentSaved(qc, comment, ev.op === 'insert');
+  applyCommentSaved(qc, comment, adds);
 }
 
 /**
@@ -112,16 +133,19 @@ export function applyCommentSaved(qc: QueryClient, comment: Comment, added: bool
   if (isNew && added) updateTile(qc, comment.albumId, comment.itemId, (s) => ({ ...s, commentCount: s.commentCount + 1 }));
 }
 
-function applyFavorite(qc: QueryClient, ev: ChangeEvent, self: Self): void {
+function applyFavorite(qc: QueryClient, ev: ChangeEvent, self: Self, heard: HeardSocial): void {
   const { albumId } = ev;
   const itemId = text(ev.row.itemId);
   const userId = text(ev.row.userId);
   if (!itemId || !userId) return;
   const on = ev.op !== 'delete';
   const mine = userId === self.userId;
+  const counted = heard.hearts.get(`${itemId}:${userId}`);
+  heard.hearts.set(`${itemId}:${userId}`, on);
   updateTile(qc, albumId, itemId, (s) => {
-    // One's own heart is a state: already shown (by the call that gave it) means already counted.
-    if (mine && s.myFavorite === on) return s;
+    // One's own heart is a state: already shown (by the call that gave it) means already counted. Another's is
+    // one too, as its events last said.
+    if (mine ? s.myFavorite === on : counted === on) return s;
     return { ...s, favoriteCount: Math.max(0, s.favoriteCount + (on ? 1 : -1)), myFavorite: mine ? on : s.myFavorite };
   });
   const key = socialKeys.favoriters(albumId, itemId);
@@ -138,10 +162,13 @@ function applyFavorite(qc: QueryClient, ev: ChangeEvent, self: Self): void {
   qc.setQueryData<Favoriter[]>(key, (list) => (!list || list.some((f) => f.userId === userId) ? list : [...list, { userId, displayName, createdAt }]));
 }
 
-/** Applies a comment or favourite event to the caches; false for any other event (the caller handles it). */
-export function applySocialChange(qc: QueryClient, ev: ChangeEvent, self: Self = { userId: undefined, displayName: undefined }): boolean {
-  if (ev.entity === 'comment') applyComment(qc, ev, self);
-  else if (ev.entity === 'favorite') applyFavorite(qc, ev, self);
+/**
+ * Applies a comment or favourite event to the caches; false for any other event (the caller handles it).
+ * `heard`: what the events applied before this one said, updated here.
+ */
+export function applySocialChange(qc: QueryClient, ev: ChangeEvent, self: Self, heard: HeardSocial): boolean {
+  if (ev.entity === 'comment') applyComment(qc, ev, self, heard);
+  else if (ev.entity === 'favorite') applyFavorite(qc, ev, self, heard);
   else return false;
   return true;
 }

@@ -1,7 +1,8 @@
 /**
  * Change capture for the Realtime emulator, from the real database: a row trigger on every table of the
  * `supabase_realtime` publication records each committed change (installed by the emulator as the harness's
- * superuser, never by a migration), and the feed hands the changes on in commit order. It then decides, as
+ * superuser, never by a migration), and the feed hands each change on once, in commit order as far as it can
+ * tell (see [Note: Reading each committed change once]). It then decides, as
  * Realtime's `realtime.apply_rls` does (https://github.com/supabase/realtime, priv/repo/migrations), what one
  * subscriber receives:
  *   - the old row is the table's replica identity: the whole row for REPLICA IDENTITY FULL, the index columns
@@ -68,6 +69,18 @@ export interface ChangeData {
   errors: null;
 }
 
+/**
+ * [Note: Reading each committed change once]
+ * Realtime streams the WAL, so a client hears each committed change once, in commit order. The emulator reads
+ * its changes table instead, and neither of the obvious cursors is right: its ids are taken when a row is
+ * written, not when its transaction commits, so a transaction that wrote id 7 may commit after another wrote
+ * and committed id 8; a high-water mark on ids (deliver `id > last`) then never sends 7. So the cursor is the
+ * database's own visibility: each read is one statement that also returns its snapshot, and the next read
+ * takes only the changes of transactions that read could not see (those still running then, its `xip`, and
+ * those begun after, `xid >= xmax`). A change is visible to exactly one read: the first after its transaction
+ * commits. Within a read, transactions go in the order of their last change (a transaction commits after its
+ * last write), their changes in id order (ids are numbers: `order by id::text` would put 10 before 8).
+ */
 const NOTIFY_CHANNEL = 'realtime_emulator';
 /** For commits made other than through the emulated API (which reads changes after each request). */
 const POLL_MS = 1000;
@@ -81,8 +94,12 @@ create table if not exists realtime_emulator.changes (
   op text not null,
   new_row jsonb,
   old_row jsonb,
-  commit_timestamp text not null
+  commit_timestamp text not null,
+  xid xid8 not null default pg_current_xact_id()
 );
+-- A database made by an earlier emulator has the table without the transaction's id.
+alter table realtime_emulator.changes add column if not exists xid xid8 not null default pg_current_xact_id();
+create index if not exists changes_xid on realtime_emulator.changes (xid);
 create or replace function realtime_emulator.capture() returns trigger
 language plpgsql security definer set search_path = pg_catalog as $$
 declare
@@ -145,9 +162,26 @@ function identityOf(info: TableInfo, op: ChangeOp, oldRow: Row | null, newRow: R
   return pick(oldRow, key);
 }
 
+/** The snapshot of the last read: what it could not see is what the next read takes (see the note). */
+interface Horizon {
+  xmax: string;
+  /** Transactions running at the read, as an array literal (`{745,748}`). */
+  xip: string;
+}
+
+const SNAPSHOT_SQL = `pg_snapshot_xmax(pg_current_snapshot())::text as xmax,
+       array(select pg_snapshot_xip(pg_current_snapshot()))::text as xip`;
+
+/** The changes committed since the read at `$1` (xmax) / `$2` (xip), and the snapshot that saw them: one statement. */
+const READ_SQL = `
+select s.xmax, s.xip, c.id::text as id, c.schema_name, c.table_name, c.op, c.new_row, c.old_row, c.commit_timestamp
+  from (select ${SNAPSHOT_SQL}) s
+  left join realtime_emulator.changes c on c.xid >= $1::xid8 or c.xid = any($2::xid8[])
+ order by max(c.id) over (partition by c.xid), c.id`;
+
 export class ChangeFeed {
   private tables = new Map<string, TableInfo>();
-  private lastId = 0;
+  private horizon: Horizon = { xmax: '0', xip: '{}' };
   private draining: Promise<void> = Promise.resolve();
   private pending = false;
   private closed = false;
@@ -186,12 +220,13 @@ export class ChangeFeed {
            for each row execute function realtime_emulator.capture()`,
       );
     }
-    const [max] = await db.query<{ id: string | null }>('select max(id)::text as id from realtime_emulator.changes');
-    feed.lastId = Number(max?.id ?? 0);
+    // From now on, as Realtime sends what commits after a client joins.
+    const [now] = await db.query<{ xmax: string; xip: string }>(`select ${SNAPSHOT_SQL}`);
+    feed.horizon = { xmax: now!.xmax, xip: now!.xip };
     if (db.kind === 'postgres' && process.env.DATABASE_URL) {
       await feed.listen(process.env.DATABASE_URL);
     } else {
-      feed.timer = setInterval(() => feed.kick(), POLL_MS);
+      feed.timer = setInterval(() => void feed.kick(), POLL_MS);
       feed.timer.unref();
     }
     return feed;
@@ -208,21 +243,21 @@ export class ChangeFeed {
     return row?.found === true;
   }
 
-  /** Reads whatever was committed since the last read (cheap when nothing was). */
-  kick(): void {
-    if (this.closed) return;
-    if (this.pending) return;
+  /**
+   * Reads whatever was committed since the last read (cheap when nothing was), each change once. Resolves once
+   * a read begun after this call has handed its changes on.
+   */
+  kick(): Promise<void> {
+    if (this.closed || this.pending) return this.draining;
     this.pending = true;
     this.draining = this.draining.then(async () => {
       this.pending = false;
       if (this.closed) return;
-      const rows = await this.db.query(
-        `select id::text as id, schema_name, table_name, op, new_row, old_row, commit_timestamp
-           from realtime_emulator.changes where id > $1 order by id`,
-        [this.lastId],
-      );
+      const rows = await this.db.query(READ_SQL, [this.horizon.xmax, this.horizon.xip]);
+      const [first] = rows;
+      if (first) this.horizon = { xmax: String(first.xmax), xip: String(first.xip) };
       for (const row of rows) {
-        this.lastId = Number(row.id);
+        if (row.id === null) continue; // the snapshot's row when nothing committed
         if (row.schema_name === 'realtime' && row.table_name === 'messages') {
           const m = row.new_row as Row;
           this.deliverMessage({ topic: String(m.topic), event: String(m.event ?? ''), extension: String(m.extension), private: m.private === true, payload: m.payload ?? {} });
@@ -234,7 +269,7 @@ export class ChangeFeed {
         const newRow = (row.new_row as Row | null) ?? null;
         const stored = info.columns.filter((c) => !c.generated).map((c) => c.name);
         await this.deliver({
-          id: this.lastId,
+          id: Number(row.id),
           info,
           op,
           record: newRow ? pick(newRow, stored) : null,
@@ -246,6 +281,7 @@ export class ChangeFeed {
     this.draining = this.draining.catch((e: unknown) => {
       if (!this.closed) console.error('realtime emulator: reading changes failed', e);
     });
+    return this.draining;
   }
 
   /** Whether an insert or update is visible to the subscriber: the row looked up by key, as them. */
@@ -316,7 +352,7 @@ export class ChangeFeed {
     const client = new pg.Client({ connectionString: url.toString() });
     // The harness drops the database at the end with `force`, which ends this connection.
     client.on('error', () => undefined);
-    client.on('notification', () => this.kick());
+    client.on('notification', () => void this.kick());
     await client.connect();
     await client.query(`listen ${NOTIFY_CHANNEL}`);
     this.listener = client;

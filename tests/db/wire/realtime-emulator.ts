@@ -167,7 +167,7 @@ export class RealtimeEmulator {
 
   /** A request the wire emulator served may have committed changes: read them now (PGlite has no LISTEN). */
   changesMayHaveCommitted(): void {
-    if (this.opts.db.kind === 'pglite') this.feed.kick();
+    if (this.opts.db.kind === 'pglite') void this.feed.kick();
   }
 
   /** `/realtime/v1/*` over HTTP: the broadcast endpoints realtime-js uses when a channel is not joined. */
