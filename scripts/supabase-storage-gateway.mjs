@@ -65,12 +65,15 @@ export function createStorageGateway({ upstream }) {
 
     const headers = withoutHopByHop(req.headers);
     const hostName = String(req.headers.host ?? '').replace(/:\d+$/, '');
+    // Like Kong with its trusted_ips (loopback here), the X-Forwarded-Proto/-Host/-Port of a proxy in front (the
+    // TLS edge of a hosted project; the end-to-end tests' router) are passed on as received.
+    const given = (name) => (typeof req.headers[name] === 'string' ? req.headers[name] : undefined);
     Object.assign(headers, {
       host: target.host,
       'x-forwarded-for': req.socket.remoteAddress ?? '',
-      'x-forwarded-proto': 'http',
-      'x-forwarded-host': hostName,
-      'x-forwarded-port': String(req.socket.localPort),
+      'x-forwarded-proto': given('x-forwarded-proto') ?? 'http',
+      'x-forwarded-host': given('x-forwarded-host') ?? hostName,
+      'x-forwarded-port': given('x-forwarded-port') ?? String(req.socket.localPort),
       'x-forwarded-path': path.split('?')[0],
       'x-forwarded-prefix': PREFIX,
       'x-real-ip': req.socket.remoteAddress ?? '',

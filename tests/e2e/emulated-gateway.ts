@@ -65,7 +65,11 @@ async function serveProject(route: Route, t: GatewayTargets): Promise<void> {
     }
     return fulfillFrom(route, await fetch(`${target}${fn[2] ?? '/'}${url.search}`, init));
   }
-  if (t.storage && url.pathname.startsWith('/storage/v1/')) return forward(route, t.storage.upstream);
+  // The https edge in front of the project's gateway: Storage checks S3 signatures against the host, port and
+  // scheme it says the browser used.
+  if (t.storage && url.pathname.startsWith('/storage/v1/')) {
+    return forward(route, t.storage.upstream, { 'x-forwarded-proto': 'https', 'x-forwarded-host': url.hostname, 'x-forwarded-port': '443' });
+  }
   if (/^\/(auth|rest|realtime)\/v1\//.test(url.pathname)) {
     return fulfillFrom(route, await t.wire.fetch(new Request(url, init)), GATEWAY_CORS);
   }
@@ -74,7 +78,7 @@ async function serveProject(route: Route, t: GatewayTargets): Promise<void> {
 }
 
 /** Passes the request to `to` as it came, with the Host the URL names: S3 signatures cover it. */
-async function forward(route: Route, to: string): Promise<void> {
+async function forward(route: Route, to: string, extraHeaders: Record<string, string> = {}): Promise<void> {
   const req = route.request();
   const url = new URL(req.url());
   const upstream = new URL(to);
@@ -87,14 +91,15 @@ async function forward(route: Route, to: string): Promise<void> {
         method: req.method(),
         path: `${url.pathname}${url.search}`,
         // The signature covers the host the URL names.
-        headers: { ...forwardedHeaders(req.headers()), host: url.host, ...(body ? { 'content-length': String(body.length) } : {}) },
+        headers: { ...forwardedHeaders(req.headers()), ...extraHeaders, host: url.host, ...(body ? { 'content-length': String(body.length) } : {}) },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && k !== 'content-length') headers[k] = Array.isArray(v) ? v.join(', ') : v;
+          // The body is fulfilled whole, so its own length is set anew; a HEAD's length is the object's, kept as said.
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && (k !== 'content-length' || req.method() === 'HEAD')) headers[k] = Array.isArray(v) ? v.join(', ') : v;
           resolve({ status: res.statusCode ?? 502, headers, body: Buffer.concat(chunks) });
         });
         res.on('error', reject);
