@@ -4,11 +4,26 @@
 //   node scripts/postgres-test-server.mjs stop     stop it and delete its data
 // Prints `DATABASE_URL=postgres://postgres@127.0.0.1:<port>/postgres`. Trust authentication, loopback only:
 // for tests, never for data.
+// Settings: PGDATA_TEST (its folder, default /tmp/shoebox-postgres-test), PGPORT_TEST (its port; by default a free
+// one). A cluster already running from that folder, or a port already taken, is an error that says so: a server
+// someone else started is never taken for this one.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-const port = Number(process.env.PGPORT_TEST ?? 54329);
+/** A port nothing listens on now (the kernel's choice), or the one asked for when it is free. */
+function freePort(wanted) {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (e) => reject(e.code === 'EADDRINUSE' ? new Error(`port ${wanted} is already in use: choose another PGPORT_TEST`) : e));
+    probe.listen(wanted, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 const dir = process.env.PGDATA_TEST ?? '/tmp/shoebox-postgres-test';
 const data = join(dir, 'data');
 const isRoot = process.getuid?.() === 0;
@@ -42,12 +57,14 @@ if (!bin) {
   if (!bin) throw new Error('postgresql installed but initdb was not found');
 }
 
-if (!existsSync(join(data, 'PG_VERSION'))) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(data, { recursive: true });
-  if (isRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
-  asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale']);
+if (existsSync(join(data, 'postmaster.pid'))) {
+  throw new Error(`a PostgreSQL cluster from ${dir} is running: stop it with \`node scripts/postgres-test-server.mjs stop\`, or choose another PGDATA_TEST.`);
 }
+const port = await freePort(Number(process.env.PGPORT_TEST ?? 0));
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(data, { recursive: true });
+if (isRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale']);
 asPostgres(join(bin, 'pg_ctl'), [
   '-D', data, '-l', join(dir, 'server.log'), '-w', '-o',
   `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c wal_level=logical -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,

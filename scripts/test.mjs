@@ -67,6 +67,7 @@ function step(name, ok) {
 // Services this run starts live in folders of its own (and on free ports), so they never meet a developer's or
 // another run's.
 const runDirs = {
+  postgres: join(tmpdir(), `shoebox-postgres-test-${process.pid}`),
   s3: join(tmpdir(), `shoebox-s3-test-${process.pid}`),
   storage: join(tmpdir(), `shoebox-supabase-storage-test-${process.pid}`),
 };
@@ -147,7 +148,12 @@ function postgresUrl() {
   if (databaseUrl || ownPostgres) return databaseUrl;
   if (process.env.CI !== 'true' && process.getuid?.() !== 0) return null;
   ownPostgres = true;
-  const started = spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const started = spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs')], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, PGDATA_TEST: runDirs.postgres },
+  });
   databaseUrl = /DATABASE_URL=(\S+)/.exec(started.stdout ?? '')?.[1] ?? null;
   if (!databaseUrl) failures.push('PostgreSQL server did not start');
   return databaseUrl;
@@ -157,7 +163,7 @@ function stopPostgres() {
   if (!ownPostgres) return;
   ownPostgres = false;
   databaseUrl = null;
-  spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit' });
+  spawnSync(process.execPath, [join(root, 'scripts', 'postgres-test-server.mjs'), 'stop'], { cwd: root, stdio: 'inherit', env: { ...process.env, PGDATA_TEST: runDirs.postgres } });
 }
 
 // The S3 gateway for the s3, functions, browser and e2e steps: the one described by S3_TEST_* when set,
