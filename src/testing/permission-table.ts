@@ -122,13 +122,15 @@ export const PERMISSION_TABLE = [
   { target: 'activity', op: 'delete', allowed: '' },
   { target: 'activity_feed', op: 'select', allowed: 'OECV', action: 'view' },
 
-  // storage.objects: members read the album's objects; writers write under items they reserved; deletes follow the item rules.
+  // storage.objects: members read the album's objects; writers write under items they reserved; the bytes of an item
+  // in the album are deleted by purge alone (deleting an item trashes it), a member deletes only their unfinished upload.
   { target: 'storage.objects (editor\'s item)', op: 'select', allowed: 'OECV', action: 'view' },
   { target: 'storage.objects (editor\'s item)', op: 'insert', allowed: '' },
   { target: 'storage.objects (editor\'s item)', op: 'update', allowed: '' },
-  { target: 'storage.objects (editor\'s item)', op: 'delete', allowed: 'OE' },
-  { target: 'storage.objects (contributor\'s item)', op: 'delete', allowed: 'OEC' },
+  { target: 'storage.objects (editor\'s item)', op: 'delete', allowed: '' },
+  { target: 'storage.objects (contributor\'s item)', op: 'delete', allowed: '' },
   { target: 'storage.objects (uploading item)', op: 'insert', allowed: 'C' },
+  { target: 'storage.objects (uploading item)', op: 'delete', allowed: 'C' },
   { target: 'storage.objects (outside albums/)', op: 'insert', allowed: '' },
   { target: 'storage.s3_multipart_uploads', op: 'select', allowed: 'C' },
   { target: 'storage.s3_multipart_uploads_parts', op: 'select', allowed: 'C' },

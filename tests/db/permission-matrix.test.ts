@@ -107,13 +107,15 @@ const SQL: Record<PermissionKey, Sql> = {
   'activity|delete': (w) => [`delete from public.activity where album_id = $1 returning 1`, [w.albumId]],
   'activity_feed|select': (w) => [`select 1 from public.activity_feed where album_id = $1`, [w.albumId]],
 
-  // storage.objects: members read the album's objects; writers write under items they reserved; deletes follow the item rules.
+  // storage.objects: members read the album's objects; writers write under items they reserved; members delete only
+  // their unfinished upload's objects (an item in the album loses its bytes to purge alone).
   'storage.objects (editor\'s item)|select': (w) => [`select 1 from storage.objects where name = $1`, [objectKey(w.albumId, w.items.editor)]],
   'storage.objects (editor\'s item)|insert': (w) => [`insert into storage.objects (bucket_id, name) values ('shoebox', $1)`, [objectKey(w.albumId, w.items.editor, 'preview.webp')]],
   'storage.objects (editor\'s item)|update': (w) => [`update storage.objects set metadata = '{}' where name = $1 returning 1`, [objectKey(w.albumId, w.items.editor)]],
   'storage.objects (editor\'s item)|delete': (w) => [`delete from storage.objects where name = $1 returning 1`, [objectKey(w.albumId, w.items.editor)]],
   'storage.objects (contributor\'s item)|delete': (w) => [`delete from storage.objects where name = $1 returning 1`, [objectKey(w.albumId, w.items.contributor)]],
   'storage.objects (uploading item)|insert': (w) => [`insert into storage.objects (bucket_id, name) values ('shoebox', $1)`, [objectKey(w.albumId, w.items.contributorUploading, 'original')]],
+  'storage.objects (uploading item)|delete': (w) => [`delete from storage.objects where name = $1 returning 1`, [objectKey(w.albumId, w.items.contributorUploading, 'thumb.webp')]],
   'storage.objects (outside albums/)|insert': (w) => [`insert into storage.objects (bucket_id, name) values ('shoebox', $1)`, [`public/${w.items.contributorUploading}/x`]],
   'storage.s3_multipart_uploads|select': (w) => [`select 1 from storage.s3_multipart_uploads where id = $1`, [w.multipartUploadId]],
   'storage.s3_multipart_uploads_parts|select': (w) => [`select 1 from storage.s3_multipart_uploads_parts where upload_id = $1`, [w.multipartUploadId]],

@@ -95,6 +95,8 @@ export async function seedWorld(db: Harness): Promise<World> {
       await db.query(`insert into storage.objects (bucket_id, name, owner_id) values ('shoebox', $1, $2)`, [objectKey(albumId, id, file), owner.id]);
     }
   }
+  // The upload in progress has its thumbnail up already.
+  await db.query(`insert into storage.objects (bucket_id, name, owner_id) values ('shoebox', $1, $2)`, [objectKey(albumId, items.contributorUploading, 'thumb.webp'), contributor.id]);
   const multipartUploadId = `upload-${randomUUID()}`;
   const key = objectKey(albumId, items.contributorUploading, 'original');
   await db.query(
