@@ -373,14 +373,23 @@ async function withLock(s, fn) {
   }
 }
 
+/** Signals `pid` unless it has already exited (a daemon may end between the look and the signal). */
+function signal(pid, sig) {
+  try {
+    process.kill(pid, sig);
+  } catch (e) {
+    if (e.code !== 'ESRCH') throw e;
+  }
+}
+
 async function stopDaemons(s) {
   const pids = DAEMONS.map((name) => daemonPid(s, name)).filter((pid) => pid !== null && alive(pid));
-  for (const pid of pids) process.kill(pid, 'SIGTERM');
+  for (const pid of pids) signal(pid, 'SIGTERM');
   // The store is in memory and its folder is deleted next: nothing is lost by not waiting long for a clean exit
   // (stop took 16–19 s, most of it waiting for radosgw to exit on its own).
   const deadline = Date.now() + 2_000;
   while (pids.some(alive) && Date.now() < deadline) await sleep(100);
-  for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  for (const pid of pids.filter(alive)) signal(pid, 'SIGKILL');
   while (pids.some(alive)) await sleep(50);
 }
 
