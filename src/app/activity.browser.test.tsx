@@ -5,7 +5,7 @@
  */
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { Backend } from '../backend/ports';
@@ -19,7 +19,10 @@ import { isolatedLocal } from '../testing/isolated-local';
 const host = document.createElement('div');
 document.body.append(host);
 const root = createRoot(host);
-afterEach(() => flushSync(() => root.render(null)));
+afterEach(() => {
+  vi.useRealTimers();
+  flushSync(() => root.render(null));
+});
 
 const isolated = () => isolatedLocal('activity');
 
@@ -137,9 +140,12 @@ test('a feed that cannot reach the server is a quiet line with Try again, leavin
 
 test('each album shows what is new since it was opened ("99+" from 100); opening one clears its badge without reading the counts again', async () => {
   const real = createLocalBackend(isolated());
+  // Made in a row within one millisecond, as a fast device makes them: still listed newest first.
+  vi.useFakeTimers({ toFake: ['Date'] });
   const lisbon = await real.data.createAlbum({ title: 'Lisbon' });
   const porto = await real.data.createAlbum({ title: 'Porto' });
   await real.data.createAlbum({ title: 'Quiet' });
+  vi.useRealTimers();
   // As the server would: counts per album until the album is marked seen.
   const unread: Record<string, number> = { [lisbon.id]: 3, [porto.id]: 100 };
   const seen: string[] = [];

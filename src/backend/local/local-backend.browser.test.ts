@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { overrideLimits } from '../../config';
 import { resetLimits } from '../../testing/limits';
 import { describeAuthPortContract } from '../../testing/contract/auth-port-contract';
@@ -40,6 +40,24 @@ async function opfsEntries(dir: string, path: string[]): Promise<string[] | null
 }
 
 describe('local backend', () => {
+  it('lists albums made in a row newest first, and items added in a row newest first, even within one millisecond', async () => {
+    const b = createLocalBackend(isolated());
+    // Every write at the same instant: a fast device makes several in one millisecond.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const titles = Array.from({ length: 8 }, (_, i) => `Album ${i + 1}`);
+      for (const title of titles) await b.data.createAlbum({ title });
+      expect((await b.data.listAlbums()).map((a) => a.title)).toEqual(titles.toReversed());
+
+      const album = (await b.data.listAlbums())[0]!;
+      const added: string[] = [];
+      for (let i = 0; i < 8; i++) added.push((await addReadyItem(b, album.id, { takenAt: null })).id);
+      expect((await b.data.listItems(album.id, { sort: 'added' })).rows.map((i) => i.id)).toEqual(added.toReversed());
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('shows a change made in one tab in another tab of the same album within a second', async () => {
     const names = isolated();
     const tab1 = createLocalBackend(names);
