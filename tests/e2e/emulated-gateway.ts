@@ -5,8 +5,10 @@
  *                                                 headers the hosted gateway adds;
  *   https://<project>/functions/v1/<name>      → the edge function served by real Deno (it answers CORS itself);
  *   wss://<project>/realtime/v1/websocket      → the Realtime emulator's WebSocket server, frame for frame;
- *   https://<bucket host>/*                    → the Ceph gateway, with the Host the URL was signed for, so Ceph
- *                                                 checks every signature and answers CORS by the bucket's rules.
+ *   https://<bucket origin>/*                  → the Ceph gateway, with the Host the URL was signed for, so Ceph
+ *                                                 checks every signature and answers CORS by the bucket's rules
+ *                                                 (the edge functions reach the same origin over real TLS:
+ *                                                 bucket-endpoint.ts).
  * The app is configured with https/wss origins because the build's Content-Security-Policy (before
  * config.json narrows it) admits only those for a backend; the emulators themselves listen on plain loopback.
  * Anything else sent to the project is refused and listed in `unserved`, so a gap fails the test.
@@ -22,7 +24,7 @@ export interface GatewayTargets {
   wire: WireEmulator;
   /** Edge functions by name: where each is served (`http://127.0.0.1:<port>`). */
   functions: Record<string, string>;
-  /** The bucket's address as the app and the signer know it (https), and where the S3 gateway really listens. */
+  /** The bucket's address as the app and the functions know it (https), and where the S3 gateway really listens. */
   s3: { publicOrigin: string; upstream: string };
   /** Requests the gateway could not route, as `METHOD url: why`. */
   unserved: string[];

@@ -56,14 +56,14 @@ async function controlledByWorker(page: Page): Promise<void> {
  * emulated project and bucket (and config.json) kept answering. So those routes refuse while offline, as the
  * network would, and every request that still got an answer is listed (the test expects none).
  */
-async function offlineSwitch(context: BrowserContext, page: Page) {
+async function offlineSwitch(context: BrowserContext, page: Page, bucketOrigin: string) {
   let offline = false;
   const reached: string[] = [];
-  for (const pattern of ['https://emulated-project.supabase.test/**', 'https://s3.shoebox.test/**', '**/config.json']) {
+  for (const pattern of ['https://emulated-project.supabase.test/**', `${bucketOrigin}/**`, '**/config.json']) {
     await context.route(pattern, (route) => (offline ? route.abort('internetdisconnected') : route.fallback()));
   }
   page.on('requestfinished', (r) => {
-    if (offline && /supabase\.test|s3\.shoebox\.test|config\.json/.test(r.url())) reached.push(`${r.method()} ${r.url()}`);
+    if (offline && (/supabase\.test|config\.json/.test(r.url()) || r.url().startsWith(`${bucketOrigin}/`))) reached.push(`${r.method()} ${r.url()}`);
   });
   return {
     reached,
@@ -84,7 +84,7 @@ test('photos added offline wait, say so, and all arrive once the network is back
   const api = await world.api(ana);
   const files = photos();
 
-  const network = await offlineSwitch(context, page);
+  const network = await offlineSwitch(context, page, world.bucketOrigin);
   await network.set(true);
   await addFiles(page, files);
   const bar = page.getByRole('complementary', { name: 'Upload progress' });
@@ -118,7 +118,7 @@ test('photos added offline survive a reload with the network still off, then all
   const api = await world.api(ana);
   const files = photos();
 
-  const network = await offlineSwitch(context, page);
+  const network = await offlineSwitch(context, page, world.bucketOrigin);
   await network.set(true);
   await addFiles(page, files);
   await expect(page.getByRole('complementary', { name: 'Upload progress' }).getByRole('status')).toHaveText(OFFLINE_TEXT);
