@@ -119,7 +119,7 @@ test('nothing yet says so; a failure says what went wrong and reads again on Try
   await show(backend, '/');
   const section = () => document.querySelector<HTMLElement>('section[aria-labelledby="activity-title"]');
   await eventually(() => section()?.querySelector('[role="alert"]')?.getAttribute('data-error-code')).toBe('backend/unreachable');
-  expect(document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
+  await eventually(() => document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
   recover();
   await userEvent.click(section()!.querySelector('button')!);
   await eventually(() => entries().map(entryText)).toEqual([`${(await real.auth.getSession())!.profile.displayName} created Still here`]);
@@ -132,7 +132,7 @@ test('a feed that cannot reach the server is a quiet line with Try again, leavin
   // After its retries: a status line, not an alert.
   await eventually(() => section()?.querySelector('[role="status"]')?.textContent).toMatch(/^Recent activity could not be loaded/);
   expect(document.querySelectorAll('[role="alert"]')).toHaveLength(0);
-  expect(document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
+  await eventually(() => document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
   recover();
   await userEvent.click(section()!.querySelector('button')!);
   await eventually(() => entries().map(entryText)).toEqual([`${(await real.auth.getSession())!.profile.displayName} created Still here`]);
