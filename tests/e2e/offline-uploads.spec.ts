@@ -35,6 +35,26 @@ async function items(api: SupabaseClient, albumId: string): Promise<Row[]> {
 const expected = (files: string[]): Row[] =>
   files.map((f) => ({ filename: basename(f), bytes: statSync(f).size, status: 'ready' })).sort((a, b) => a.filename.localeCompare(b.filename));
 
+/** How many of the upload queue's tasks have been read and have their previews made (kept in its IndexedDB). */
+function processedTasks(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('shoebox-uploads');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('tasks').objectStore('tasks').getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            db.close();
+            resolve((all.result as { processed: unknown }[]).filter((t) => t.processed !== null).length);
+          };
+        };
+      }),
+  );
+}
+
 /** Copies the test's screenshots to OFFLINE_SHOTS_DIR when it is set. */
 async function shoot(page: Page, name: string): Promise<void> {
   const path = test.info().outputPath(`${name}.png`);
@@ -90,7 +110,7 @@ test('photos added offline wait, say so, and all arrive once the network is back
   const bar = page.getByRole('complementary', { name: 'Upload progress' });
   await expect(bar.getByRole('status')).toHaveText(OFFLINE_TEXT);
   // Reading and making previews need no network: they are done while waiting, and nothing is sent.
-  await page.waitForTimeout(3000);
+  await expect.poll(() => processedTasks(page), { message: 'every file read and its previews made, offline' }).toBe(files.length);
   await expect(bar.getByRole('status')).toHaveText(OFFLINE_TEXT);
   expect(network.reached).toEqual([]);
   expect(await items(api, albumId)).toEqual([]);
