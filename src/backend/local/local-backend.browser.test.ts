@@ -104,6 +104,21 @@ describe('local backend', () => {
     expect(heard[0]!.row.id).toBe(item.id);
   });
 
+  it('follows a clock set back, rather than stamping what comes next with the wrong time', async () => {
+    const b = createLocalBackend(isolated());
+    const day = 86_400_000;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + day });
+    try {
+      const ahead = await b.data.createAlbum({ title: 'While the clock was a day ahead' });
+      vi.setSystemTime(Date.now() - day);
+      const next = await b.data.createAlbum({ title: 'After it was put right' });
+      expect(Date.parse(ahead.updatedAt) - Date.parse(next.updatedAt)).toBeGreaterThan(day - 60_000);
+      expect(next.updatedAt).toBe(new Date().toISOString());
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('counts every tab as a viewer but lists the one local person once, since their first tab came', async () => {
     const names = isolated();
     const tab1 = createLocalBackend(names);
