@@ -15,6 +15,7 @@ import { addReadyItem, withOverrides } from '../testing/contract/contract-fixtur
 import { seedLocalAlbum } from '../testing/local-seed';
 import { renderRoutes } from '../testing/render-routes';
 import { isolatedLocal } from '../testing/isolated-local';
+import { LIVE_REFRESH_MS } from '../features/albums/use-albums';
 
 const host = document.createElement('div');
 document.body.append(host);
@@ -243,24 +244,42 @@ test('a burst of changes elsewhere refreshes the albums screen once, not once pe
   // Another tab on the same albums.
   const other = createLocalBackend(names);
   const album = await real.data.createAlbum({ title: 'Busy' });
-  let reads = 0;
+  const readAt: number[] = [];
   const backend: Backend = {
     ...real,
     data: withOverrides(real.data, {
       unreadCounts: (opts) => {
-        reads++;
+        readAt.push(performance.now());
         return real.data.unreadCounts(opts);
       },
     }),
   };
   await show(backend, '/');
   await eventually(() => entries().length).toBe(1);
-  expect(reads).toBe(1);
-  await Promise.all(Array.from({ length: 6 }, () => addReadyItem(other, album.id)));
-  await eventually(() => entries().map(entryText)).toEqual([expect.stringMatching(/ added 6 photos to Busy$/), expect.stringMatching(/ created Busy$/)]);
-  await new Promise((r) => setTimeout(r, 1_000));
-  // Six additions send a score of events; a refresh per event read the counts 19 times. A slow machine may
-  // split the burst in two.
-  expect(reads).toBeGreaterThanOrEqual(2);
-  expect(reads).toBeLessThanOrEqual(3);
+  expect(readAt).toHaveLength(1);
+  // When this tab hears each change; a broadcast the other tab sends after its last change comes after all of
+  // them (one channel, in order).
+  const heardAt: number[] = [];
+  let allHeard = false;
+  const stopHearing = real.realtime.subscribe(null, { onChange: () => heardAt.push(performance.now()) });
+  const stopMarker = real.realtime.subscribe(album.id, { onBroadcast: () => (allHeard = true) });
+  try {
+    await Promise.all(Array.from({ length: 6 }, () => addReadyItem(other, album.id)));
+    other.realtime.broadcast(album.id, { type: 'upload-progress', userId: 'test', payload: {} });
+    await eventually(() => allHeard).toBe(true);
+    const first = heardAt[0]!;
+    const last = heardAt.at(-1)!;
+    // Every change is answered by a refresh after it.
+    await eventually(() => readAt.some((t) => t > last)).toBe(true);
+    await eventually(() => entries().map(entryText)).toEqual([expect.stringMatching(/ added 6 photos to Busy$/), expect.stringMatching(/ created Busy$/)]);
+    // Six additions send a score of events, and a refresh per event read the counts 19 times: the screen
+    // refreshes once per LIVE_REFRESH_MS of them (a slow machine spreads them over more).
+    const refreshes = readAt.length - 1;
+    expect(heardAt.length).toBeGreaterThan(6);
+    expect(refreshes).toBeGreaterThanOrEqual(1);
+    expect(refreshes).toBeLessThanOrEqual(1 + Math.ceil((last - first) / LIVE_REFRESH_MS));
+  } finally {
+    stopHearing();
+    stopMarker();
+  }
 });
