@@ -15,7 +15,11 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: 'off',
+    // A failure leaves, for every context the test had (the fixtures' and those it launched itself, such as
+    // the installed app's profile on disk), its trace (actions, network, the DOM before and after each action)
+    // and a screenshot of each page still open; a passing test leaves nothing.
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
     launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],

@@ -15,6 +15,9 @@
 // stopped at the end, also on failure and on Ctrl-C. Services given in the environment (DATABASE_URL, S3_TEST_*,
 // SUPABASE_STORAGE_TEST_*) are used as given and left running.
 // Missing system packages (Chromium, PostgreSQL, Ceph, ExifTool) are installed with apt-get when running as root.
+// TEST_SHUFFLE=random (or 1) runs the tests of every suite in an order drawn from a new seed, printed at the start;
+// TEST_SHUFFLE=<seed> (a number above 1) runs that order again. Vitest shuffles files and the tests in them;
+// Playwright shuffles every test on its own (--fully-parallel makes each test a group; still one worker).
 // Ends with one line: "Tests: N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +32,21 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 const only = process.argv.slice(2);
+
+/** The seed of a shuffled run, from TEST_SHUFFLE, or null for the written order. */
+function shuffleSeed(value) {
+  if (!value || value === '0' || value === 'false') return null;
+  if (value === '1' || value === 'true' || value === 'random') return String(1 + Math.floor(Math.random() * 2 ** 31));
+  if (!/^[1-9]\d*$/.test(value)) {
+    console.error(`TEST_SHUFFLE must be "random" (or 1) or a seed (a whole number above 1), not "${value}".`);
+    process.exit(2);
+  }
+  return value;
+}
+const seed = shuffleSeed(process.env.TEST_SHUFFLE);
+if (seed) console.log(`Shuffled order, seed ${seed}: TEST_SHUFFLE=${seed} runs it again.`);
+const vitestOrder = seed ? ['--sequence.shuffle', `--sequence.seed=${seed}`] : [];
+const playwrightOrder = seed ? ['--shuffle', seed, '--fully-parallel'] : [];
 const want = (name) => only.length === 0 || only.includes(name);
 
 function run(label, cmd, args, env = {}) {
@@ -110,7 +128,7 @@ if (want('unit')) {
   // The privacy tests give photographs a place with ExifTool and read it back.
   ensureExiftool();
   const file = join(out, 'unit.json');
-  step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+  step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder]));
   if (!countVitest(file)) failures.push('unit (no report)');
 }
 
@@ -132,7 +150,7 @@ if (want('budget')) {
 if (want('live')) {
   if (process.env.SUPABASE_TEST_URL) {
     const file = join(out, 'live.json');
-    step('live', run('Supabase live suite', 'npx', ['vitest', 'run', '--project', 'live', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+    step('live', run('Supabase live suite', 'npx', ['vitest', 'run', '--project', 'live', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder]));
     if (!countVitest(file)) failures.push('live (no report)');
   } else {
     console.log('\nSupabase live suite not run: SUPABASE_TEST_URL is not set (see README, "Testing against a real project").');
@@ -261,13 +279,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 try {
   if (want('db') && existsSync(join(root, 'tests', 'db'))) {
     const file = join(out, 'db.json');
-    step('db', run('database tests (PGlite)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { DATABASE_URL: '' }));
+    step('db', run('database tests (PGlite)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder], { DATABASE_URL: '' }));
     if (!countVitest(file)) failures.push('db (no report)');
     // The same suite on a PostgreSQL server.
     const url = postgresUrl();
     if (url) {
       const serverFile = join(out, 'db-server.json');
-      step('db-server', run('database tests (PostgreSQL server)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${serverFile}`], { DATABASE_URL: url }));
+      step('db-server', run('database tests (PostgreSQL server)', 'npx', ['vitest', 'run', '--project', 'db', '--reporter=default', '--reporter=json', `--outputFile.json=${serverFile}`, ...vitestOrder], { DATABASE_URL: url }));
       if (!countVitest(serverFile)) failures.push('db-server (no report)');
     }
   }
@@ -277,7 +295,7 @@ try {
 
   if (want('s3') && existsSync(join(root, 'tests', 's3'))) {
     const file = join(out, 's3.json');
-    step('s3', run('S3 tests', 'npx', ['vitest', 'run', '--project', 's3', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]));
+    step('s3', run('S3 tests', 'npx', ['vitest', 'run', '--project', 's3', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder]));
     if (!countVitest(file)) failures.push('s3 (no report)');
   }
 
@@ -298,7 +316,7 @@ try {
   if (want('browser')) {
     const file = join(out, 'browser.json');
     const url = postgresUrl();
-    step('browser', run('browser tests', 'npx', ['vitest', 'run', '--project', 'browser', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], url ? { DATABASE_URL: url } : {}));
+    step('browser', run('browser tests', 'npx', ['vitest', 'run', '--project', 'browser', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder], url ? { DATABASE_URL: url } : {}));
     if (!countVitest(file)) failures.push('browser (no report)');
   }
 
@@ -311,7 +329,7 @@ try {
     const file = join(out, 'e2e.json');
     const url = postgresUrl();
     const prebuilt = built ? { E2E_PREBUILT: '1' } : {};
-    step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true', ...prebuilt, ...(url ? { DATABASE_URL: url } : {}) }));
+    step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json', ...playwrightOrder], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true', ...prebuilt, ...(url ? { DATABASE_URL: url } : {}) }));
     if (!countPlaywright(file)) failures.push('e2e (no report)');
     stopPostgres();
   }

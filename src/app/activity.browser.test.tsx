@@ -5,7 +5,7 @@
  */
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { Backend } from '../backend/ports';
@@ -15,11 +15,15 @@ import { addReadyItem, withOverrides } from '../testing/contract/contract-fixtur
 import { seedLocalAlbum } from '../testing/local-seed';
 import { renderRoutes } from '../testing/render-routes';
 import { isolatedLocal } from '../testing/isolated-local';
+import { LIVE_REFRESH_MS } from '../features/albums/use-albums';
 
 const host = document.createElement('div');
 document.body.append(host);
 const root = createRoot(host);
-afterEach(() => flushSync(() => root.render(null)));
+afterEach(() => {
+  vi.useRealTimers();
+  flushSync(() => root.render(null));
+});
 
 const isolated = () => isolatedLocal('activity');
 
@@ -116,7 +120,7 @@ test('nothing yet says so; a failure says what went wrong and reads again on Try
   await show(backend, '/');
   const section = () => document.querySelector<HTMLElement>('section[aria-labelledby="activity-title"]');
   await eventually(() => section()?.querySelector('[role="alert"]')?.getAttribute('data-error-code')).toBe('backend/unreachable');
-  expect(document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
+  await eventually(() => document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
   recover();
   await userEvent.click(section()!.querySelector('button')!);
   await eventually(() => entries().map(entryText)).toEqual([`${(await real.auth.getSession())!.profile.displayName} created Still here`]);
@@ -129,7 +133,7 @@ test('a feed that cannot reach the server is a quiet line with Try again, leavin
   // After its retries: a status line, not an alert.
   await eventually(() => section()?.querySelector('[role="status"]')?.textContent).toMatch(/^Recent activity could not be loaded/);
   expect(document.querySelectorAll('[role="alert"]')).toHaveLength(0);
-  expect(document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
+  await eventually(() => document.querySelector('[aria-label="Your albums"]')?.textContent).toContain('Still here');
   recover();
   await userEvent.click(section()!.querySelector('button')!);
   await eventually(() => entries().map(entryText)).toEqual([`${(await real.auth.getSession())!.profile.displayName} created Still here`]);
@@ -137,9 +141,12 @@ test('a feed that cannot reach the server is a quiet line with Try again, leavin
 
 test('each album shows what is new since it was opened ("99+" from 100); opening one clears its badge without reading the counts again', async () => {
   const real = createLocalBackend(isolated());
+  // Made in a row within one millisecond, as a fast device makes them: still listed newest first.
+  vi.useFakeTimers({ toFake: ['Date'] });
   const lisbon = await real.data.createAlbum({ title: 'Lisbon' });
   const porto = await real.data.createAlbum({ title: 'Porto' });
   await real.data.createAlbum({ title: 'Quiet' });
+  vi.useRealTimers();
   // As the server would: counts per album until the album is marked seen.
   const unread: Record<string, number> = { [lisbon.id]: 3, [porto.id]: 100 };
   const seen: string[] = [];
@@ -237,24 +244,42 @@ test('a burst of changes elsewhere refreshes the albums screen once, not once pe
   // Another tab on the same albums.
   const other = createLocalBackend(names);
   const album = await real.data.createAlbum({ title: 'Busy' });
-  let reads = 0;
+  const readAt: number[] = [];
   const backend: Backend = {
     ...real,
     data: withOverrides(real.data, {
       unreadCounts: (opts) => {
-        reads++;
+        readAt.push(performance.now());
         return real.data.unreadCounts(opts);
       },
     }),
   };
   await show(backend, '/');
   await eventually(() => entries().length).toBe(1);
-  expect(reads).toBe(1);
-  await Promise.all(Array.from({ length: 6 }, () => addReadyItem(other, album.id)));
-  await eventually(() => entries().map(entryText)).toEqual([expect.stringMatching(/ added 6 photos to Busy$/), expect.stringMatching(/ created Busy$/)]);
-  await new Promise((r) => setTimeout(r, 1_000));
-  // Six additions send a score of events; a refresh per event read the counts 19 times. A slow machine may
-  // split the burst in two.
-  expect(reads).toBeGreaterThanOrEqual(2);
-  expect(reads).toBeLessThanOrEqual(3);
+  expect(readAt).toHaveLength(1);
+  // When this tab hears each change; a broadcast the other tab sends after its last change comes after all of
+  // them (one channel, in order).
+  const heardAt: number[] = [];
+  let allHeard = false;
+  const stopHearing = real.realtime.subscribe(null, { onChange: () => heardAt.push(performance.now()) });
+  const stopMarker = real.realtime.subscribe(album.id, { onBroadcast: () => (allHeard = true) });
+  try {
+    await Promise.all(Array.from({ length: 6 }, () => addReadyItem(other, album.id)));
+    other.realtime.broadcast(album.id, { type: 'upload-progress', userId: 'test', payload: {} });
+    await eventually(() => allHeard).toBe(true);
+    const first = heardAt[0]!;
+    const last = heardAt.at(-1)!;
+    // Every change is answered by a refresh after it.
+    await eventually(() => readAt.some((t) => t > last)).toBe(true);
+    await eventually(() => entries().map(entryText)).toEqual([expect.stringMatching(/ added 6 photos to Busy$/), expect.stringMatching(/ created Busy$/)]);
+    // Six additions send a score of events, and a refresh per event read the counts 19 times: the screen
+    // refreshes once per LIVE_REFRESH_MS of them (a slow machine spreads them over more).
+    const refreshes = readAt.length - 1;
+    expect(heardAt.length).toBeGreaterThan(6);
+    expect(refreshes).toBeGreaterThanOrEqual(1);
+    expect(refreshes).toBeLessThanOrEqual(1 + Math.ceil((last - first) / LIVE_REFRESH_MS));
+  } finally {
+    stopHearing();
+    stopMarker();
+  }
 });

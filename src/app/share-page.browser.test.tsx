@@ -182,7 +182,9 @@ test('a link revoked while its page is open stops the page: the state shows and 
   await expect.element(page.getByRole('heading', { level: 1, name: 'This link has been turned off.' })).toBeVisible();
   expect(document.querySelectorAll('[data-item-id]').length).toBe(0);
   const asked = stub.to(PATH).length;
-  await new Promise((r) => setTimeout(r, 500));
+  // What showing the state sets going (effects, queries of what is now on screen) has started once the page
+  // has drawn two frames since.
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   expect(stub.to(PATH).length).toBe(asked);
   // The visit is forgotten: coming back opens the link again (and hears it is revoked).
   expect(Object.keys(sessionStorage).filter((k) => k.startsWith('shoebox.share.visit.'))).toEqual([]);

@@ -104,6 +104,7 @@ export function gatedProcess() {
     open = resolve;
   });
   let calls = 0;
+  let passed = 0;
   const process: typeof processMedia = async (file, sniffed, opts) => {
     calls += 1;
     await new Promise<void>((resolve, reject) => {
@@ -113,12 +114,18 @@ export function gatedProcess() {
       signal?.addEventListener('abort', onAbort, { once: true });
       void opened.then(() => {
         signal?.removeEventListener('abort', onAbort);
+        if (signal?.aborted) return;
+        passed += 1;
         resolve();
       });
     });
     return processMedia(file, sniffed, opts);
   };
-  return { process, open, calls: () => calls };
+  /**
+   * `passed`: how many calls went on through the gate rather than stopping at their signal. Once `opened` has
+   * resolved to a caller, every call waiting then has gone on or not.
+   */
+  return { process, open, opened, calls: () => calls, passed: () => passed };
 }
 
 /** The backend with some data calls replaced. */

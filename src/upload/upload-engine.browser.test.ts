@@ -171,8 +171,10 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     let s = await until(engine, (q) => q.tasks.every((t) => t.state === 'paused'), 2000);
     expect(s.tasks.map((t) => t.state)).toEqual(['paused', 'paused', 'paused', 'paused']);
     expect(s.totals).toMatchObject({ paused: true, running: false });
+    // The paused tasks stopped their work: opening the gate lets none of it go on.
     gate.open();
-    await new Promise((r) => setTimeout(r, 300));
+    await gate.opened;
+    expect(gate.passed()).toBe(0);
     expect(engine.getSnapshot().tasks.every((t) => t.state === 'paused')).toBe(true);
 
     await engine.resumeAll();
@@ -314,10 +316,17 @@ describe('UploadEngine offline, by what the backend declares', () => {
     const engine = newEngine({ backend, dbName: n.queueDb });
     await engine.start();
     window.dispatchEvent(new Event('offline'));
+    // The file is read and processed on the device, then its task goes back in line for the network: nothing
+    // runs any more until `online`.
+    let worked = false;
+    const waitingForNetwork = until(engine, (s) => {
+      const state = s.tasks[0]?.state;
+      if (state && ACTIVE.has(state)) worked = true;
+      return worked && state === 'queued' && !s.totals.running;
+    });
     const [view] = await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
-    const waiting = await until(engine, (s) => s.totals.offline && s.tasks.length === 1);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(stateOf(engine.getSnapshot(), view!.id)).not.toBe('done');
+    const waiting = await waitingForNetwork;
+    expect(stateOf(waiting, view!.id)).toBe('queued');
     expect(waiting.totals.offline).toBe(true);
     expect(await readyItems(backend, album.id)).toEqual([]);
 

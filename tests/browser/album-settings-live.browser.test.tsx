@@ -7,6 +7,7 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { page } from 'vitest/browser';
+import { seeingJoins } from '../../src/testing/realtime-joins';
 import { renderRoutes } from '../../src/testing/render-routes';
 import { startBrowserWire, type BrowserWire } from './browser-wire';
 
@@ -31,10 +32,11 @@ test('an editor made a viewer by the owner loses the album and share link sectio
   const { token } = await ada.backend.data.createInvite(album.id, { role: 'editor' });
   await bob.backend.data.acceptInvite(token);
 
-  await renderRoutes(root, bob.backend, `/albums/${album.id}/settings`);
+  const bobs = seeingJoins(bob.backend);
+  await renderRoutes(root, bobs.backend, `/albums/${album.id}/settings`);
   await expect.poll(headings, { timeout: 15_000 }).toEqual(['Album', 'Location in originals', 'Members', 'Share links']);
-  // Give the subscription time to join before the change is made.
-  await new Promise((r) => setTimeout(r, 1500));
+  // The change is made once the screen's channel is joined: from then on it hears everything.
+  await expect.poll(() => bobs.joined, { timeout: 15_000 }).toContain(album.id);
   await ada.backend.data.setMemberRole(album.id, bob.id, 'viewer');
   await expect.poll(headings, { timeout: 10_000 }).toEqual(['Location in originals', 'Members']);
 

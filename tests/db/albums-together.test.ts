@@ -98,11 +98,16 @@ describe('invitations', () => {
       try {
         await a.begin(ana);
         await b.begin(ben);
+        const [benBackend] = await b.query<{ pid: number }>('select pg_backend_pid() as pid');
+        const benPid = benBackend!.pid;
         await a.query(`select * from public.accept_invite($1)`, [last.token]);
         let benDone = false;
         const benTry = b.query(`select * from public.accept_invite($1)`, [last.token]).finally(() => { benDone = true; });
         const benOutcome = errorOf(benTry);
-        await new Promise((r) => setTimeout(r, 300));
+        // Ben's accept waits for the lock Ana's transaction holds, as the server itself says.
+        await expect
+          .poll(async () => (await db.query<{ wait: string | null }>('select wait_event_type as wait from pg_stat_activity where pid = $1', [benPid]))[0]?.wait)
+          .toBe('Lock');
         expect(benDone).toBe(false);
         await a.query('commit');
         expect((await benOutcome).message).toBe('invite/used-up');

@@ -6,7 +6,7 @@
  * valid, and signs out once it is not: access tokens here last 2 s (an hour on a hosted project), inside its
  * refresh margin (90 s), so every session read refreshes first, and the test waits out a token's life.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Backend, DeviceInput, Session } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
 import { AppError } from '../../src/lib/app-error';
@@ -27,8 +27,15 @@ afterAll(async () => {
 
 const PASSWORD = 'correct horse battery staple';
 const TOKEN_SECONDS = 2;
-/** Until every access token issued before now has expired. */
-const tokensExpire = () => new Promise((r) => setTimeout(r, TOKEN_SECONDS * 1000 + 1_100));
+/**
+ * Every access token issued before now expires: the clock moves past their life, for the app and the emulated
+ * project alike (one process, one clock).
+ */
+const tokensExpire = () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + TOKEN_SECONDS * 1000 + 1_100);
+};
+afterEach(() => vi.useRealTimers());
 
 function browser(): Backend {
   return createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: SilentWebSocket as never });
@@ -84,7 +91,7 @@ describe('devices over the emulated wire', () => {
 
     await a.data.signOutDevice(devices[1]!.id);
     expect((await a.data.listDevices()).map((d) => d.id).sort()).toEqual([devices[0]!.id, devices[2]!.id].sort());
-    await tokensExpire();
+    tokensExpire();
     expect(await sessionNow(b)).toBeNull();
     await expect.poll(() => changes.at(-1), { timeout: 5_000 }).toBeNull();
     stop();
@@ -112,7 +119,7 @@ describe('devices over the emulated wire', () => {
     const { browsers, devices } = await account(2);
     const stranger = await account(1);
     await stranger.browsers[0]!.data.signOutDevice(devices[1]!.id);
-    await tokensExpire();
+    tokensExpire();
     expect(await sessionNow(browsers[1]!)).not.toBeNull();
     expect((await browsers[0]!.data.listDevices()).map((d) => d.id).sort()).toEqual(devices.map((d) => d.id).sort());
   });
@@ -122,7 +129,7 @@ describe('devices over the emulated wire', () => {
     const [a, b, c] = browsers as [Backend, Backend, Backend];
     await a.data.signOutOtherDevices();
     expect((await a.data.listDevices()).map((d) => [d.id, d.current])).toEqual([[devices[0]!.id, true]]);
-    await tokensExpire();
+    tokensExpire();
     expect(await sessionNow(a)).not.toBeNull();
     expect(await sessionNow(b)).toBeNull();
     expect(await sessionNow(c)).toBeNull();

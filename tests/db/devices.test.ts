@@ -4,7 +4,7 @@
  * no client can name, and signing a device out deletes that session, as GoTrue's own sign-out does.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { errorOf, startDb, type Actor, type Harness, type Queryable } from './db-harness';
 import { GOTRUE_SCHEMA_SQL } from './wire/gotrue-emulator';
 
@@ -16,6 +16,9 @@ beforeAll(async () => {
   db = await startDb();
   // GoTrue's sessions and refresh tokens, which a Supabase project has and the functions read.
   await db.exec(GOTRUE_SCHEMA_SQL);
+});
+// People of each test's own: a list of someone's devices holds only what that test made.
+beforeEach(async () => {
   ada = await db.createUser('Ada');
   bob = await db.createUser('Bob');
 });

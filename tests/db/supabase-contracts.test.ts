@@ -5,9 +5,9 @@
  * The Realtime contract needs a WebSocket to a Realtime server, which is not emulated, so it is not run
  * here; the Functions port has no contract suite and the Files port has no Supabase implementation yet.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeAuthPortContract } from '../../src/testing/contract/auth-port-contract';
-import { expectAppError, reserveInput, sleep } from '../../src/testing/contract/contract-fixtures';
+import { expectAppError, reserveInput } from '../../src/testing/contract/contract-fixtures';
 import { describeDataPortContract } from '../../src/testing/contract/data-port-contract';
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
@@ -83,11 +83,17 @@ describe('Supabase adapter over the emulated wire', () => {
     beforeAll(async () => {
       shortLived = await createWireEmulator(db, { accessTokenSeconds: 3 });
     });
+    afterEach(() => vi.useRealTimers());
+    /** The tokens' three seconds pass: for the app and the emulated project alike (one process, one clock). */
+    const tokensRunOut = () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 3_100);
+    };
 
     it('stays signed in after the access token expires, by refreshing it', async () => {
       const { backend } = await signedUp(shortLived);
       const first = (await backend.auth.getSession())!;
-      await sleep(3100);
+      tokensRunOut();
       const later = (await backend.auth.getSession())!;
       expect(later.userId).toBe(first.userId);
       expect(later.expiresAt!).toBeGreaterThan(first.expiresAt!);
@@ -99,7 +105,7 @@ describe('Supabase adapter over the emulated wire', () => {
       const there = newBackend(shortLived);
       await there.auth.signInWithPassword(email, PASSWORD);
       await here.auth.signOut('others');
-      await sleep(3100);
+      tokensRunOut();
       await expectAppError(there.auth.getSession(), 'auth/session-expired');
       expect(await there.auth.getSession()).toBeNull();
       await expectAppError(there.data.listAlbums(), 'auth/session-expired');

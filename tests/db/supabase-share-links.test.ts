@@ -5,7 +5,7 @@
  * (src/testing/contract/data-port-share-links-contract.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAppError } from '../../src/testing/contract/contract-fixtures';
+import { clockPasses, expectAppError } from '../../src/testing/contract/contract-fixtures';
 import { startDb, type Harness } from './db-harness';
 import { seedGuestItems, seedShareLink } from './share-link-seed';
 import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
@@ -78,7 +78,8 @@ describe('share links over the emulated wire', () => {
     await bob.backend.data.revokeShareLink(id);
     const [revoked] = await ada.backend.data.listShareLinks(albumId);
     expect(revoked!.revokedAt).not.toBeNull();
-    await new Promise((r) => setTimeout(r, 20));
+    // A second revoke, at a later time, would stamp a later one.
+    await clockPasses(revoked!.revokedAt!);
     await ada.backend.data.revokeShareLink(id);
     expect((await ada.backend.data.listShareLinks(albumId))[0]!.revokedAt).toBe(revoked!.revokedAt);
   });

@@ -106,7 +106,6 @@ test('a new deploy shows the update prompt, and nothing reloads until Reload is 
   const prompt = page.getByRole('region', { name: 'Update' });
   await expect(prompt.getByText('A new version of Shoebox is ready.')).toBeVisible({ timeout: 30_000 });
   // The new version waits: same page, the old worker still in control, a worker waiting behind it.
-  await page.waitForTimeout(1000);
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
   expect(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting)).toBe(true);
 

@@ -5,8 +5,10 @@
  *                                                 headers the hosted gateway adds;
  *   https://<project>/functions/v1/<name>      → the edge function served by real Deno (it answers CORS itself);
  *   wss://<project>/realtime/v1/websocket      → the Realtime emulator's WebSocket server, frame for frame;
- *   https://<bucket host>/*                    → the Ceph gateway, with the Host the URL was signed for, so Ceph
- *                                                 checks every signature and answers CORS by the bucket's rules;
+ *   https://<bucket origin>/*                  → the Ceph gateway, with the Host the URL was signed for, so Ceph
+ *                                                 checks every signature and answers CORS by the bucket's rules
+ *                                                 (the edge functions reach the same origin over real TLS:
+ *                                                 bucket-endpoint.ts);
  *   https://<project>/storage/v1/*             → in a world whose files go to Supabase Storage, the real storage
  *                                                 server's gateway stand-in, with the Host the app signed for.
  * The app is configured with https/wss origins because the build's Content-Security-Policy (before
@@ -24,7 +26,7 @@ export interface GatewayTargets {
   wire: WireEmulator;
   /** Edge functions by name: where each is served (`http://127.0.0.1:<port>`). */
   functions: Record<string, string>;
-  /** The bucket's address as the app and the signer know it (https), and where the S3 gateway really listens. */
+  /** The bucket's address as the app and the functions know it (https), and where the S3 gateway really listens. */
   s3: { publicOrigin: string; upstream: string };
   /** Where `/storage/v1/*` goes, when the project's files are on Supabase Storage (scripts/supabase-storage-test-server.mjs). */
   storage?: { upstream: string };

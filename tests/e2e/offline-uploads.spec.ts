@@ -35,6 +35,26 @@ async function items(api: SupabaseClient, albumId: string): Promise<Row[]> {
 const expected = (files: string[]): Row[] =>
   files.map((f) => ({ filename: basename(f), bytes: statSync(f).size, status: 'ready' })).sort((a, b) => a.filename.localeCompare(b.filename));
 
+/** How many of the upload queue's tasks have been read and have their previews made (kept in its IndexedDB). */
+function processedTasks(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('shoebox-uploads');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('tasks').objectStore('tasks').getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            db.close();
+            resolve((all.result as { processed: unknown }[]).filter((t) => t.processed !== null).length);
+          };
+        };
+      }),
+  );
+}
+
 /** Copies the test's screenshots to OFFLINE_SHOTS_DIR when it is set. */
 async function shoot(page: Page, name: string): Promise<void> {
   const path = test.info().outputPath(`${name}.png`);
@@ -56,14 +76,14 @@ async function controlledByWorker(page: Page): Promise<void> {
  * emulated project and bucket (and config.json) kept answering. So those routes refuse while offline, as the
  * network would, and every request that still got an answer is listed (the test expects none).
  */
-async function offlineSwitch(context: BrowserContext, page: Page) {
+async function offlineSwitch(context: BrowserContext, page: Page, bucketOrigin: string) {
   let offline = false;
   const reached: string[] = [];
-  for (const pattern of ['https://emulated-project.supabase.test/**', 'https://s3.shoebox.test/**', '**/config.json']) {
+  for (const pattern of ['https://emulated-project.supabase.test/**', `${bucketOrigin}/**`, '**/config.json']) {
     await context.route(pattern, (route) => (offline ? route.abort('internetdisconnected') : route.fallback()));
   }
   page.on('requestfinished', (r) => {
-    if (offline && /supabase\.test|s3\.shoebox\.test|config\.json/.test(r.url())) reached.push(`${r.method()} ${r.url()}`);
+    if (offline && (/supabase\.test|config\.json/.test(r.url()) || r.url().startsWith(`${bucketOrigin}/`))) reached.push(`${r.method()} ${r.url()}`);
   });
   return {
     reached,
@@ -84,13 +104,13 @@ test('photos added offline wait, say so, and all arrive once the network is back
   const api = await world.api(ana);
   const files = photos();
 
-  const network = await offlineSwitch(context, page);
+  const network = await offlineSwitch(context, page, world.bucketOrigin);
   await network.set(true);
   await addFiles(page, files);
   const bar = page.getByRole('complementary', { name: 'Upload progress' });
   await expect(bar.getByRole('status')).toHaveText(OFFLINE_TEXT);
   // Reading and making previews need no network: they are done while waiting, and nothing is sent.
-  await page.waitForTimeout(3000);
+  await expect.poll(() => processedTasks(page), { message: 'every file read and its previews made, offline' }).toBe(files.length);
   await expect(bar.getByRole('status')).toHaveText(OFFLINE_TEXT);
   expect(network.reached).toEqual([]);
   expect(await items(api, albumId)).toEqual([]);
@@ -118,7 +138,7 @@ test('photos added offline survive a reload with the network still off, then all
   const api = await world.api(ana);
   const files = photos();
 
-  const network = await offlineSwitch(context, page);
+  const network = await offlineSwitch(context, page, world.bucketOrigin);
   await network.set(true);
   await addFiles(page, files);
   await expect(page.getByRole('complementary', { name: 'Upload progress' }).getByRole('status')).toHaveText(OFFLINE_TEXT);

@@ -125,9 +125,9 @@ const keptQueries = async (page: Page): Promise<number> => (await keptQueryTexts
  * Offline for real on the Supabase world: the context's routes to the project and the bucket answer even a
  * context set offline, so they are made to fail as a cut-off device's requests do. Returns the way back.
  */
-async function offline(context: BrowserContext, how: 'offline' | 'cut off while online' = 'offline'): Promise<() => Promise<void>> {
+async function offline(context: BrowserContext, bucketOrigin: string, how: 'offline' | 'cut off while online' = 'offline'): Promise<() => Promise<void>> {
   const cut = (route: Route) => route.abort('internetdisconnected');
-  const hosts = /^https:\/\/(emulated-project\.supabase\.test|s3\.shoebox\.test)\//;
+  const hosts = (url: URL) => url.origin === 'https://emulated-project.supabase.test' || url.origin === bucketOrigin;
   await context.route(hosts, cut);
   if (how === 'offline') await context.setOffline(true);
   return async () => {
@@ -157,7 +157,7 @@ worldTest('an album viewed online browses offline after a reload on the Supabase
   await expect(card.locator('img')).toBeVisible();
   await expect.poll(() => keptQueries(page)).toBeGreaterThan(0);
 
-  let online = await offline(context);
+  let online = await offline(context, world.bucketOrigin);
   await page.reload();
   // The albums list, its cover drawn.
   await expect(card).toBeVisible();
@@ -189,7 +189,7 @@ worldTest('an album viewed online browses offline after a reload on the Supabase
 
   // Cut off while the browser says it is online (a captive portal, a dead tunnel): the requests are made and
   // fail. What was kept stays on screen, with a line saying it may be out of date, instead of an error screen.
-  online = await offline(context, 'cut off while online');
+  online = await offline(context, world.bucketOrigin, 'cut off while online');
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Lisbon by night' })).toBeVisible();
   const stale = page.getByRole('status').filter({ hasText: 'The server cannot be reached.' });
@@ -215,7 +215,7 @@ worldTest('an album viewed online browses offline after a reload on the Supabase
   await expect(page).not.toHaveURL(/\/sign-in/);
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
-  online = await offline(context);
+  online = await offline(context, world.bucketOrigin);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
   await expect(page.getByText(/Lisbon/)).toHaveCount(0);

@@ -36,8 +36,17 @@ test('a guest adds two photos through a link, deletes one, and the owner sees th
   // What the guest added is in the album's grid on the same page.
   await expect(page.getByRole('gridcell')).toHaveCount(3, { timeout: 30_000 });
 
+  // Taking a photo back takes its bytes out of the bucket too, not only its row.
+  const [taken] = await world.query<{ original_key: string; preview_key: string | null; thumb_key: string | null }>(
+    'select original_key, preview_key, thumb_key from public.items where album_id = $1 and filename = $2',
+    [albumId, basename(mine[0]!)],
+  );
+  const objects = [taken!.original_key, taken!.preview_key, taken!.thumb_key].filter((k): k is string => k !== null);
+  expect(objects).toHaveLength(3);
+  for (const key of objects) expect(await world.bucketHas(key), key).toBe(true);
   await list.getByRole('button', { name: `Delete ${basename(mine[0]!)}` }).click();
   await expect(list.getByText(basename(mine[0]!))).toHaveCount(0);
+  for (const key of objects) await expect.poll(() => world.bucketHas(key), { message: `${key} is still in the bucket` }).toBe(false);
   await expect(page.getByRole('gridcell')).toHaveCount(2, { timeout: 30_000 });
 
   // Ana sees the photo that stayed, and whose it is.

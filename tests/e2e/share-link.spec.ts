@@ -24,14 +24,17 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
+/** The page has laid itself out again at its new size: a frame has been drawn since. */
+const redrawn = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+
 async function shoot(page: Page, name: string): Promise<void> {
   if (!shotsDir) return;
   await page.screenshot({ path: `${shotsDir}/${name}-desktop.png` });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(400);
+  await redrawn(page);
   await page.screenshot({ path: `${shotsDir}/${name}-phone.png` });
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.waitForTimeout(400);
+  await redrawn(page);
 }
 
 const hasManifest = (page: Page) => page.evaluate(() => document.querySelector('link[rel="manifest"]') !== null);

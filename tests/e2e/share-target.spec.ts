@@ -207,10 +207,14 @@ test('a share whose hand-over was cut between queueing its files and leaving the
   await page.getByRole('radio', { name: /^Holidays/ }).check();
   await page.getByRole('button', { name: 'Add to album' }).click();
   await expect(page).toHaveURL(new RegExp(`/albums/${albumId}$`));
-  // Still three photos, not six, and three uploads in the queue.
-  await page.waitForTimeout(2000);
-  await expectItemCount(page, 3);
-  await page.goto('/uploads');
-  await expect(page.getByRole('list', { name: 'Upload queue' }).getByRole('listitem')).toHaveCount(3);
+  // The hand-over is over once the album shows (it is awaited before leaving the inbox): still three uploads in
+  // the queue, not six, and once none is left to do, still three photos.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Uploads' }).click();
+  const rows = page.getByRole('list', { name: 'Upload queue' }).getByRole('listitem');
+  await expect(rows.and(page.locator('[data-state="done"]'))).toHaveCount(3);
+  await expect(rows).toHaveCount(3);
   await expect(page.getByRole('status').filter({ hasText: 'waiting for an album' })).toHaveCount(0);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/albums/${albumId}$`));
+  await expectItemCount(page, 3);
 });

@@ -3,8 +3,9 @@
  * in a browser context of their own, against
  *   - the wire emulator (tests/db/wire: GoTrue, PostgREST and Realtime as the hosted API documents them) over
  *     a database of its own on the PostgreSQL server at DATABASE_URL, carrying our migrations;
- *   - the real storage-sign edge function in Deno, on that same database and the emulator's JWT secret,
- *     presigning for the Ceph test bucket (S3_TEST_*);
+ *   - the real edge functions in Deno (storage-sign, share-links, share-open, share-upload), on that same
+ *     database and the emulator's JWT secret, presigning for the Ceph test bucket (S3_TEST_*) at its https
+ *     address on loopback (bucket-endpoint.ts), where they also send their own requests;
  * reached through emulated-gateway.ts. The database must be a server, not PGlite: Deno connects to it.
  *
  * `world` is made once per Playwright worker. Each test gets `signIn(context, who)`, which routes a context to
@@ -13,19 +14,20 @@
  * emulator or Realtime met a request they do not serve, or when a page broke its Content-Security-Policy.
  */
 import { randomUUID } from 'node:crypto';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { BrowserContext, Page } from '@playwright/test';
 import { WebSocket } from 'ws';
 import { attachDb, startDb, type Harness } from '../db/db-harness';
 import { createWireEmulator, type WireEmulator } from '../db/wire/wire-emulator';
+import { testS3Client } from '../s3/s3-test-env';
 import { expect, test as base, type CspViolation } from './csp-test';
 import { startEdgeFunction, type EdgeFunctionServer } from './edge-function-server';
+import { startBucketEndpoint, type BucketEndpoint } from './bucket-endpoint';
 import { afterRoundTrip, routeThroughGateway, type GatewayTargets } from './emulated-gateway';
 import { supabaseStorageTestEnv } from '../s3/supabase-storage-env';
 
 const PROJECT_URL = 'https://emulated-project.supabase.test';
-/** The bucket's address as the app sees it; the gateway passes it on to the Ceph gateway at S3_TEST_ENDPOINT. */
-const BUCKET_ORIGIN = 'https://s3.shoebox.test';
 /** Every person's password (the sign-in screen is filled with it). */
 export const PASSWORD = 'correct horse battery staple';
 
@@ -37,12 +39,16 @@ export interface Person {
 
 export interface SupabaseWorld {
   projectUrl: string;
+  /** The bucket's origin, as the app and the edge functions reach it. */
+  bucketOrigin: string;
   /** A new account, signed up through the emulated GoTrue. */
   newPerson(name: string): Promise<Person>;
   /** supabase-js in the test process, signed in as `who`, over the same emulated project. */
   api(who: Person): Promise<SupabaseClient>;
   /** Everything any part of the project did not serve so far. */
   unserved(): string[];
+  /** Whether the bucket holds `key`: a HeadObject on the S3 gateway itself, past every route. */
+  bucketHas(key: string): Promise<boolean>;
   /** SQL on the project's database as its owner (no RLS), for seeding what the UI would take too long to make. */
   query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
@@ -84,6 +90,7 @@ async function startWorld(files: WorldFiles): Promise<{ world: WorldParts; stop:
   };
   const db: Harness = await startDb();
   let wire: WireEmulator | null = null;
+  let bucketEndpoint: BucketEndpoint | null = null;
   let signer: EdgeFunctionServer | null = null;
   let shareOpen: EdgeFunctionServer | null = null;
   let shareLinks: EdgeFunctionServer | null = null;
@@ -93,6 +100,7 @@ async function startWorld(files: WorldFiles): Promise<{ world: WorldParts; stop:
     await signer?.stop();
     await shareOpen?.stop();
     await shareLinks?.stop();
+    await bucketEndpoint?.stop();
     await wire?.close();
     await db.close();
   };
@@ -101,10 +109,13 @@ async function startWorld(files: WorldFiles): Promise<{ world: WorldParts; stop:
     const [row] = await db.query<{ name: string }>('select current_database() as name');
     const dbUrl = new URL(serverUrl);
     dbUrl.pathname = `/${row!.name}`;
+    bucketEndpoint = await startBucketEndpoint(s3.endpoint);
+    const bucketOrigin = bucketEndpoint.origin;
     const functionEnv = {
+      ...bucketEndpoint.trust,
       SUPABASE_DB_URL: dbUrl.toString(),
       SUPABASE_JWT_SECRET: wire.jwtSecret,
-      S3_ENDPOINT: BUCKET_ORIGIN,
+      S3_ENDPOINT: bucketOrigin,
       S3_REGION: s3.region,
       S3_BUCKET: s3.bucket,
       S3_ACCESS_KEY_ID: s3.accessKeyId,
@@ -123,13 +134,25 @@ async function startWorld(files: WorldFiles): Promise<{ world: WorldParts; stop:
       projectUrl: PROJECT_URL,
       wire,
       functions: { 'storage-sign': signer.url, 'share-open': shareOpen.url, 'share-links': shareLinks.url, 'share-upload': shareUpload.url },
-      s3: { publicOrigin: BUCKET_ORIGIN, upstream: s3.endpoint },
+      s3: { publicOrigin: bucketOrigin, upstream: s3.endpoint },
       unserved: [],
     };
+    const bucket = testS3Client({ maxAttempts: 1 });
     const world: WorldParts = {
-      ...worldApi(db, wire, targets),
+      ...worldApi(db, wire, targets, {
+        bucketOrigin,
+        bucketHas: async (key) => {
+          try {
+            await bucket.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
+            return true;
+          } catch (e) {
+            if ((e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+            throw e;
+          }
+        },
+      }),
       targets,
-      appConfig: { supabaseUrl: PROJECT_URL, supabaseAnonKey: wire.anonKey, storage: { provider: 's3' }, allowedOrigins: [BUCKET_ORIGIN] },
+      appConfig: { supabaseUrl: PROJECT_URL, supabaseAnonKey: wire.anonKey, storage: { provider: 's3' }, allowedOrigins: [bucketOrigin] },
     };
     return { world, stop };
   } catch (e) {
@@ -153,12 +176,22 @@ async function startStorageWorld(): Promise<{ world: WorldParts; stop: () => Pro
       projectUrl: PROJECT_URL,
       wire,
       functions: {},
-      s3: { publicOrigin: BUCKET_ORIGIN, upstream: env.url },
+      // No bucket of its own: the files are on the project, under /storage/v1.
+      s3: { publicOrigin: `${PROJECT_URL}/storage/v1/s3`, upstream: env.url },
       storage: { upstream: env.url },
       unserved: [],
     };
     const world: WorldParts = {
-      ...worldApi(db, wire, targets),
+      ...worldApi(db, wire, targets, {
+        bucketOrigin: PROJECT_URL,
+        // Read with the service key: no policy in the way.
+        bucketHas: async (key) => {
+          const res = await fetch(`${env.url}/storage/v1/object/info/${env.bucket}/${key}`, { headers: { authorization: `Bearer ${env.serviceKey}` } });
+          if (res.status === 400 || res.status === 404) return false;
+          if (!res.ok) throw new Error(`looking for ${key} in Storage: HTTP ${res.status}`);
+          return true;
+        },
+      }),
       targets,
       appConfig: {
         supabaseUrl: PROJECT_URL,
@@ -173,8 +206,9 @@ async function startStorageWorld(): Promise<{ world: WorldParts; stop: () => Pro
   }
 }
 
-function worldApi(db: Harness, emulator: WireEmulator, targets: GatewayTargets): SupabaseWorld {
+function worldApi(db: Harness, emulator: WireEmulator, targets: GatewayTargets, files: Pick<SupabaseWorld, 'bucketOrigin' | 'bucketHas'>): SupabaseWorld {
   return {
+    ...files,
     projectUrl: PROJECT_URL,
     newPerson: async (name) => {
       const email = `${name.toLowerCase()}.${randomUUID().slice(0, 8)}@example.test`;

@@ -12,8 +12,16 @@ const photos = [
   { name: 'beach.JPG', mimeType: 'image/jpeg', buffer: fixtureBytes('orientation-3.jpg') },
   { name: 'photo\u202Egpj.exe', mimeType: 'image/jpeg', buffer: fixtureBytes('orientation-6.jpg') },
 ];
-const dir = mkdtempSync(join(tmpdir(), 'shoebox-zip-e2e-'));
-test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Each test writes its archive into a folder of its own, removed after it: tests may run in any order.
+const folders: string[] = [];
+function scratchFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'shoebox-zip-e2e-'));
+  folders.push(dir);
+  return dir;
+}
+test.afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 async function albumWithSelection(page: Page, title: string) {
   await createAlbum(page, title);
@@ -53,7 +61,7 @@ test('a selection downloads as one ZIP through the service worker where no file 
   await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('Zip through the worker.zip');
-  const path = join(dir, 'worker.zip');
+  const path = join(scratchFolder(), 'worker.zip');
   await download.saveAs(path);
   checkArchive(path);
   await expect(page.getByTestId('download-panel')).toContainText('Download complete');
@@ -81,7 +89,7 @@ test('the whole album is written to the file the user picks (File System Access)
     for (const b of bytes) s += String.fromCharCode(b);
     return btoa(s);
   });
-  const path = join(dir, 'picked.zip');
+  const path = join(scratchFolder(), 'picked.zip');
   writeFileSync(path, Buffer.from(base64, 'base64'));
   expect(readFileSync(path).length).toBeGreaterThan(0);
   checkArchive(path);
@@ -100,7 +108,6 @@ test('a ZIP that cannot be written says why, stops, and keeps the selection', as
   const panel = page.getByTestId('download-panel');
   await expect(panel).toContainText('The download stopped.');
   await expect(panel.getByRole('alert')).toHaveAttribute('data-error-code', 'storage/denied');
-  await page.waitForTimeout(500);
   await expect(panel).not.toContainText('Downloading');
   await expect(page.getByText('3 selected')).toBeVisible();
   await expect(page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' })).toBeEnabled();

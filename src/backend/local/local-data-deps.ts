@@ -22,8 +22,21 @@ export type AnyTx = ReadTx | WriteTx;
 /** The most rows one read returns (a page of items, the activity feed). */
 export const MAX_PAGE_SIZE = 1000;
 
+// [Note: The local clock never repeats]
+// Lists are ordered by a time to the millisecond, then by id, and a fast device makes several albums, items or
+// comments within one millisecond. The id is random, so such a tie would list them in a random order. Every
+// local write in this page therefore stamps a time later than the one before it, running ahead of the real
+// clock only while writes come faster than one a millisecond: what was made in a row is listed in that order,
+// newest first, as the server's finer clock orders it. A clock set back by more than a second (it was wrong)
+// is followed at once, rather than stamping every later write with the wrong time.
+const SET_BACK_MS = 1000;
+let lastStamp = 0;
+
+/** The time of a local write: now, or a millisecond after the previous write when that is not earlier. */
 export function now(): string {
-  return new Date().toISOString();
+  const clock = Date.now();
+  lastStamp = clock > lastStamp || lastStamp - clock > SET_BACK_MS ? clock : lastStamp + 1;
+  return new Date(lastStamp).toISOString();
 }
 
 /** A row as a change event carries it: a plain copy. */

@@ -2,16 +2,12 @@
  * Comments and hearts on this device beyond the shared contract: another tab hears them as change events with
  * the rows the Supabase adapter would give, and a purged item or a deleted album leaves none behind.
  */
-import { afterEach, expect, it } from 'vitest';
-import { overrideLimits } from '../../config';
-import { resetLimits } from '../../testing/limits';
-import { addReadyItem, sleep, waitFor } from '../../testing/contract/contract-fixtures';
+import { expect, it } from 'vitest';
+import { addReadyItem, afterTrashPeriod, waitFor } from '../../testing/contract/contract-fixtures';
 import type { ChangeEvent } from '../ports';
 import { createLocalBackend } from './create-local-backend';
 import { LocalDb } from './local-db';
 import { isolatedLocal } from '../../testing/isolated-local';
-
-afterEach(() => resetLimits());
 
 const isolated = () => isolatedLocal('local-social');
 
@@ -31,9 +27,10 @@ it('tells another tab of a comment, its edit and deletion, and a heart, as plain
   const album = await writer.data.createAlbum({ title: 'Heard' });
   const item = await addReadyItem(writer, album.id);
   const heard: ChangeEvent[] = [];
-  const stop = reader.realtime.subscribe(album.id, { onChange: (ev) => heard.push(ev) });
+  let joined = false;
+  const stop = reader.realtime.subscribe(album.id, { onChange: (ev) => heard.push(ev), onJoined: () => (joined = true) });
   try {
-    await sleep(50);
+    await waitFor(() => (joined ? true : undefined), 5000, 'the reader joined');
     const comment = await writer.data.addComment(album.id, item.id, 'Hello from the other tab');
     await writer.data.editComment(album.id, comment.id, 'Hello again');
     await writer.data.setFavorite(album.id, item.id, true);
@@ -76,9 +73,7 @@ it('leaves no comment or heart behind a purged item or a deleted album', async (
   }
   expect(await stored(names.dbName)).toEqual({ comments: 2, favorites: 2 });
   await b.data.trashItems(album.id, [old.id]);
-  overrideLimits({ trashDays: 0 });
-  await sleep(5);
-  expect(await b.functions.invoke('purge', {})).toEqual({ purged: 1 });
+  await afterTrashPeriod(async () => expect(await b.functions.invoke('purge', {})).toEqual({ purged: 1 }));
   expect(await stored(names.dbName)).toEqual({ comments: 1, favorites: 1 });
   expect(await b.data.itemSocial(album.id, [kept.id])).toEqual([{ itemId: kept.id, commentCount: 1, favoriteCount: 1, myFavorite: true }]);
 

@@ -40,7 +40,7 @@ export function DeviceHeartbeat() {
     const { signal } = controller;
     let lastTouch = 0;
     let lastCheck = 0;
-    let running = false;
+    let touching = false;
     /** Ended: the backend has signed this browser out, and the session change takes it to the sign-in screen. */
     const stillSignedIn = async () => {
       lastCheck = Date.now();
@@ -52,6 +52,8 @@ export function DeviceHeartbeat() {
       }
     };
     const touch = async () => {
+      if (touching) return;
+      touching = true;
       lastTouch = Date.now();
       try {
         await data.touchDevice(await thisDevice(), { signal });
@@ -59,16 +61,14 @@ export function DeviceHeartbeat() {
       } catch (e) {
         // The list is a convenience: a failed touch is tried again at the next hour or return to the app.
         if (!signal.aborted) log.warn(e);
+      } finally {
+        touching = false;
       }
     };
+    // A touch still on its way (a slow network) never holds back a check that is due: only touches wait
+    // for one another. Checks are spaced by lastCheck, and asking twice at once is harmless.
     const beat = async (withTouch: boolean) => {
-      if (running) return;
-      running = true;
-      try {
-        if ((await stillSignedIn()) && withTouch && !signal.aborted) await touch();
-      } finally {
-        running = false;
-      }
+      if ((await stillSignedIn()) && withTouch && !signal.aborted) await touch();
     };
     void beat(true);
     const timer = setInterval(() => void beat(true), TOUCH_EVERY_MS);

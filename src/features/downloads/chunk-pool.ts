@@ -78,17 +78,21 @@ export function readPooled(source: ReadableStream<Uint8Array>, pool: ChunkPool):
 /**
  * Writes `stream` into `writable` as `pipeTo` would (the next read overlaps the current write, the writer's
  * backpressure is obeyed, an abort or a failure on either side stops both), giving each chunk back to the pool
- * once its write has completed.
+ * once its write has completed. Stopped, it rejects only once the writable has been aborted, so the caller can
+ * remove the file it was writing.
  */
 export async function writeReturning(stream: ReadableStream<Uint8Array>, writable: WritableStream<Uint8Array>, pool: ChunkPool, signal: AbortSignal): Promise<void> {
   const reader = stream.getReader();
   const writer = writable.getWriter();
   let failure: { reason: unknown } | null = null;
+  // Settles once the writable has let go of its file: until then its temporary file is still there and the
+  // file cannot be removed.
+  let aborted: Promise<unknown> = Promise.resolve();
   const stop = (reason: unknown) => {
     if (failure) return;
     failure = { reason };
     void reader.cancel(reason).catch(() => undefined);
-    void writer.abort(reason).catch(() => undefined);
+    aborted = writer.abort(reason).catch(() => undefined);
   };
   const onAbort = () => stop(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
@@ -109,5 +113,8 @@ export async function writeReturning(stream: ReadableStream<Uint8Array>, writabl
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
-  if (failure) throw (failure as { reason: unknown }).reason;
+  if (failure) {
+    await aborted;
+    throw (failure as { reason: unknown }).reason;
+  }
 }

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import type { Backend } from '../../backend/ports';
 import { createLocalBackend } from '../../backend/local/create-local-backend';
 import { isolatedLocal } from '../../testing/isolated-local';
+import { clockPasses } from '../../testing/contract/contract-fixtures';
 import { loadAlbumItems } from './album-files';
 import { downloadToFolder } from './folder-download';
 import { openMemberOriginals } from './member-files';
@@ -89,7 +90,8 @@ test('the album is written into the folder with each photo byte for byte under s
   await w.truncate(Math.floor(album.bytes.get(cut)!.length / 2));
   await w.close();
   const keptModified = files.get(kept)!.lastModified;
-  await new Promise((r) => setTimeout(r, 20));
+  // A rewrite from now on would carry a later time.
+  await clockPasses(keptModified);
 
   const second = counted(album.open);
   expect(await downloadToFolder(folder, album.plan, second.open, { signal: new AbortController().signal })).toEqual({ written: 2, skipped: 1 });
@@ -108,15 +110,20 @@ test('cancelled half-way through a photo, the folder holds no file under its nam
   const controller = new AbortController();
   const [firstEntry, halted] = album.plan.entries as [(typeof album.plan.entries)[number], (typeof album.plan.entries)[number]];
   const whole = album.bytes.get(halted.name)!;
-  // The second photo arrives half, then the user cancels while the rest is awaited.
+  // The second photo arrives half, then the user cancels while the rest is awaited: once the half has been
+  // taken and more is asked for.
   const open: OpenEntry = async (entry, signal) => {
     if (entry !== halted) return album.open(entry, signal);
-    return new ReadableStream<Uint8Array>({
-      start(c) {
-        c.enqueue(whole.slice(0, Math.floor(whole.length / 2)));
-        setTimeout(() => controller.abort(), 50);
+    let pulls = 0;
+    return new ReadableStream<Uint8Array>(
+      {
+        pull(c) {
+          if (pulls++ === 0) c.enqueue(whole.slice(0, Math.floor(whole.length / 2)));
+          else controller.abort();
+        },
       },
-    });
+      { highWaterMark: 0 },
+    );
   };
   await expect(downloadToFolder(folder, album.plan, open, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
   const files = await listing(dir);

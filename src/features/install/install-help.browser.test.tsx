@@ -40,7 +40,10 @@ function visit(platform: InstallPlatform) {
   return prompt;
 }
 
-/** What Chromium sends when the app can be installed: its prompt() shows the browser's dialog, answered here. */
+/**
+ * What Chromium sends when the app can be installed: its prompt() shows the browser's dialog, answered here.
+ * Inside flushSync, the screen has answered it when the call returns (visit renders the same way).
+ */
 function offerPrompt(outcome: 'accepted' | 'dismissed') {
   const calls: string[] = [];
   const event = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
@@ -85,8 +88,7 @@ test('Chromium: dismissing the button hides it and it stays hidden on later visi
 
   flushSync(() => root.render(null));
   visit(platformOf(UA.chromeWindows));
-  const { calls } = offerPrompt('accepted');
-  await new Promise((r) => setTimeout(r, 50));
+  const { calls } = flushSync(() => offerPrompt('accepted'));
   await expect.element(installButton()).not.toBeInTheDocument();
   expect(calls).toEqual([]);
 });
@@ -99,8 +101,7 @@ test('Chromium: turning the browser’s prompt down counts as a dismissal', asyn
   await expect.element(installButton()).not.toBeInTheDocument();
   flushSync(() => root.render(null));
   visit(platformOf(UA.chromeWindows));
-  offerPrompt('accepted');
-  await new Promise((r) => setTimeout(r, 50));
+  flushSync(() => offerPrompt('accepted'));
   await expect.element(installButton()).not.toBeInTheDocument();
 });
 
@@ -119,8 +120,7 @@ test('installed from the browser’s own menu (appinstalled), the button goes an
 test('running as the installed app, there is no install help, prompt or not', async () => {
   visit(platformOf(UA.iphone, 5, true));
   await expect.element(page.getByRole('button', { name: /install/i })).not.toBeInTheDocument();
-  offerPrompt('accepted');
-  await new Promise((r) => setTimeout(r, 50));
+  flushSync(() => offerPrompt('accepted'));
   await expect.element(installButton()).not.toBeInTheDocument();
 });
 
@@ -166,7 +166,6 @@ test('Firefox on a computer: an explanation instead of steps; no accessibility f
 
 test('Chromium without its prompt shows nothing (not installable yet, or installed already)', async () => {
   visit(platformOf(UA.chromeWindows));
-  await new Promise((r) => setTimeout(r, 50));
   await expect.element(page.getByRole('button', { name: /install/i })).not.toBeInTheDocument();
 });
 

@@ -33,8 +33,12 @@ export function describeAuthPortContract(name: string, makeBackend: () => Promis
       await waitFor(() => seen.find((s) => s?.profile.displayName === 'Watcher Test'), 2000, 'the renamed profile');
       stop();
       const count = seen.length;
+      // Another watcher, still watching, is told of the next change: the one that stopped would have been too.
+      const still: (Session | null)[] = [];
+      const stopStill = b.auth.onSessionChange((s) => still.push(s));
       await b.auth.updateProfile({ displayName: 'Unwatched' });
-      await new Promise((r) => setTimeout(r, 200));
+      await waitFor(() => still.find((s) => s?.profile.displayName === 'Unwatched'), 2000, 'the change told to a watcher');
+      stopStill();
       expect(seen.length).toBe(count);
     });
 

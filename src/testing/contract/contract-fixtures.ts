@@ -2,7 +2,8 @@
  * Shared helpers of the port contract suites and of tests over the ports: sample inputs, error checks, waiting
  * for live events, and faults injected at a port.
  */
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
+import { limits } from '../../config';
 import { AppError, type ErrorCode } from '../../lib/app-error';
 import type { Backend, FinalizeItemInput, ReserveItemInput } from '../../backend/ports';
 import type { Item, ItemKind } from '../../backend/entities';
@@ -92,6 +93,25 @@ export async function waitFor<T>(check: () => T | undefined, timeoutMs = 2000, w
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Waits until the clock reads later than `stamp` (an ISO time or epoch milliseconds): what is written next is
+ * stamped after it, also by a backend whose clock counts whole milliseconds (PGlite's).
+ */
+export async function clockPasses(stamp: string | number): Promise<void> {
+  const after = typeof stamp === 'number' ? stamp : Date.parse(stamp);
+  while (Date.now() <= after) await new Promise((r) => setTimeout(r, 1));
+}
+
+/** Runs `run` with the clock a day past the trash period, as the daily purge finds it then. */
+export async function afterTrashPeriod<T>(run: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (limits().trashDays + 1) * 86_400_000 });
+  try {
+    return await run();
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 /** Checks that rows come newest first by `time` then id, the order of every item list. */

@@ -5,19 +5,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../backend/ports';
-import { addReadyItem, expectAppError, sleep } from './contract-fixtures';
+import { addReadyItem, clockPasses, expectAppError } from './contract-fixtures';
 
 export function describeActivityContract(makeBackend: () => Promise<Backend> | Backend): void {
   describe('activity', () => {
     it('records album creation, additions in one row, trash and restore, newest first', async () => {
       const b = await makeBackend();
       const session = await b.auth.getSession();
+      // Each step is stamped after the one before it, also where the clock counts whole milliseconds.
       const album = await b.data.createAlbum({ title: 'Activity' });
-      await sleep(3);
+      await clockPasses(album.updatedAt);
       const items = [await addReadyItem(b, album.id), await addReadyItem(b, album.id), await addReadyItem(b, album.id)];
-      await sleep(3);
+      await clockPasses(items[2]!.createdAt);
       await b.data.trashItems(album.id, [items[0]!.id, items[1]!.id]);
-      await sleep(3);
+      // Stamped before the call returned: the next millisecond is later.
+      await clockPasses(Date.now());
       await b.data.restoreItems(album.id, [items[0]!.id]);
       await b.data.updateAlbum(album.id, { title: 'Activity, renamed' });
 

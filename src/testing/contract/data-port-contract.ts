@@ -8,12 +8,12 @@ import { objectKeys, type Backend } from '../../backend/ports';
 import type { Item, ItemMetadata } from '../../backend/entities';
 import {
   addReadyItem,
+  clockPasses,
   expectAbortError,
   expectAppError,
   expectNewestFirst,
   finalizeInput,
   reserveInput,
-  sleep,
 } from './contract-fixtures';
 import { describeActivityContract } from './data-port-activity-contract';
 import { describeDevicesContract } from './data-port-devices-contract';
@@ -60,13 +60,14 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
 
       it('renames and describes an album, and lists the most recently updated first', async () => {
         const b = await makeBackend();
+        // Each write is stamped after the one before it, also where the clock counts whole milliseconds.
         const first = await b.data.createAlbum({ title: 'First' });
-        await sleep(5);
+        await clockPasses(first.updatedAt);
         const second = await b.data.createAlbum({ title: 'Second' });
         let ids = (await b.data.listAlbums()).map((a) => a.id);
         expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
 
-        await sleep(5);
+        await clockPasses(second.updatedAt);
         const renamed = await b.data.updateAlbum(first.id, { title: ' Renamed ', description: 'Now with words' });
         expect(renamed).toMatchObject({ id: first.id, title: 'Renamed', description: 'Now with words' });
         expect(Date.parse(renamed.updatedAt)).toBeGreaterThan(Date.parse(first.updatedAt));
@@ -152,9 +153,9 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         const b = await makeBackend();
         const album = await b.data.createAlbum({ title: 'Finalized' });
         const image = await addReadyItem(b, album.id, { bytes: 1000, thumbhash: 'IMAGEHASH' });
-        await sleep(3);
+        await clockPasses(image.createdAt);
         const video = await addReadyItem(b, album.id, { kind: 'video', bytes: 2000, thumbhash: 'VIDEOHASH' });
-        await sleep(3);
+        await clockPasses(video.createdAt);
         const file = await addReadyItem(b, album.id, { kind: 'file', bytes: 4000 });
 
         expect(image).toMatchObject({
@@ -234,11 +235,11 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         const b = await makeBackend();
         const album = await b.data.createAlbum({ title: 'Sorting' });
         const taken2020 = await addReadyItem(b, album.id, { takenAt: '2020-05-01T10:00:00.000Z' });
-        await sleep(3);
+        await clockPasses(taken2020.createdAt);
         const taken2023 = await addReadyItem(b, album.id, { takenAt: '2023-01-10T08:30:00.000Z' });
-        await sleep(3);
+        await clockPasses(taken2023.createdAt);
         const undated = await addReadyItem(b, album.id, { takenAt: null });
-        await sleep(3);
+        await clockPasses(undated.createdAt);
         const taken2021 = await addReadyItem(b, album.id, { takenAt: '2021-07-04T18:00:00.000Z' });
 
         const byTaken = (await b.data.listItems(album.id, { sort: 'taken' })).rows;
@@ -343,9 +344,9 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         const b = await makeBackend();
         const album = await b.data.createAlbum({ title: 'Covers' });
         const older = await addReadyItem(b, album.id, { thumbhash: 'OLDER' });
-        await sleep(3);
+        await clockPasses(older.createdAt);
         const newer = await addReadyItem(b, album.id, { thumbhash: 'NEWER' });
-        await sleep(3);
+        await clockPasses(newer.createdAt);
         const doc = await addReadyItem(b, album.id, { kind: 'file' });
         expect((await b.data.getAlbum(album.id)).coverThumbKey).toBe(newer.thumbKey);
 

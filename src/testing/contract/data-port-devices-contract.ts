@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Backend, DeviceInput } from '../../backend/ports';
-import { expectAppError } from './contract-fixtures';
+import { clockPasses, expectAppError } from './contract-fixtures';
 
 const phone = (): DeviceInput => ({ id: crypto.randomUUID(), label: 'Chrome 131 on Android, Pixel 8', kind: 'mobile', installed: false });
 
@@ -31,11 +31,11 @@ export function describeDevicesContract(makeBackend: () => Promise<Backend> | Ba
       const input = phone();
       await b.data.touchDevice(input);
       const first = (await b.data.listDevices())[0]?.lastSeenAt ?? '';
-      await new Promise((r) => setTimeout(r, 20));
+      await clockPasses(first);
       await b.data.touchDevice({ ...input, label: 'Chrome 132 on Android, Pixel 8', installed: true });
       const list = await b.data.listDevices();
       expect(list.map((d) => [d.id, d.label, d.installed, d.current])).toEqual([[input.id, 'Chrome 132 on Android, Pixel 8', true, true]]);
-      expect(new Date(list[0]?.lastSeenAt ?? 0).getTime()).toBeGreaterThanOrEqual(new Date(first).getTime());
+      expect(new Date(list[0]?.lastSeenAt ?? 0).getTime()).toBeGreaterThan(new Date(first).getTime());
     });
 
     it('refuses a label or kind outside the rules (validation/invalid, with the field) and stores nothing', async () => {

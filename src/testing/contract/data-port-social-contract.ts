@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../backend/ports';
-import { addReadyItem, expectAppError, listAll, sleep } from './contract-fixtures';
+import { addReadyItem, clockPasses, expectAppError, listAll } from './contract-fixtures';
 
 export function describeSocialContract(makeBackend: () => Promise<Backend> | Backend): void {
   describe('comments and favourites', () => {
@@ -20,7 +20,7 @@ export function describeSocialContract(makeBackend: () => Promise<Backend> | Bac
 
       const first = await b.data.addComment(album.id, item.id, '  Lovely light  ');
       expect(first).toMatchObject({ itemId: item.id, albumId: album.id, authorId: session.userId, authorName: session.profile.displayName, body: 'Lovely light', editedAt: null });
-      await sleep(5);
+      await clockPasses(first.createdAt);
       const second = await b.data.addComment(album.id, item.id, 'Where is this?\nLisbon?');
       expect((await b.data.listComments(album.id, item.id)).map((c) => c.body)).toEqual(['Lovely light', 'Where is this?\nLisbon?']);
 

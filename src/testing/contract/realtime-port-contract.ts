@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Backend, BroadcastMessage, ChangeEvent, PresenceViewer, RealtimeHandlers, Unsubscribe } from '../../backend/ports';
-import { addReadyItem, sleep, waitFor } from './contract-fixtures';
+import { addReadyItem, waitFor } from './contract-fixtures';
 
 export interface RealtimePair {
   /** The one who acts. */
@@ -83,8 +83,15 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
 
       stop();
       const countAfterStop = heard.length;
-      await addReadyItem(pair.a, watched.id);
-      await sleep(300);
+      // A subscription made after the stop hears the next change: the stopped one would have heard it by then.
+      const still: ChangeEvent[] = [];
+      const probe = await subscribeLive(pair.b, watched.id, { onChange: (ev) => still.push(ev) });
+      try {
+        const after = await addReadyItem(pair.a, watched.id);
+        await waitFor(() => still.find((ev) => ev.row.id === after.id), REALTIME_DEADLINE_MS * 2, 'the change after the stop');
+      } finally {
+        probe.stop();
+      }
       expect(heard.length).toBe(countAfterStop);
     });
 
@@ -154,8 +161,11 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
         // Both sides are live: one message is enough.
         pair.a.realtime.broadcast(album.id, msg);
         expect(await waitFor(() => heard[0], REALTIME_DEADLINE_MS * 5, 'the broadcast')).toEqual(msg);
-        await sleep(300);
-        expect(heard).toEqual([msg]);
+        // Each is passed once: by the time the next one arrives, a second copy of the first would have.
+        const next: BroadcastMessage = { ...msg, payload: { done: 4, total: 10 } };
+        pair.a.realtime.broadcast(album.id, next);
+        await waitFor(() => heard.find((m) => m.payload.done === 4), REALTIME_DEADLINE_MS * 5, 'the next broadcast');
+        expect(heard).toEqual([msg, next]);
       } finally {
         stopA();
         stop();
@@ -165,10 +175,16 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
     it('a second subscriber to a live album is live at once, and each is told once', async () => {
       const pair = await makePair();
       const album = await sharedAlbum(pair, 'Twice');
-      const first = await subscribeLive(pair.b, album.id);
-      const second = await subscribeLive(pair.b, album.id);
+      const heardFirst: ChangeEvent[] = [];
+      const heardSecond: ChangeEvent[] = [];
+      const first = await subscribeLive(pair.b, album.id, { onChange: (ev) => heardFirst.push(ev) });
+      const second = await subscribeLive(pair.b, album.id, { onChange: (ev) => heardSecond.push(ev) });
       try {
-        await sleep(300);
+        // Both hear a change made now; a join either would be told of again has come by then.
+        const item = await addReadyItem(pair.a, album.id);
+        for (const heard of [heardFirst, heardSecond]) {
+          await waitFor(() => heard.find((ev) => ev.row.id === item.id), REALTIME_DEADLINE_MS * 2, 'the change after both joined');
+        }
         expect(first.joins).toHaveLength(1);
         expect(second.joins).toEqual([{ mayHaveMissed: false }]);
       } finally {
