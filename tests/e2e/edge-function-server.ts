@@ -14,16 +14,43 @@ export interface EdgeFunctionServer {
   stop(): Promise<void>;
 }
 
+const denoDir = () => process.env.DENO_DIR || join(root, 'node_modules', '.cache', 'deno');
+const cached = new Map<string, Promise<void>>();
+
+/**
+ * Fetches a function's dependencies into the Deno cache with this machine's own network settings (a proxy or a
+ * certificate authority its environment names), once per function: the function itself then runs with only the
+ * environment a deployment gives it, and finds them there.
+ */
+function cacheDependencies(deno: string, entry: string): Promise<void> {
+  let done = cached.get(entry);
+  if (!done) {
+    done = new Promise<void>((resolve, reject) => {
+      const child = spawn(deno, ['cache', '--quiet', '--config', join(root, 'supabase', 'functions', 'deno.json'), entry], {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, DENO_DIR: denoDir(), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+      });
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`deno cache ${entry} failed (${code}): ${err.slice(-2000)}`))));
+    });
+    cached.set(entry, done);
+  }
+  return done;
+}
+
 export async function startEdgeFunction(name: string, env: Record<string, string>, timeoutMs = 120_000): Promise<EdgeFunctionServer> {
   const deno = join(root, 'node_modules', '.bin', 'deno');
   const entry = join(root, 'supabase', 'functions', name, 'index.ts');
+  await cacheDependencies(deno, entry);
   const child: ChildProcess = spawn(deno, ['run', '--allow-all', '--config', join(root, 'supabase', 'functions', 'deno.json'), entry], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
-      DENO_DIR: process.env.DENO_DIR || join(root, 'node_modules', '.cache', 'deno'),
+      DENO_DIR: denoDir(),
       DENO_NO_UPDATE_CHECK: '1',
       NO_COLOR: '1',
       // Deno.serve listens where this says: a free port on loopback.

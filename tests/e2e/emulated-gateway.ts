@@ -26,8 +26,8 @@ export interface GatewayTargets {
   wire: WireEmulator;
   /** Edge functions by name: where each is served (`http://127.0.0.1:<port>`). */
   functions: Record<string, string>;
-  /** The bucket's address as the app and the functions know it (https), and where the S3 gateway really listens. */
-  s3: { publicOrigin: string; upstream: string };
+  /** The bucket's address as the app and the functions know it (https), and where the S3 gateway really listens (none when the files are on Supabase Storage). */
+  s3?: { publicOrigin: string; upstream: string };
   /** Where `/storage/v1/*` goes, when the project's files are on Supabase Storage (scripts/supabase-storage-test-server.mjs). */
   storage?: { upstream: string };
   /** Requests the gateway could not route, as `METHOD url: why`. */
@@ -113,7 +113,7 @@ async function forward(route: Route, to: string, extraHeaders: Record<string, st
   await route.fulfill(answer);
 }
 
-const serveBucket = (route: Route, t: GatewayTargets) => forward(route, t.s3.upstream);
+const serveBucket = (route: Route, bucket: { upstream: string }) => forward(route, bucket.upstream);
 
 /** Closing codes a peer may send (1005, 1006 and 1015 only describe a close, they are never sent). */
 const sendable = (code: number | undefined): code is number =>
@@ -142,7 +142,8 @@ export async function routeThroughGateway(context: BrowserContext, t: GatewayTar
   const wsOrigin = realtime.url.replace(/^http/, 'ws');
   const sockets = new Set<WebSocket>();
   await context.route(`${t.projectUrl}/**`, (route) => afterRoundTrip(() => serveProject(route, t)));
-  await context.route(`${t.s3.publicOrigin}/**`, (route) => afterRoundTrip(() => serveBucket(route, t)));
+  const bucket = t.s3;
+  if (bucket) await context.route(`${bucket.publicOrigin}/**`, (route) => afterRoundTrip(() => serveBucket(route, bucket)));
   await context.routeWebSocket(`${t.projectUrl.replace(/^http/, 'ws')}/**`, (page) => {
     const url = new URL(page.url());
     const server = new WebSocket(`${wsOrigin}${url.pathname}${url.search}`);

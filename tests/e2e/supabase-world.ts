@@ -177,7 +177,6 @@ async function startStorageWorld(): Promise<{ world: WorldParts; stop: () => Pro
       wire,
       functions: {},
       // No bucket of its own: the files are on the project, under /storage/v1.
-      s3: { publicOrigin: `${PROJECT_URL}/storage/v1/s3`, upstream: env.url },
       storage: { upstream: env.url },
       unserved: [],
     };
