@@ -10,7 +10,7 @@ import type { Backend } from '../backend/ports';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { ToastProvider } from '../ui/toast';
 
-/** Renders the screen at `path` into `root`, signed in as the backend's current session (in `client`, when given). */
+/** Renders the screen at `path` into `root`, signed in as the backend's current session; `client` lets a test look into the query cache. */
 export async function renderRoutes(root: Root, backend: Backend, path: string, client: QueryClient = createQueryClient()): Promise<void> {
   const session = await backend.auth.getSession();
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });

@@ -1,0 +1,92 @@
+/**
+ * The tiles' comment and heart counts while scrolling a large album, on the local backend in real Chromium:
+ * the counts held are those of the months the grid holds, not of every month scrolled past, so what a month's
+ * counts cost to put in does not grow with the scroll ([Note: The tile map holds the loaded months]); and the
+ * counts still show, at the bottom and again at the top after their month was dropped and loaded again.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { afterEach, beforeAll, expect, test } from 'vitest';
+import { page } from 'vitest/browser';
+import { createLocalBackend } from '../backend/local/create-local-backend';
+import type { Item } from '../backend/entities';
+import { itemKeys } from '../features/items/item-keys';
+import { socialKeys, type TileSocial } from '../features/social/social-keys';
+import { seedLocalAlbum } from '../testing/local-seed';
+import { isolatedLocal } from '../testing/isolated-local';
+import { renderRoutes } from '../testing/render-routes';
+import { createQueryClient } from './query-client';
+import '../ui/styles.css';
+
+const host = document.createElement('div');
+document.body.append(host);
+const root = createRoot(host);
+beforeAll(() => page.viewport(1280, 800));
+afterEach(() => flushSync(() => root.render(null)));
+
+const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 });
+const scroller = () => document.querySelector<HTMLElement>('[data-testid="grid-scroller"]');
+const tile = (id: string) => document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(id)}"]`);
+const badge = (id: string) => tile(id)?.querySelector('[data-testid="tile-social"]')?.textContent?.trim() ?? null;
+
+/** Whether what the scroller shows is drawn: tiles in view and no month still a placeholder there. */
+function screenLoaded(): boolean {
+  const el = scroller();
+  if (!el) return false;
+  const view = el.getBoundingClientRect();
+  const inView = (e: Element) => {
+    const r = e.getBoundingClientRect();
+    return r.bottom > view.top && r.top < view.bottom;
+  };
+  return [...el.querySelectorAll('.tile')].some(inView) && ![...el.querySelectorAll('.grid-placeholder')].some(inView);
+}
+
+/** The ids of the items the grid holds: the month lists someone is still looking at. */
+function loadedItemIds(client: QueryClient, albumId: string): Set<string> {
+  const ids = new Set<string>();
+  for (const q of client.getQueryCache().findAll({ queryKey: [...itemKeys.album(albumId), 'month'] })) {
+    if (q.getObserversCount() === 0) continue;
+    for (const item of (q.state.data as Item[] | undefined) ?? []) ids.add(item.id);
+  }
+  return ids;
+}
+
+test('scrolling a 9,000-item album holds the counts of the loaded months only, and counts show at both ends', async () => {
+  const names = isolatedLocal('tile-counts');
+  const backend = createLocalBackend(names);
+  const album = await backend.data.createAlbum({ title: 'A year of photos' });
+  const COUNT = 9000;
+  await seedLocalAlbum(names, album.id, COUNT, { seed: 11, fromYear: 2023, toYear: 2024 });
+  const months = await backend.data.countItemsByMonth(album.id, { sort: 'taken' });
+  const newest = (await backend.data.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!;
+  const lastMonth = await backend.data.listItems(album.id, { sort: 'taken', month: months.at(-1)!.month, limit: 1000 });
+  const oldest = lastMonth.rows.at(-1)!;
+  await backend.data.addComment(album.id, newest.id, 'The first of the year');
+  await backend.data.setFavorite(album.id, oldest.id, true);
+
+  const client = createQueryClient();
+  await renderRoutes(root, backend, `/albums/${album.id}`, client);
+  await eventually(() => badge(newest.id)).toBe('1');
+
+  // Down the album a few screens at a time, each screen drawn before the next: every month is loaded on the way.
+  const el = scroller()!;
+  expect(el.scrollHeight).toBeGreaterThan(el.clientHeight * 20);
+  while (el.scrollTop + el.clientHeight < el.scrollHeight - 2) {
+    el.scrollTop += el.clientHeight * 4;
+    await eventually(screenLoaded).toBe(true);
+  }
+  await eventually(() => badge(oldest.id)).toBe('1');
+
+  // The months at the top were dropped on the way (the grid keeps a few thousand items), and their counts with them.
+  const held = () => Object.keys(client.getQueryData<TileSocial>(socialKeys.tiles(album.id)) ?? {});
+  expect(loadedItemIds(client, album.id).size).toBeLessThan(COUNT / 2);
+  await eventually(() => {
+    const loaded = loadedItemIds(client, album.id);
+    return { outsideLoadedMonths: held().filter((id) => !loaded.has(id)).length };
+  }).toEqual({ outsideLoadedMonths: 0 });
+
+  // Back at the top, the first month's counts are read again with it.
+  el.scrollTop = 0;
+  await eventually(() => badge(newest.id)).toBe('1');
+});
