@@ -155,6 +155,22 @@ export function listFavoriters(deps: LocalDataDeps, albumId: string, itemId: str
   });
 }
 
+/** Items read from IndexedDB at once: see [Note: Counting an album's comments and hearts]. */
+const SOCIAL_SLICE = 64;
+
+/** The ids of the album's items that have comments: one cursor step per such item, past all of its comments. */
+async function commentedItems(tx: AnyTx, albumId: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  let cursor = await tx.objectStore('comments').index('item').openKeyCursor(prefixRange(albumId));
+  while (cursor) {
+    const itemId = cursor.key[1];
+    out.add(itemId);
+    // Past every key of this item's comments ([album, item, createdAt, id], createdAt an ISO time).
+    cursor = await cursor.continue([albumId, itemId, '\uffff', '']);
+  }
+  return out;
+}
+
 export function itemSocial(deps: LocalDataDeps, albumId: string, itemIds: string[], opts: CallOptions): Promise<ItemSocial[]> {
   return guard(opts.signal, async () => {
     if (!Array.isArray(itemIds) || itemIds.length > MAX_SOCIAL_IDS) {
@@ -164,17 +180,29 @@ export function itemSocial(deps: LocalDataDeps, albumId: string, itemIds: string
     return readTransaction(deps, opts.signal, async (tx) => {
       await requireAlbum(tx, albumId);
       const ids = [...new Set(itemIds.filter((id): id is string => typeof id === 'string' && id !== ''))];
-      const answers = await Promise.all(
-        ids.map(async (itemId): Promise<ItemSocial | null> => {
-          const item = await tx.objectStore('items').get([albumId, itemId]);
-          if (!item || (item.status !== 'ready' && item.uploaderId !== profile.id)) return null;
-          const [commentCount, hearts] = await Promise.all([
-            tx.objectStore('comments').index('item').count(prefixRange(albumId, itemId)),
-            tx.objectStore('favorites').getAll(prefixRange(albumId, itemId)),
-          ]);
-          return { itemId, commentCount, favoriteCount: hearts.length, myFavorite: hearts.some((h) => h.userId === profile.id) };
-        }),
-      );
+      // [Note: Counting an album's comments and hearts] Three requests per item (the item, its comments, its
+      // hearts) for a month of a thousand items held the page's thread for over 50 ms while the grid scrolled:
+      // making a request costs some tens of microseconds. The album's hearts come in one request (their keys name
+      // item and person), the items with comments in one step each of a key cursor, and only those items' comments
+      // are counted; the items themselves are read in slices, each made once the slice before has answered.
+      const [commented, heartKeys] = await Promise.all([commentedItems(tx, albumId), tx.objectStore('favorites').getAllKeys(prefixRange(albumId))]);
+      const hearts = new Map<string, { count: number; mine: boolean }>();
+      for (const key of heartKeys) {
+        const [, itemId, userId] = key as [string, string, string];
+        const h = hearts.get(itemId) ?? { count: 0, mine: false };
+        h.count++;
+        if (userId === profile.id) h.mine = true;
+        hearts.set(itemId, h);
+      }
+      const one = async (itemId: string): Promise<ItemSocial | null> => {
+        const item = await tx.objectStore('items').get([albumId, itemId]);
+        if (!item || (item.status !== 'ready' && item.uploaderId !== profile.id)) return null;
+        const commentCount = commented.has(itemId) ? await tx.objectStore('comments').index('item').count(prefixRange(albumId, itemId)) : 0;
+        const h = hearts.get(itemId);
+        return { itemId, commentCount, favoriteCount: h?.count ?? 0, myFavorite: h?.mine ?? false };
+      };
+      const answers: (ItemSocial | null)[] = [];
+      for (let i = 0; i < ids.length; i += SOCIAL_SLICE) answers.push(...(await Promise.all(ids.slice(i, i + SOCIAL_SLICE).map(one))));
       return answers.filter((a): a is ItemSocial => a !== null);
     });
   });

@@ -45,6 +45,9 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
     estimateSize: (i) => rows[i]?.height ?? 100,
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 6,
+    // Rows are rendered in a task of React's own after a scroll event, not inside it: the browser's scroll work
+    // and React's then come as two tasks, each well under a frame, where one held the thread past 50 ms.
+    useFlushSync: false,
   });
   useEffect(() => virtualizer.measure(), [rows, virtualizer]);
 
