@@ -82,7 +82,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
   const { months, sections, error } = useAlbumSections(album.id, view, wanted);
   // The grid's rows loaded earlier (or kept on the device) stay when a refresh cannot reach the server.
   const gridStale = showsWhatItHad(months.data, error) ? error : null;
-  useTileSocial(album.id, `${sort}${trashed ? ':trash' : ''}`, sections);
+  const tileSocial = useTileSocial(album.id, `${sort}${trashed ? ':trash' : ''}`, sections);
   const queryClient = useQueryClient();
   // What this screen shows: the album's details and its items.
   const retryAlbum = () => {
@@ -276,6 +276,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
           <AlbumGrid
             label={trashed ? 'Trash' : album.title}
             sections={sections}
+            social={tileSocial}
             selection={selection}
             onSelectionChange={setSelection}
             onOpen={open}

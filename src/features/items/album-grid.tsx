@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Item } from '../../backend/entities';
+import type { TileSocial } from '../social/social-keys';
 import { formatMonth, formatNumber } from '../../lib/format';
 import { buildGridRows, lazyGridIndex, monthsNear, type GridRow, type GridSection } from './grid-model';
 import { ItemTile } from './item-tile';
@@ -9,8 +10,10 @@ import { selectAll, selectRange, toggle, type Selection } from './selection';
 const GAP = 4;
 const HEADER = 44;
 
-export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
+export const AlbumGrid = memo(function AlbumGrid({ sections, social, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
   sections: GridSection[];
+  /** Each loaded tile's comment and heart counts, by item id (none in a shared album). */
+  social?: TileSocial | undefined;
   selection: Selection;
   onSelectionChange: (s: Selection) => void;
   onOpen: (item: Item) => void;
@@ -201,6 +204,7 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, selection, onSelect
               row={row}
               top={v.start}
               rowIndex={v.index}
+              social={social}
               selection={selection}
               tabStop={tabStop}
               onTileClick={onTileClick}
@@ -218,10 +222,11 @@ function firstItemId(rows: readonly GridRow[]): string | undefined {
   return undefined;
 }
 
-const Row = memo(function Row({ row, top, rowIndex, selection, tabStop, onTileClick, onCheck }: {
+const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, onTileClick, onCheck }: {
   row: GridRow;
   top: number;
   rowIndex: number;
+  social: TileSocial | undefined;
   selection: Selection;
   tabStop: string | undefined;
   onTileClick: (item: Item, e: MouseEvent) => void;
@@ -264,6 +269,7 @@ const Row = memo(function Row({ row, top, rowIndex, selection, tabStop, onTileCl
             item={item}
             left={l}
             width={w}
+            social={social?.[item.id]}
             selected={selection.ids.has(item.id)}
             tabbable={tabStop === item.id}
             onClick={onTileClick}

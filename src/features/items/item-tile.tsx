@@ -1,18 +1,19 @@
 import { memo, type MouseEvent } from 'react';
-import type { Item } from '../../backend/entities';
+import type { Item, ItemSocial } from '../../backend/entities';
 import { formatDuration, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 import { useObjectUrl } from '../files/use-url';
 import { useUploaderName } from '../members/uploader-credit';
 import { TileSocialBadges, tileSocialLabel } from '../social/tile-social-badges';
-import { useItemSocial } from '../social/use-social';
 import { fileIconFor } from './file-icon';
 import { ThumbhashImage } from './thumbhash-image';
 
-export const ItemTile = memo(function ItemTile({ item, left, width, selected, tabbable, onClick, onCheck }: {
+export const ItemTile = memo(function ItemTile({ item, left, width, social, selected, tabbable, onClick, onCheck }: {
   item: Item;
   left: number;
   width: number;
+  /** Its comment and heart counts, once its month's are known. */
+  social?: ItemSocial | undefined;
   selected: boolean;
   tabbable: boolean;
   onClick: (item: Item, e: MouseEvent) => void;
@@ -21,7 +22,6 @@ export const ItemTile = memo(function ItemTile({ item, left, width, selected, ta
   const url = useObjectUrl(item.thumbKey);
   const name = safeFilename(item.filename);
   const by = useUploaderName(item);
-  const social = useItemSocial(item.albumId, item.id);
   return (
     <div
       role="gridcell"

@@ -45,6 +45,28 @@ function appendPage(rows: Item[], page: Item[]): Item[] {
 }
 
 /**
+ * One month's rows as a query. Made here, outside the hook, on purpose: [Note: Query functions made outside
+ * render].
+ */
+function monthQuery(data: DataPort, albumId: string, view: AlbumView, month: string) {
+  return {
+    queryKey: itemKeys.month(albumId, view, month),
+    queryFn: streamedQuery<Item[], Item[]>({
+      streamFn: ({ signal }) => monthPages(data, albumId, view, month, signal),
+      refetchMode: 'replace',
+      reducer: appendPage,
+      initialValue: [],
+    }),
+    staleTime: 60_000,
+    // A month that scrolled away is dropped soon (those kept near are still observed: KEEP_ITEMS): the grid loads
+    // it again in a few milliseconds, and what is kept is heap every major collection walks.
+    gcTime: 5_000,
+    // Rows are replaced whole; comparing hundreds of rows deeply on every load is work and garbage for nothing.
+    structuralSharing: false,
+  };
+}
+
+/**
  * The album as month sections: the per-month counts first, then the rows of only the months the grid asks
  * for (those near the viewport) — so a huge album never means all its rows in memory.
  */
@@ -75,22 +97,7 @@ export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths:
     const keep = new Set(sticky);
     return (months.data ?? []).filter((m) => keep.has(m.month));
   }, [months.data, sticky]);
-  const loaded = useQueries({
-    queries: wanted.map((m) => ({
-      queryKey: itemKeys.month(albumId, view, m.month),
-      queryFn: streamedQuery<Item[], Item[]>({
-        streamFn: ({ signal }) => monthPages(data, albumId, view, m.month, signal),
-        refetchMode: 'replace',
-        reducer: appendPage,
-        initialValue: [],
-      }),
-      staleTime: 60_000,
-      // A month that scrolled away is dropped soon: the grid loads it again in a few milliseconds.
-      gcTime: 15_000,
-      // Rows are replaced whole; comparing hundreds of rows deeply on every load is work and garbage for nothing.
-      structuralSharing: false,
-    })),
-  });
+  const loaded = useQueries({ queries: wanted.map((m) => monthQuery(data, albumId, view, m.month)) });
   const byMonth = new Map<string, Item[]>();
   /** Months whose first pages are shown while the rest are still coming. */
   const partial = new Set<string>();

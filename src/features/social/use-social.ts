@@ -1,6 +1,7 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useBackend } from '../../backend/backend-context';
+import type { DataPort } from '../../backend/ports';
 import type { Favoriter, Item, ItemSocial } from '../../backend/entities';
 import { applyCommentDeleted, applyCommentSaved } from './apply-social-change';
 import { useMembers } from '../members/use-members';
@@ -127,30 +128,43 @@ interface Merged {
 }
 
 /**
+ * [Note: Query functions made outside render]
+ * A query keeps the options it was last given, its `queryFn` among them, and a function made inside a hook's
+ * render keeps that render's variables alive: in V8 every closure of a scope shares one context, so it holds
+ * whatever any of them uses. Here those were the rendered results, whose observers hold their options, whose
+ * `queryFn` held the render before: a chain through every render since the album opened, and every item the grid
+ * had ever loaded with it. Scrolling a 100,000-item album grew the heap to 80 MB and never gave it back, and the
+ * major collections that walked it held the page's thread for 30 to 50 ms each. Query options with a function
+ * in them are made by a function outside the hook, which can keep only its own arguments.
+ */
+
+/** The counts of one loaded month's items ([Note: Query functions made outside render]). */
+function monthSocialQuery(data: DataPort, albumId: string, sort: string, month: string, items: readonly Item[]) {
+  const ids = items.map((i) => i.id);
+  return {
+    queryKey: socialKeys.month(albumId, sort, month, `${ids.length}:${ids[0] ?? ''}:${ids[ids.length - 1] ?? ''}`),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => {
+      const out: ItemSocial[] = [];
+      for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await data.itemSocial(albumId, ids.slice(i, i + CHUNK), { signal })));
+      return out;
+    },
+    staleTime: 60_000,
+    gcTime: 5_000,
+  };
+}
+
+/**
  * Fills the tiles' counts for every loaded month: one `itemSocial` call per month (per 1,000 items), never
  * one per tile, and only again when the month's items change ([Note: The tile map holds the loaded months]).
  */
-export function useTileSocial(albumId: string, sort: string, sections: readonly { month: string; items: readonly Item[] | null }[]): void {
+export function useTileSocial(albumId: string, sort: string, sections: readonly { month: string; items: readonly Item[] | null }[]): TileSocial | undefined {
   const { data } = useBackend();
   const qc = useQueryClient();
-  // Observed here too, so the map outlives moments without tiles (an empty filter) and stays what was merged.
-  useQuery({ queryKey: socialKeys.tiles(albumId), queryFn: () => ({}) as TileSocial, staleTime: Infinity, notifyOnChangeProps: [] });
+  // The grid passes each tile its entry: one observer for the album, not one per tile mounted while scrolling.
+  // Observed here, too, the map outlives moments without tiles (an empty filter) and stays what was merged.
+  const tiles = useQuery({ queryKey: socialKeys.tiles(albumId), queryFn: () => ({}) as TileSocial, staleTime: Infinity }).data;
   const loaded = sections.filter((s): s is { month: string; items: readonly Item[] } => s.items !== null && s.items.length > 0);
-  const results = useQueries({
-    queries: loaded.map((s) => {
-      const ids = s.items.map((i) => i.id);
-      return {
-        queryKey: socialKeys.month(albumId, sort, s.month, `${ids.length}:${ids[0] ?? ''}:${ids[ids.length - 1] ?? ''}`),
-        queryFn: async ({ signal }: { signal: AbortSignal }) => {
-          const out: ItemSocial[] = [];
-          for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await data.itemSocial(albumId, ids.slice(i, i + CHUNK), { signal })));
-          return out;
-        },
-        staleTime: 60_000,
-        gcTime: 15_000,
-      };
-    }),
-  });
+  const results = useQueries({ queries: loaded.map((s) => monthSocialQuery(data, albumId, sort, s.month, s.items)) });
   const merged = useRef<Merged>({ albumId, byMonth: new Map(), owner: new Map() });
   // Each loaded month and when its answer came, as one string: the effect runs when either changes.
   const stamp = loaded.map((s, i) => `${s.month}:${results[i]?.dataUpdatedAt ?? 0}`).join(',');
@@ -192,6 +206,7 @@ export function useTileSocial(albumId: string, sort: string, sections: readonly 
       return next;
     });
   }, [qc, albumId, stamp]); // eslint-disable-line react-hooks/exhaustive-deps -- `stamp` says when `loaded` or `results` changed
+  return tiles;
 }
 
 export type { Favoriter };
