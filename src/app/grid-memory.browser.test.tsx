@@ -15,6 +15,7 @@ import type { Item } from '../backend/entities';
 import { itemKeys } from '../features/items/item-keys';
 import { seedLocalAlbum } from '../testing/local-seed';
 import { isolatedLocal } from '../testing/isolated-local';
+import { screenLoaded, scrollGridToEnd } from '../testing/grid-scroll';
 import { renderRoutes } from '../testing/render-routes';
 import { createQueryClient } from './query-client';
 import '../ui/styles.css';
@@ -26,19 +27,7 @@ beforeAll(() => page.viewport(1280, 800));
 afterEach(() => flushSync(() => root.render(null)));
 
 const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 250 });
-const scroller = () => document.querySelector<HTMLElement>('[data-testid="grid-scroller"]');
 
-/** Whether what the scroller shows is drawn: tiles in view and no month still a placeholder there. */
-function screenLoaded(): boolean {
-  const el = scroller();
-  if (!el) return false;
-  const view = el.getBoundingClientRect();
-  const inView = (e: Element) => {
-    const r = e.getBoundingClientRect();
-    return r.bottom > view.top && r.top < view.bottom;
-  };
-  return [...el.querySelectorAll('.tile')].some(inView) && ![...el.querySelectorAll('.grid-placeholder')].some(inView);
-}
 
 /** The month lists in the cache (observed or not), and the items in them. */
 function cachedItems(client: QueryClient, albumId: string): Item[] {
@@ -74,12 +63,7 @@ test('scrolling a large album keeps on the heap the items of the months it holds
       watched.add(item);
       seen.push(new WeakRef(item));
     });
-  const el = scroller()!;
-  while (el.scrollTop + el.clientHeight < el.scrollHeight - 2) {
-    el.scrollTop += el.clientHeight * 4;
-    await eventually(screenLoaded).toBe(true);
-    watch();
-  }
+  await scrollGridToEnd(watch);
   watch();
   // Every item passed through the grid's hands; the months dropped on the way leave the cache soon after.
   expect(ids.size).toBe(COUNT);

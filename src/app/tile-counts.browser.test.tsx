@@ -15,6 +15,7 @@ import { itemKeys } from '../features/items/item-keys';
 import { socialKeys, type TileSocial } from '../features/social/social-keys';
 import { seedLocalAlbum } from '../testing/local-seed';
 import { isolatedLocal } from '../testing/isolated-local';
+import { gridScroller, scrollGridToEnd } from '../testing/grid-scroll';
 import { renderRoutes } from '../testing/render-routes';
 import { createQueryClient } from './query-client';
 import '../ui/styles.css';
@@ -26,21 +27,9 @@ beforeAll(() => page.viewport(1280, 800));
 afterEach(() => flushSync(() => root.render(null)));
 
 const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 });
-const scroller = () => document.querySelector<HTMLElement>('[data-testid="grid-scroller"]');
 const tile = (id: string) => document.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(id)}"]`);
 const badge = (id: string) => tile(id)?.querySelector('[data-testid="tile-social"]')?.textContent?.trim() ?? null;
 
-/** Whether what the scroller shows is drawn: tiles in view and no month still a placeholder there. */
-function screenLoaded(): boolean {
-  const el = scroller();
-  if (!el) return false;
-  const view = el.getBoundingClientRect();
-  const inView = (e: Element) => {
-    const r = e.getBoundingClientRect();
-    return r.bottom > view.top && r.top < view.bottom;
-  };
-  return [...el.querySelectorAll('.tile')].some(inView) && ![...el.querySelectorAll('.grid-placeholder')].some(inView);
-}
 
 /** The ids of the items the grid holds: the month lists someone is still looking at. */
 function loadedItemIds(client: QueryClient, albumId: string): Set<string> {
@@ -70,12 +59,9 @@ test('scrolling a 9,000-item album holds the counts of the loaded months only, a
   await eventually(() => badge(newest.id)).toBe('1');
 
   // Down the album a few screens at a time, each screen drawn before the next: every month is loaded on the way.
-  const el = scroller()!;
+  const el = gridScroller()!;
   expect(el.scrollHeight).toBeGreaterThan(el.clientHeight * 20);
-  while (el.scrollTop + el.clientHeight < el.scrollHeight - 2) {
-    el.scrollTop += el.clientHeight * 4;
-    await eventually(screenLoaded).toBe(true);
-  }
+  await scrollGridToEnd();
   await eventually(() => badge(oldest.id)).toBe('1');
 
   // The months at the top were dropped on the way (the grid keeps a few thousand items), and their counts with them.
