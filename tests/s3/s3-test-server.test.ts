@@ -311,7 +311,9 @@ describe('fault proxy', () => {
   });
 });
 
-describe('scripts/s3-test-server.mjs', () => {
+// The steps of one instance's life, in the order they happen to it (started, refused a second start, filled up,
+// stopped): a shuffled run keeps this order, as it keeps every test apart from the others.
+describe('scripts/s3-test-server.mjs', { shuffle: false }, () => {
   // An instance of its own (folder, ports, a small store): the gateway the other tests use is never touched.
   const script = new URL('../../scripts/s3-test-server.mjs', import.meta.url).pathname;
   const dir = join(tmpdir(), `shoebox-s3-script-test-${process.pid}`);
