@@ -76,3 +76,25 @@ test('scrolling a 9,000-item album holds the counts of the loaded months only, a
   el.scrollTop = 0;
   await eventually(() => badge(newest.id)).toBe('1');
 });
+
+test('a month that comes in several pages has its counts asked for once, when it is all in', async () => {
+  const names = isolatedLocal('tile-counts-once');
+  const backend = createLocalBackend(names);
+  const album = await backend.data.createAlbum({ title: 'One busy month' });
+  // 1,200 photos in one month: the grid reads it in three pages.
+  await seedLocalAlbum(names, album.id, 1200, { seed: 5, fromYear: 2024, toYear: 2024 });
+  const months = await backend.data.countItemsByMonth(album.id, { sort: 'taken' });
+  expect(months.map((m) => m.count)).toEqual([1200]);
+  const newest = (await backend.data.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!;
+  await backend.data.addComment(album.id, newest.id, 'Asked about once');
+  const asked: string[] = [];
+  const itemSocial = backend.data.itemSocial.bind(backend.data);
+  backend.data.itemSocial = (albumId, ids, opts) => {
+    asked.push(...ids);
+    return itemSocial(albumId, ids, opts);
+  };
+
+  await renderRoutes(root, backend, `/albums/${album.id}`, createQueryClient());
+  await eventually(() => badge(newest.id)).toBe('1');
+  expect({ asked: asked.length, distinct: new Set(asked).size }).toEqual({ asked: 1200, distinct: 1200 });
+});

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Item } from '../../backend/entities';
 import type { TileSocial } from '../social/social-keys';
 import { formatMonth, formatNumber } from '../../lib/format';
@@ -10,7 +10,7 @@ import { selectAll, selectRange, toggle, type Selection } from './selection';
 const GAP = 4;
 const HEADER = 44;
 
-export const AlbumGrid = memo(function AlbumGrid({ sections, social, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
+export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, social: latestSocial, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
   sections: GridSection[];
   /** Each loaded tile's comment and heart counts, by item id (none in a shared album). */
   social?: TileSocial | undefined;
@@ -21,6 +21,15 @@ export const AlbumGrid = memo(function AlbumGrid({ sections, social, selection, 
   onDeleteKey: () => void;
   label: string;
 }) {
+  /*
+   * [Note: Months laid out in an interruptible render]
+   * A month's rows arrive in a query notification, and an update from a store is rendered at once, in one task:
+   * laying the new rows out, rendering their tiles and a major garbage collection that falls in the middle held
+   * the thread past 50 ms now and then while scrolling. Deferred, the new rows are rendered in slices that yield
+   * to the browser between them; the rows on screen meanwhile are the ones already laid out.
+   */
+  const sections = useDeferredValue(latestSections);
+  const social = useDeferredValue(latestSocial);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [focusedId, setFocusedId] = useState<string | null>(null);

@@ -16,7 +16,7 @@ const FIRST_PAGE = 60;
  * How many items of months no longer near the viewport stay loaded (most recent first). Bounded by items, not
  * months: what is kept is heap the garbage collector walks on every major collection, in the middle of a scroll.
  */
-const KEEP_ITEMS = 4000;
+const KEEP_ITEMS = 1500;
 
 /**
  * [Note: A month shows from its first page]

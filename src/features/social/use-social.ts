@@ -157,13 +157,15 @@ function monthSocialQuery(data: DataPort, albumId: string, sort: string, month: 
  * Fills the tiles' counts for every loaded month: one `itemSocial` call per month (per 1,000 items), never
  * one per tile, and only again when the month's items change ([Note: The tile map holds the loaded months]).
  */
-export function useTileSocial(albumId: string, sort: string, sections: readonly { month: string; items: readonly Item[] | null }[]): TileSocial | undefined {
+export function useTileSocial(albumId: string, sort: string, sections: readonly { month: string; items: readonly Item[] | null; partial?: boolean }[]): TileSocial | undefined {
   const { data } = useBackend();
   const qc = useQueryClient();
   // The grid passes each tile its entry: one observer for the album, not one per tile mounted while scrolling.
   // Observed here, too, the map outlives moments without tiles (an empty filter) and stays what was merged.
   const tiles = useQuery({ queryKey: socialKeys.tiles(albumId), queryFn: () => ({}) as TileSocial, staleTime: Infinity }).data;
-  const loaded = sections.filter((s): s is { month: string; items: readonly Item[] } => s.items !== null && s.items.length > 0);
+  // A month still coming is asked about once its last page is in: asked at each page, a month's early items were
+  // read again with every page after them.
+  const loaded = sections.filter((s): s is { month: string; items: readonly Item[] } => s.items !== null && s.items.length > 0 && !s.partial);
   const results = useQueries({ queries: loaded.map((s) => monthSocialQuery(data, albumId, sort, s.month, s.items)) });
   const merged = useRef<Merged>({ albumId, byMonth: new Map(), owner: new Map() });
   // Each loaded month and when its answer came, as one string: the effect runs when either changes.
