@@ -85,18 +85,7 @@ async function postgresConn(url: string): Promise<Conn> {
   await client.connect();
   // Notices (publication without logical WAL, etc.) are not test output.
   client.on('notice', () => undefined);
-  const another = async (): Promise<Conn> => {
-    const c = new pg.Client({ connectionString: target.toString() });
-    await c.connect();
-    c.on('notice', () => undefined);
-    return {
-      query: async (sql, params) => (await c.query<Row>(sql, params)).rows,
-      exec: async (sql) => {
-        await c.query(sql);
-      },
-      close: () => c.end(),
-    };
-  };
+  const another = () => connect(target.toString());
   return {
     another,
     query: async (sql, params) => (await client.query<Row>(sql, params)).rows,
@@ -137,18 +126,7 @@ export async function startDb(): Promise<Harness> {
  * Tests on it make their own people and albums, as on any shared project.
  */
 export async function attachDb(url: string): Promise<Harness> {
-  const open = async (): Promise<Conn> => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    c.on('notice', () => undefined);
-    return {
-      query: async (sql, params) => (await c.query<Row>(sql, params)).rows,
-      exec: async (sql) => {
-        await c.query(sql);
-      },
-      close: () => c.end(),
-    };
-  };
+  const open = () => connect(url);
   return harnessOver({ ...(await open()), another: open }, 'postgres');
 }
 
@@ -237,4 +215,18 @@ export async function errorOf(p: Promise<unknown>): Promise<DbError> {
     return { code: err.code, message: err.message ?? '', ...(err.detail ? { detail: err.detail } : {}) };
   }
   throw new Error('expected the statement to fail, and it succeeded');
+}
+
+/** A connection to a Postgres server as the harness uses one (server notices are not test output). */
+async function connect(url: string): Promise<Conn> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  c.on('notice', () => undefined);
+  return {
+    query: async (sql, params) => (await c.query<Row>(sql, params)).rows,
+    exec: async (sql) => {
+      await c.query(sql);
+    },
+    close: () => c.end(),
+  };
 }

@@ -14,30 +14,11 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectComm
 import { KEEP } from '../../scripts/s3-test-server.mjs';
 import { cutAfterBytes, failFraction, startFaultProxy, times, type FaultProxy } from './fault-proxy';
 import { s3TestEnv, testS3Client } from './s3-test-env';
+import { raw } from './raw-http';
 
 const env = s3TestEnv();
 const runId = `server-test-${Date.now()}`;
 const MiB = 1024 * 1024;
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A plain HTTP request, so a test can send what a browser sends (Origin, preflight headers). */
-function raw(url: string, method: string, headers: Record<string, string>): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 function preflight(base: string, bucket: string) {
   return raw(`${base}/${bucket}/${runId}/photo.jpg`, 'OPTIONS', {

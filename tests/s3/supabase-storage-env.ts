@@ -136,26 +136,23 @@ export interface SessionS3ClientOptions {
  * secret, the person's access token as session token, path-style, at `<url>/storage/v1/s3`.
  */
 export function sessionS3Client(jwt: string, opts: SessionS3ClientOptions = {}, env = supabaseStorageTestEnv()): S3Client {
-  return new S3Client({
-    endpoint: `${env.url}/storage/v1/s3`,
-    region: env.region,
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: opts.maxAttempts ?? 3,
-    credentials: { accessKeyId: env.tenantId, secretAccessKey: opts.secretAccessKey ?? env.anonKey, sessionToken: jwt },
-  });
+  return storageS3Client(env, opts.maxAttempts ?? 3, { accessKeyId: env.tenantId, secretAccessKey: opts.secretAccessKey ?? env.anonKey, sessionToken: jwt });
 }
 
 /** An S3 client with the project's S3 access keys (service role: Row Level Security does not apply). */
 export function serviceS3Client(env = supabaseStorageTestEnv()): S3Client {
+  return storageS3Client(env, 1, { accessKeyId: env.s3AccessKeyId, secretAccessKey: env.s3SecretAccessKey });
+}
+
+/** An S3 client at `<url>/storage/v1/s3`, path-style, checksums only where the operation needs them. */
+function storageS3Client(env: SupabaseStorageTestEnv, maxAttempts: number, credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }): S3Client {
   return new S3Client({
     endpoint: `${env.url}/storage/v1/s3`,
     region: env.region,
     forcePathStyle: true,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 1,
-    credentials: { accessKeyId: env.s3AccessKeyId, secretAccessKey: env.s3SecretAccessKey },
+    maxAttempts,
+    credentials,
   });
 }

@@ -4,7 +4,6 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -20,28 +19,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { openStorageDatabase, serviceS3Client, sessionS3Client, supabaseStorageTestEnv, type StorageDatabase, type StoragePerson } from './supabase-storage-env';
+import { raw } from './raw-http';
 
 const env = supabaseStorageTestEnv();
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A plain HTTP request, so a test can send what a browser sends (Origin, preflight headers). */
-function raw(url: string, method: string, headers: Record<string, string>): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 async function failure(promise: Promise<unknown>): Promise<{ name?: string; status?: number; message?: string }> {
   try {
