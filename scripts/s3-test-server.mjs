@@ -16,7 +16,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
+import { portInUse } from './net-ports.mjs';
 import { join } from 'node:path';
 import {
   CreateBucketCommand,
@@ -413,17 +414,6 @@ async function freePort(taken = []) {
     await new Promise((resolve) => server.close(resolve));
     if ((port < 6800 || port > 7300) && !taken.includes(port)) return port;
   }
-}
-
-function portInUse(port) {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 async function startCluster(s) {

@@ -19,7 +19,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID, createHmac } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { createServer } from 'node:net';
+import { portInUse } from './net-ports.mjs';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
 
@@ -263,17 +264,6 @@ function freePort() {
       const { port } = server.address();
       server.close(() => resolve(port));
     });
-  });
-}
-
-function portInUse(port) {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
   });
 }
 

@@ -49,8 +49,8 @@ export function useFavoriters(albumId: string, itemId: string, enabled: boolean)
   return useQuery({ queryKey: socialKeys.favoriters(albumId, itemId), queryFn: ({ signal }) => data.listFavoriters(albumId, itemId, { signal }), enabled });
 }
 
-/** One tile's counts and own heart, from the album's tile map; re-renders the tile only when they change. */
-export function useItemSocial(albumId: string, itemId: string): ItemSocial | undefined {
+/** One item's counts and own heart from the album's tile map (tiles get theirs as a prop from the grid). */
+function useItemSocial(albumId: string, itemId: string): ItemSocial | undefined {
   const { data } = useQuery({
     queryKey: socialKeys.tiles(albumId),
     queryFn: () => ({}) as TileSocial,
