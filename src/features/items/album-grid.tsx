@@ -3,7 +3,7 @@ import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMem
 import type { Item } from '../../backend/entities';
 import type { TileSocial } from '../social/social-keys';
 import { formatMonth, formatNumber } from '../../lib/format';
-import { buildGridRows, lazyGridIndex, monthsNear, type GridRow, type GridSection } from './grid-model';
+import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, type GridRow, type GridSection } from './grid-model';
 import { ItemTile } from './item-tile';
 import { selectAll, selectRange, toggle, type Selection } from './selection';
 
@@ -47,8 +47,8 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   }, []);
 
   const geo = useMemo(() => ({ width: Math.max(0, width), targetHeight: width < 600 ? 120 : 200, gap: GAP, headerHeight: HEADER }), [width]);
-  const [knownHeights] = useState(() => new Map<string, number>());
-  const rows = useMemo(() => buildGridRows(sections, geo, knownHeights), [sections, geo, knownHeights]);
+  const [monthRows] = useState(() => new MonthRows());
+  const rows = useMemo(() => buildGridRows(sections, geo, monthRows), [sections, geo, monthRows]);
   const nav = useMemo(() => lazyGridIndex(sections, rows, GAP), [sections, rows]);
 
   const virtualizer = useVirtualizer({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../backend/entities';
-import { buildGridRows, lazyGridIndex, monthsNear, orderedItems, type GridRow, type GridSection } from './grid-model';
+import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, orderedItems, type GridRow, type GridSection } from './grid-model';
 
 function item(id: string, width: number | null, height: number | null): Item {
   return {
@@ -95,13 +95,32 @@ describe('buildGridRows', () => {
 
   it('gives a month that was laid out and then unloaded its real height back, so the page does not jump', () => {
     const items = [item('a', 4000, 3000), item('b', 3000, 4000), item('c', 1000, 4000)];
-    const heights = new Map<string, number>();
-    const loaded = buildGridRows([{ month: 'x', count: 3, items }], geo, heights);
+    const memory = new MonthRows();
+    const loaded = buildGridRows([{ month: 'x', count: 3, items }], geo, memory);
     const real = loaded.slice(1).reduce((h, r) => h + r.height, 0);
-    const unloaded = buildGridRows([{ month: 'x', count: 3, items: null }], geo, heights);
+    const unloaded = buildGridRows([{ month: 'x', count: 3, items: null }], geo, memory);
     expect(unloaded[1]).toMatchObject({ kind: 'placeholder', height: real });
     const fresh = buildGridRows([{ month: 'x', count: 3, items: null }], geo);
     expect(fresh[1]?.height).not.toBe(real);
+  });
+
+  it('makes no row again when the album is laid out again with one more month loaded', () => {
+    const memory = new MonthRows();
+    const months: GridSection[] = Array.from({ length: 200 }, (_, i) => ({ month: `m${String(i).padStart(3, '0')}`, count: 500, items: null }));
+    const before = buildGridRows(months, geo, memory);
+    const items = Array.from({ length: 500 }, (_, i) => item(`i${i}`, 4000, 3000));
+    const after = buildGridRows(months.map((s, i) => (i === 100 ? { ...s, items } : s)), geo, memory);
+    // Every header and placeholder of the 199 other months is the very row laid out before; only month 100's
+    // tile rows are new.
+    const old = new Set(before);
+    const made = after.filter((r) => !old.has(r));
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.every((r) => r.kind === 'tiles' && r.month === 'm100')).toBe(true);
+    // Laid out a third time, with nothing changed, every row is one already made.
+    const again = buildGridRows(months.map((s, i) => (i === 100 ? { ...s, items } : s)), geo, memory);
+    expect(again.filter((r) => !after.includes(r))).toEqual([]);
+    // The header of the loaded month is the one made before, too.
+    expect(after.filter((r) => r.kind === 'header')).toEqual(before.filter((r) => r.kind === 'header'));
   });
 });
 

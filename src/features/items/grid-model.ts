@@ -33,33 +33,82 @@ export function itemAspect(item: Item): number {
 const ESTIMATED_ASPECT = 1.4;
 
 /**
+ * What the grid keeps of each month between layouts, at one geometry: its header and its placeholder row (made
+ * once, not at every layout) and the height its rows had when it was last laid out whole.
+ *
+ * [Note: A layout reuses every month's rows]
+ * The rows are laid out again whenever a month's rows change, and a deferred render that a scroll interrupts
+ * lays them out again from the start: about two layouts per frame while scrolling a large album. Each made a
+ * header, a placeholder and a key string for every month of the album (216 months, 75 MB over one scroll of
+ * 100,000 items), garbage that the collections in the middle of the scroll had to clear. Now a layout makes
+ * only the array of rows; every row in it was made once.
+ */
+export class MonthRows {
+  private geoKey = '';
+  private months = new Map<string, { count: number; sectionIndex: number; header: GridRow; placeholder: GridRow; rest?: GridRow; laidHeight?: number }>();
+
+  private geo: GridGeometry | null = null;
+
+  /** Lays out at this geometry: one that differs from the last forgets every month's rows. */
+  at(geo: GridGeometry): this {
+    if (geo === this.geo) return this;
+    this.geo = geo;
+    const geoKey = `${geo.width}:${geo.targetHeight}:${geo.gap}:${geo.headerHeight}`;
+    if (geoKey !== this.geoKey) {
+      this.geoKey = geoKey;
+      this.months.clear();
+    }
+    return this;
+  }
+
+  /** The month's remembered rows at the geometry of the last `at`. */
+  entry(section: GridSection, sectionIndex: number, geo: GridGeometry) {
+    let e = this.months.get(section.month);
+    if (!e || e.count !== section.count || e.sectionIndex !== sectionIndex) {
+      // A month that was laid out whole keeps that height while its count stands: nothing on screen moves when
+      // it is unloaded again.
+      const laidHeight = e?.count === section.count ? e.laidHeight : undefined;
+      e = {
+        count: section.count,
+        sectionIndex,
+        header: { kind: 'header', key: `h:${section.month}`, month: section.month, count: section.count, height: geo.headerHeight },
+        placeholder: placeholderRow(section, sectionIndex, geo),
+        ...(laidHeight === undefined ? {} : { laidHeight }),
+      };
+      this.months.set(section.month, e);
+    }
+    return e;
+  }
+}
+
+/**
  * The album as a flat list of rows for the virtualizer: a header per month, then either real justified rows
  * (loaded months) or one placeholder block of about the right height (months not loaded yet), so the scrollbar
  * is right from the start and the row count stays small however large the album. A month's rows are laid out
- * once per width and reused until its items change.
+ * once per width and reused until its items change ([Note: A layout reuses every month's rows]).
  */
-export function buildGridRows(sections: readonly GridSection[], geo: GridGeometry, knownHeights?: Map<string, number>): GridRow[] {
+export function buildGridRows(sections: readonly GridSection[], geo: GridGeometry, memory: MonthRows = new MonthRows()): GridRow[] {
   const rows: GridRow[] = [];
   if (geo.width <= 0) return rows;
-  const geoKey = `${geo.width}:${geo.targetHeight}:${geo.gap}`;
+  memory.at(geo);
   sections.forEach((section, sectionIndex) => {
-    rows.push({ kind: 'header', key: `h:${section.month}`, month: section.month, count: section.count, height: geo.headerHeight });
-    // A month that was laid out once keeps that height when it is unloaded again, so nothing on screen moves.
-    const heightKey = `${section.month}:${section.count}:${geoKey}`;
+    const m = memory.entry(section, sectionIndex, geo);
+    rows.push(m.header);
     if (section.items) {
       const laid = sectionRows(section.items, section.month, sectionIndex, geo);
       for (const r of laid) rows.push(r);
       const rest = section.count - section.items.length;
       if (section.partial && rest > 0) {
         // The items still coming keep their place, so the months below do not jump up and back down.
-        rows.push({ ...placeholderRow({ ...section, count: rest }, sectionIndex, geo), key: `p:${section.month}:rest` });
+        if (m.rest?.kind !== 'placeholder' || m.rest.count !== rest) m.rest = { ...placeholderRow({ ...section, count: rest }, sectionIndex, geo), key: `p:${section.month}:rest` };
+        rows.push(m.rest);
       } else {
-        knownHeights?.set(heightKey, laid.reduce((h, r) => h + r.height, 0));
+        // Only the height is kept, never the rows: they hold the month's items, which go when the month does.
+        m.laidHeight = laid.reduce((h, r) => h + r.height, 0);
       }
     } else {
-      const row = placeholderRow(section, sectionIndex, geo);
-      const known = knownHeights?.get(heightKey);
-      rows.push(known === undefined ? row : { ...row, height: known });
+      if (m.laidHeight !== undefined && m.placeholder.height !== m.laidHeight) m.placeholder = { ...m.placeholder, height: m.laidHeight };
+      rows.push(m.placeholder);
     }
   });
   return rows;

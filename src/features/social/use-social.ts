@@ -49,14 +49,18 @@ export function useFavoriters(albumId: string, itemId: string, enabled: boolean)
   return useQuery({ queryKey: socialKeys.favoriters(albumId, itemId), queryFn: ({ signal }) => data.listFavoriters(albumId, itemId, { signal }), enabled });
 }
 
+/**
+ * The album's tile map as a query, for every observer of it alike: it is only ever written (setQueryData), and
+ * each write is a new map, so comparing the new map with the old one entry by entry (structural sharing) finds
+ * nothing to share and costs what the map holds — a third of what a scroll allocated.
+ */
+function tilesQuery(albumId: string) {
+  return { queryKey: socialKeys.tiles(albumId), queryFn: () => ({}) as TileSocial, staleTime: Infinity, structuralSharing: false } as const;
+}
+
 /** One item's counts and own heart from the album's tile map (tiles get theirs as a prop from the grid). */
 function useItemSocial(albumId: string, itemId: string): ItemSocial | undefined {
-  const { data } = useQuery({
-    queryKey: socialKeys.tiles(albumId),
-    queryFn: () => ({}) as TileSocial,
-    staleTime: Infinity,
-    select: (tiles: TileSocial) => tiles[itemId],
-  });
+  const { data } = useQuery({ ...tilesQuery(albumId), select: (tiles: TileSocial) => tiles[itemId] });
   return data;
 }
 
@@ -109,9 +113,8 @@ const CHUNK = 1000;
 /**
  * [Note: The tile map holds the loaded months]
  * The tiles' counts live in one map per album (`socialKeys.tiles`), addressed by item id, so the viewer and
- * live events reach an item wherever it is. Every write copies the map and TanStack Query compares the copy
- * with the old one entry by entry (structural sharing): a write costs what the map holds. So the map holds the
- * counts of the loaded months only, as the grid holds only their rows: a month's answer goes in when it comes
+ * live events reach an item wherever it is. Every write copies the map: a write costs what the map holds.
+ * So the map holds the counts of the loaded months only, as the grid holds only their rows: a month's answer goes in when it comes
  * and comes out when the month is dropped, and each write carries only the months whose answer changed. When
  * the map kept every item scrolled past and every write carried every loaded month again, a write near the end
  * of a 100,000-item album copied 100,000 entries and took 30 to 140 ms, on the main thread, several times a
@@ -162,7 +165,7 @@ export function useTileSocial(albumId: string, sort: string, sections: readonly 
   const qc = useQueryClient();
   // The grid passes each tile its entry: one observer for the album, not one per tile mounted while scrolling.
   // Observed here, too, the map outlives moments without tiles (an empty filter) and stays what was merged.
-  const tiles = useQuery({ queryKey: socialKeys.tiles(albumId), queryFn: () => ({}) as TileSocial, staleTime: Infinity }).data;
+  const tiles = useQuery(tilesQuery(albumId)).data;
   // A month still coming is asked about once its last page is in: asked at each page, a month's early items were
   // read again with every page after them.
   const loaded = sections.filter((s): s is { month: string; items: readonly Item[] } => s.items !== null && s.items.length > 0 && !s.partial);
