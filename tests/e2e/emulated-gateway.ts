@@ -65,7 +65,10 @@ async function serveProject(route: Route, t: GatewayTargets): Promise<void> {
       t.unserved.push(`${req.method()} ${url.pathname}: no such edge function`);
       return route.fulfill({ status: 404, headers: GATEWAY_CORS, json: { message: 'Function not found' } });
     }
-    return fulfillFrom(route, await fetch(`${target}${fn[2] ?? '/'}${url.search}`, init));
+    // As Kong does, the gateway adds the address it was called from to X-Forwarded-For: the browser's, here.
+    const sent = init.headers['x-forwarded-for'];
+    const headers = { ...init.headers, 'x-forwarded-for': sent ? `${sent}, 127.0.0.1` : '127.0.0.1' };
+    return fulfillFrom(route, await fetch(`${target}${fn[2] ?? '/'}${url.search}`, { ...init, headers }));
   }
   // The https edge in front of the project's gateway: Storage checks S3 signatures against the host, port and
   // scheme it says the browser used.

@@ -22,7 +22,7 @@ import { asService, linkByToken, linkByVisit, sha256Hex, ShareError, type Shared
 import { createPresigner, type Presign } from '../storage-sign/presign.ts';
 import { coverItem, itemPage, itemsById, monthCounts, parseItemQuery, parseKind, parseSort } from './item-pages.ts';
 import { appLink, ogPage } from './og-page.ts';
-import { clientHash, clientKey, recordFailure, refuseIfLimited } from './rate-limit.ts';
+import { clientAddress, clientHash, clientKey, refuseIfLimited, takeBack, takeGuess } from './rate-limit.ts';
 import { originalsAllowed, UrlSigner, type Variant } from './shared-urls.ts';
 import { startVisit } from './visit-token.ts';
 import { countView } from './view-count.ts';
@@ -34,6 +34,8 @@ export interface ShareOpenDeps {
   siteOrigin: string;
   /** Keys the hash of a client's address in the wrong-password table ([Note: A client key nobody can recompute]). */
   clientKey: Promise<CryptoKey>;
+  /** A header the platform's edge sets to the caller's address ([Note: The client address the platform vouches for]). */
+  clientIpHeader?: string;
   now?: () => Date;
 }
 
@@ -46,7 +48,8 @@ export function shareOpenDepsFromEnv(env: Env): ShareOpenDeps {
     throw new ConfigError(`SHOEBOX_SITE_URL: ${first} is not a URL`);
   }
   const s3 = s3SettingsFromEnv(env);
-  return { sql: sqlFromEnv(env), presign: createPresigner(s3), siteOrigin, clientKey: clientKey(s3.secretAccessKey) };
+  const clientIpHeader = env.SHOEBOX_CLIENT_IP_HEADER?.trim().toLowerCase() || undefined;
+  return { sql: sqlFromEnv(env), presign: createPresigner(s3), siteOrigin, clientKey: clientKey(s3.secretAccessKey), ...(clientIpHeader ? { clientIpHeader } : {}) };
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -87,20 +90,22 @@ async function open(request: Request, body: Record<string, unknown>, deps: Share
   if (typeof visitor !== 'string' || !VISITOR.test(visitor)) throw invalid('visitor', 'visitor is a base64url id this browser keeps.');
   if (password !== undefined && typeof password !== 'string') throw invalid('password', 'A password is text.');
 
-  const checked = await asService(deps.sql, async (tx) => {
+  const guessing = typeof password === 'string' && password !== '';
+  const { link, guess } = await asService(deps.sql, async (tx) => {
     const link = await linkByToken(tx, token, now);
-    if (link.passwordHash === null) return { link, client: null };
-    const client = await clientHash(request, link.linkId, await deps.clientKey);
-    await refuseIfLimited(tx, link.linkId, client, now);
-    return { link, client };
-  });
-  const { link, client } = checked;
-  if (link.passwordHash !== null) {
-    if (password === undefined || password === '') throw new ShareError(401, 'share/password-required', 'This link asks for a password.');
-    if (!(await verifyPassword(password, link.passwordHash))) {
-      await asService(deps.sql, (tx) => recordFailure(tx, link.linkId, client!, now));
-      throw new ShareError(401, 'share/wrong-password', 'This is not the password.');
+    if (link.passwordHash === null) return { link, guess: null };
+    const client = await clientHash(clientAddress(request, deps.clientIpHeader), link.linkId, await deps.clientKey);
+    // [Note: A guess is counted before it is checked]
+    if (!guessing) {
+      await refuseIfLimited(tx, link.linkId, client, now);
+      return { link, guess: null };
     }
+    return { link, guess: await takeGuess(tx, link.linkId, client, now) };
+  });
+  if (link.passwordHash !== null) {
+    if (!guessing || guess === null) throw new ShareError(401, 'share/password-required', 'This link asks for a password.');
+    if (!(await verifyPassword(password as string, link.passwordHash))) throw new ShareError(401, 'share/wrong-password', 'This is not the password.');
+    await asService(deps.sql, (tx) => takeBack(tx, guess));
   }
 
   const visitorHash = await sha256Hex(`visitor\n${visitor}`);

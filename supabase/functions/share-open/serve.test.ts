@@ -120,6 +120,24 @@ test('originals only where downloads are on and the album does not keep location
   assert.deepEqual([got.status, got.type, got.disposition], [200, 'image/webp', "attachment; filename*=UTF-8''IMG_0001.webp"]);
 });
 
+test('an album that removes locations gives no original of an item whose location could not be removed', async () => {
+  const album = await sharedAlbum();
+  const removed = await addPhoto(album, { metadata: { location: 'removed' } });
+  const kept = await addPhoto(album, { filename: 'VID_0001.mp4', mime: 'video/mp4', kind: 'video', metadata: { location: 'kept' } });
+  const { token } = await makeLink(album);
+  const { body } = await call({ op: 'open', token, visitor: visitorId() });
+  assert.equal(body.link.originals, true);
+  const items = await call({ op: 'items', visit: body.visit, sort: 'taken' });
+  const byId = new Map<string, Json>(items.body.rows.map((r: Json) => [r.id, r]));
+  assert.match(byId.get(removed.id)?.originalUrl, /original/);
+  assert.equal(byId.get(kept.id)?.originalUrl, null);
+  assert.match(byId.get(kept.id)?.thumbUrl, /thumb\.webp/);
+  for (const download of [false, true]) {
+    const u = await call({ op: 'urls', visit: body.visit, itemIds: [removed.id, kept.id], variant: 'original', download });
+    assert.deepEqual(Object.keys(u.body.urls), [removed.id]);
+  }
+});
+
 test('originals keep storage-sign\'s content rules: a photo inline, an HTML file as bytes to download', async () => {
   const album = await sharedAlbum();
   const photo = await addPhoto(album);

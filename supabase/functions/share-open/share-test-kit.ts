@@ -17,11 +17,14 @@ const s3 = s3FromEnv(env);
 // deno-lint-ignore no-explicit-any
 export type Json = Record<string, any>;
 
-/** Calls share-open as a browser from `ip` would (the platform puts the address in X-Forwarded-For). */
-export async function call(body: unknown, ip = '203.0.113.7', now?: Date): Promise<{ status: number; headers: Headers; body: Json }> {
+/**
+ * Calls share-open as a browser from `ip` would: the platform's gateway adds the address it was called from to
+ * the end of X-Forwarded-For, after whatever the caller wrote there (`spoofed`).
+ */
+export async function call(body: unknown, ip = '203.0.113.7', now?: Date, spoofed?: string): Promise<{ status: number; headers: Headers; body: Json }> {
   const res = await handle(new Request('http://localhost/functions/v1/share-open', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': `${ip}, 10.0.0.1`, authorization: 'Bearer anon-key' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': spoofed ? `${spoofed}, ${ip}` : ip, authorization: 'Bearer anon-key' },
     body: JSON.stringify(body),
   }), now ? { ...deps, now: () => now } : deps);
   return { status: res.status, headers: res.headers, body: await res.json() as Json };
@@ -51,7 +54,7 @@ export interface Photo {
 }
 
 /** A ready photo with its original, preview and thumbnail in the bucket. */
-export async function addPhoto(album: Album, over: { takenAt?: string; filename?: string; mime?: string; kind?: string } = {}): Promise<Photo> {
+export async function addPhoto(album: Album, over: { takenAt?: string; filename?: string; mime?: string; kind?: string; metadata?: Json } = {}): Promise<Photo> {
   const id = await reserveItem(sql, album.contributor, album.id, { filename: over.filename ?? 'IMG_0001.jpg', mime: over.mime ?? 'image/jpeg', kind: over.kind ?? 'image' });
   const bytes = {
     original: new TextEncoder().encode(`original of ${id}`),
@@ -64,7 +67,7 @@ export async function addPhoto(album: Album, over: { takenAt?: string; filename?
   await asUser(sql, album.contributor, (tx) => tx`select public.finalize_item(${album.id}, ${id}, ${tx.json({
     sha256: 'b'.repeat(64), width: 4000, height: 3000, has_preview: true, has_thumb: true, thumbhash: 'abc',
     ...(over.takenAt ? { taken_at: over.takenAt } : {}),
-    metadata: { cameraMake: 'Fujifilm', cameraModel: 'X100V', lens: '23mm', keywords: ['tram'] },
+    metadata: { cameraMake: 'Fujifilm', cameraModel: 'X100V', lens: '23mm', keywords: ['tram'], ...over.metadata },
   })})`);
   return { id, bytes };
 }

@@ -36,6 +36,12 @@ export interface SharedItem {
 /** Originals only where downloads are on and the album does not keep locations in them. */
 export const originalsAllowed = (link: SharedLink) => link.allowDownload && !link.keepLocation;
 
+/**
+ * And of those, only the items whose location is not still in the file: an item marked `location: kept` (a video,
+ * a format the remover does not cover) may hold the place it was made, which the album said not to give away.
+ */
+export const originalServed = (link: SharedLink, item: Pick<ItemRow, 'metadata'>) => originalsAllowed(link) && item.metadata?.location !== 'kept';
+
 export class UrlSigner {
   readonly expiresIn: number;
   readonly expiresAt: Date;
@@ -51,7 +57,7 @@ export class UrlSigner {
     let responseType: string;
     let responseDisposition: string;
     if (variant === 'original') {
-      if (!originalsAllowed(this.link)) return null;
+      if (!originalServed(this.link, item)) return null;
       key = `albums/${this.link.albumId}/${item.id}/original`;
       const inline = isInlineOriginalType(item.mime);
       responseType = inline ? item.mime : OCTET_STREAM;
