@@ -25,5 +25,7 @@ describe('format', () => {
     expect(safeFilename('photo\u202Egpj.exe')).toBe('photo\ufffdgpj.exe');
     expect(safeFilename('a\nb.jpg')).toBe('a\ufffdb.jpg');
     expect(safeFilename('ok/name.jpg')).toBe('ok/name.jpg');
+    // The direction marks (left-to-right, right-to-left, Arabic letter mark) reorder a name as well.
+    expect(safeFilename('a\u200Fb\u200Ec\u061Cd.jpg')).toBe('a\ufffdb\ufffdc\ufffdd.jpg');
   });
 });

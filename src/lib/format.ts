@@ -78,5 +78,5 @@ export function formatCount(n: number, one: string, many: string): string {
  */
 export function safeFilename(name: string): string {
   // eslint-disable-next-line no-control-regex
-  return name.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  return name.replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
 }

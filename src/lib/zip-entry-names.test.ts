@@ -29,6 +29,10 @@ describe('safeZipName', () => {
   it('renames the device names of Windows, with or without an extension, in any case', () => {
     for (const name of ['CON', 'con.txt', 'Prn.jpg', 'aux', 'NUL.tar.gz', 'com1', 'LPT9.log']) expect(safeZipName(name)).toBe(`_${name}`);
     expect(safeZipName('CONSOLE.txt')).toBe('CONSOLE.txt');
+    // What Windows also reads as devices: spaces before the extension, COM0/LPT0, and the console's halves.
+    for (const name of ['CON .jpg', 'con  .txt', 'COM0.txt', 'lpt0', 'CONIN$', 'conout$.log', 'AUX .tar.gz']) expect(safeZipName(name)).toBe(`_${name}`);
+    expect(safeZipName('CONINX.txt')).toBe('CONINX.txt');
+    expect(safeZipName('COM10.txt')).toBe('COM10.txt');
     expect(safeZipName('com10')).toBe('com10');
   });
 

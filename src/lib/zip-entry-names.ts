@@ -5,14 +5,17 @@
  *     folder the archive is unpacked into (`../`) or into a sub-folder nobody chose;
  *   - no control, bidi or invisible format characters (which can make "gpj.exe" read as "exe.jpg"), and none
  *     of the characters Windows refuses (`<>:"|?*`); no trailing dots or spaces (Windows drops them);
- *   - no device names of Windows (CON, PRN, AUX, NUL, COM1–9, LPT1–9, with or without an extension);
+ *   - no device names of Windows (CON, CONIN$, CONOUT$, PRN, AUX, NUL, COM0–9, LPT0–9, with or without an
+ *     extension, spaces before it or not);
  *   - Unicode in NFC, at most 200 UTF-8 bytes with the extension kept;
  *   - duplicates, compared without case (as Windows and macOS compare), numbered: "a.jpg", "a (2).jpg".
  */
 const MAX_BYTES = 200;
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff<>:"|?*]/g;
-const DEVICE = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\..*)?$/i;
+// Windows reads a name as a device by what comes before its first dot, spaces at its end dropped: "CON .jpg"
+// and "con.tar.gz" are the console too. COM0 and LPT0 are reserved as well, and so are the console's two halves.
+const DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³]) *(\..*)?$/i;
 
 function utf8Length(s: string): number {
   return new TextEncoder().encode(s).length;

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useBackend } from '../../backend/backend-context';
 import type { Item } from '../../backend/entities';
+import { safeFilename } from '../../lib/format';
 import { ErrorPanel } from '../../ui/error-panel';
 import { useObjectUrls } from '../files/use-object-urls';
 import { itemKeys } from '../items/item-keys';
@@ -55,7 +56,7 @@ function CoverChoice({ item, url, checked, name, onPick }: { item: Item; url: st
   const src = url ?? (item.thumbhash ? thumbhashDataUrl(item.thumbhash) : null);
   return (
     <label className="cover-choice" data-item-id={item.id}>
-      <input type="radio" name={name} checked={checked} onChange={onPick} aria-label={item.filename} />
+      <input type="radio" name={name} checked={checked} onChange={onPick} aria-label={safeFilename(item.filename)} />
       {src ? <img src={src} alt="" /> : <span className="cover-choice__blank" />}
     </label>
   );

@@ -8,7 +8,7 @@ import { useBackend } from '../../backend/backend-context';
 import { createGuestUploadBackend, joinShareAsGuest } from '../../backend/create-backend';
 import { AppError } from '../../lib/app-error';
 import { describeError, GUEST_LIMIT_REACHED } from '../../lib/error-messages';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, safeFilename } from '../../lib/format';
 import { ErrorLine } from '../../ui/error-panel';
 import { UploadEngine, type UploadTaskView } from '../../upload/upload-engine';
 import { DropZone } from '../uploads/drop-zone';
@@ -203,9 +203,9 @@ function GuestUploader({ token, visit, guest, onChanged, onForgotten }: { token:
           {ready.map((item) => (
             <li key={item.id} className="guest-uploads__item">
               {item.thumbUrl ? <img src={item.thumbUrl} alt="" width={64} height={64} /> : <span className="guest-uploads__thumb" aria-hidden="true" />}
-              <span className="guest-uploads__name">{item.filename}</span>
+              <span className="guest-uploads__name">{safeFilename(item.filename)}</span>
               <span className="muted">{item.status === 'ready' ? formatBytes(item.bytes) : 'Uploading…'}</span>
-              <button type="button" className="btn btn--ghost" disabled={deleting.has(item.id)} onClick={() => remove(item.id)} aria-label={`Delete ${item.filename}`}>
+              <button type="button" className="btn btn--ghost" disabled={deleting.has(item.id)} onClick={() => remove(item.id)} aria-label={`Delete ${safeFilename(item.filename)}`}>
                 {deleting.has(item.id) ? 'Deleting…' : 'Delete'}
               </button>
             </li>
@@ -229,7 +229,7 @@ function QueueRow({ task, onRetry, onRemove }: { task: UploadTaskView; onRetry: 
   const duplicate = error?.details?.rule === 'duplicate';
   return (
     <li className="guest-uploads__task" data-state={task.state}>
-      <span className="guest-uploads__name">{task.filename}</span>
+      <span className="guest-uploads__name">{safeFilename(task.filename)}</span>
       {failed && error ? (
         error.code === 'upload/quota-exceeded' ? (
           <p className="error-line" role="alert">{GUEST_LIMIT_REACHED.title} {GUEST_LIMIT_REACHED.action}</p>
@@ -237,7 +237,7 @@ function QueueRow({ task, onRetry, onRemove }: { task: UploadTaskView; onRetry: 
           <span className={duplicate ? 'muted' : undefined}>{duplicate ? describeError(error)?.fieldText : <ErrorLine error={error} />}</span>
         )
       ) : (
-        <div className="progress" role="progressbar" aria-label={`Uploading ${task.filename}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}>
+        <div className="progress" role="progressbar" aria-label={`Uploading ${safeFilename(task.filename)}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}>
           <span style={{ width: `${pct}%` }} />
         </div>
       )}
@@ -247,7 +247,7 @@ function QueueRow({ task, onRetry, onRemove }: { task: UploadTaskView; onRetry: 
         </button>
       )}
       {failed && (
-        <button type="button" className="btn btn--ghost" onClick={onRemove} aria-label={`Dismiss ${task.filename}`}>
+        <button type="button" className="btn btn--ghost" onClick={onRemove} aria-label={`Dismiss ${safeFilename(task.filename)}`}>
           Dismiss
         </button>
       )}
