@@ -1,4 +1,6 @@
 /// <reference types="vitest/config" />
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, runnerImport, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -20,15 +22,24 @@ let wireModule: Promise<WireCommands> | undefined;
 const wireCommands = () =>
   (wireModule ??= runnerImport<WireCommands>(fileURLToPath(new URL('./tests/browser/wire-commands.ts', import.meta.url))).then((r) => r.module));
 
-/** Writes the Content-Security-Policy for the build's settings into index.html (see [Note: Content-Security-Policy]). */
+/**
+ * Writes the Content-Security-Policy for the build's settings into index.html, and its header form into
+ * `dist/_headers` (see [Note: Content-Security-Policy]).
+ */
 function contentSecurityPolicyMeta(): Plugin {
   let policy = '';
+  let headers = '';
   return {
     name: 'shoebox:content-security-policy',
     apply: 'build',
     async configResolved(config) {
-      const { contentSecurityPolicy, policySourcesFromEnv } = await loadPolicyModule();
-      policy = contentSecurityPolicy(policySourcesFromEnv(config.env));
+      const { contentSecurityPolicy, headersFile, policySourcesFromEnv } = await loadPolicyModule();
+      const sources = policySourcesFromEnv(config.env);
+      policy = contentSecurityPolicy(sources);
+      headers = headersFile(contentSecurityPolicy(sources, 'header'));
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: '_headers', source: headers });
     },
     transformIndexHtml: {
       order: 'post',
@@ -41,10 +52,27 @@ function contentSecurityPolicyMeta(): Plugin {
   };
 }
 
+/** `vite preview` serves dist/ as a static host does: with the headers its `_headers` file names. */
+function previewHeaders(): Plugin {
+  return {
+    name: 'shoebox:preview-headers',
+    async configurePreviewServer(server) {
+      const file = join(server.config.root, server.config.build.outDir, '_headers');
+      if (!existsSync(file)) return;
+      const headers = (await loadPolicyModule()).parseHeadersFile(readFileSync(file, 'utf8'));
+      server.middlewares.use((_req, res, next) => {
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
     contentSecurityPolicyMeta(),
+    previewHeaders(),
     shareTargetFallback(),
     // The app shell is precached so Shoebox opens offline; the web app manifest is public/manifest.webmanifest.
     // Our own worker (src/sw.ts) so that it can also serve streamed downloads (see [Note: Downloads served by the service worker]).

@@ -6,6 +6,7 @@
  *   node scripts/csp.mjs dist/config.json     # for a deployment configured by config.json
  *   node scripts/csp.mjs --local              # for a deployment on the local backend only (no config.json)
  *   node scripts/csp.mjs --meta               # the <meta> form the build writes (no frame-ancestors)
+ *   node scripts/csp.mjs dist/config.json --headers > dist/_headers   # the whole `_headers` file a static host reads
  *
  * The policy is built by the app's own code (src/lib/content-security-policy.ts), so header and meta agree.
  */
@@ -30,4 +31,5 @@ if (args.includes('--local')) {
 } else {
   sources = csp.policySourcesFromEnv({ ...loadEnv('production', root, 'VITE_'), ...process.env });
 }
-process.stdout.write(`${csp.contentSecurityPolicy(sources, delivery)}\n`);
+const policy = csp.contentSecurityPolicy(sources, delivery);
+process.stdout.write(args.includes('--headers') ? csp.headersFile(policy) : `${policy}\n`);

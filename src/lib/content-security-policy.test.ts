@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, originOf, policySourcesFromEnv } from './content-security-policy';
+import { contentSecurityPolicy, headersFile, originOf, parseHeadersFile, policySourcesFromEnv } from './content-security-policy';
 
 const directives = (policy: string) => new Map(policy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
 
@@ -46,6 +46,21 @@ describe('contentSecurityPolicy', () => {
     expect(d.get('connect-src')).toBe("'self' https: wss:");
     expect(policySourcesFromEnv({}).backend).toBeNull();
     expect(policySourcesFromEnv({ VITE_SUPABASE_URL: 'https://abc.supabase.co', VITE_SUPABASE_ANON_KEY: 'k' }).backend).toMatchObject({ url: 'https://abc.supabase.co' });
+  });
+});
+
+describe('headersFile', () => {
+  it('gives every path the header form of the policy, which reads back as written', () => {
+    const policy = contentSecurityPolicy({ backend: null }, 'header');
+    const file = headersFile(policy);
+    expect(file.split('\n')[0]).toBe('/*');
+    expect(parseHeadersFile(file)).toEqual({
+      'Content-Security-Policy': policy,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+    });
+    // Headers for other paths are not every path's.
+    expect(parseHeadersFile(`/assets/*\n  Cache-Control: immutable\n${file}`)).not.toHaveProperty('Cache-Control');
   });
 });
 

@@ -12,7 +12,9 @@
  * (config.json decides at run time) cannot name it, so its meta allows any https:/wss: origin for
  * connections, images and media, and the app adds a second, exact policy as soon as config.json is read
  * (policies only ever narrow: the browser enforces both). `frame-ancestors` works only as a header; the
- * header form of the policy (scripts/csp.mjs, README "Content-Security-Policy") includes it.
+ * header form of the policy includes it, and the build writes it into `dist/_headers`, the file static hosts
+ * read (headersFile); scripts/csp.mjs prints it for a deployment's own config.json (README
+ * "Content-Security-Policy").
  */
 import { backendConfigFromEnv, type BackendConfig } from '../config';
 
@@ -105,4 +107,29 @@ export function policySourcesFromEnv(env: Record<string, string | undefined>): P
   const allowedOrigins = allowedOriginsFromEnv(env);
   if (!allowedOrigins) throw new Error('VITE_ALLOWED_ORIGINS must hold origins such as https://<account>.r2.cloudflarestorage.com, separated by spaces.');
   return { backend: config.kind === 'supabase' ? config : null, allowedOrigins };
+}
+
+/**
+ * The headers of every response in the `_headers` form static hosts read (Netlify, Cloudflare Pages, and
+ * `vite preview` here): the policy as a header, which alone carries `frame-ancestors 'none'` and also covers the
+ * workers, with nosniff and a referrer policy that gives other origins no path (a share link's token is in it).
+ */
+export function headersFile(policy: string): string {
+  return ['/*', `  Content-Security-Policy: ${policy}`, '  X-Content-Type-Options: nosniff', '  Referrer-Policy: strict-origin-when-cross-origin', ''].join('\n');
+}
+
+/** The headers a `_headers` file gives every path (`/*`), as name → value. */
+export function parseHeadersFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let all = false;
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      all = line.trim() === '/*';
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (all && colon > 0) out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return out;
 }

@@ -103,3 +103,19 @@ test('with config.json naming a Supabase project, the page reaches that project 
   const expected = ['connect-src http://demo-project.supabase.co/auth/v1/health', 'connect-src https://other-project.supabase.co/auth/v1/health'];
   expect(await taken(cspViolations, expected)).toEqual(expected);
 });
+
+test('served as a static host serves dist/: the policy comes as a header too, and no other site can frame the app', async ({ page, baseURL }) => {
+  const response = await page.goto('/');
+  const header = (await response?.allHeaders())?.['content-security-policy'] ?? '';
+  expect(header).toContain("frame-ancestors 'none'");
+  expect(header).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  expect((await response?.allHeaders())?.['x-content-type-options']).toBe('nosniff');
+
+  // A page of another site puts the app in a frame: the browser refuses to show it there.
+  await page.route('https://elsewhere.example/', (route) =>
+    route.fulfill({ contentType: 'text/html', body: `<!doctype html><title>Elsewhere</title><iframe id="app" src="${baseURL}/"></iframe>` }));
+  await page.goto('https://elsewhere.example/');
+  // Chromium puts its error page in the frame instead (without the header, the frame is the app's own URL).
+  await expect.poll(() => page.frames().find((f) => f !== page.mainFrame())?.url()).toBe('chrome-error://chromewebdata/');
+  await expect(page.frameLocator('#app').locator('#root')).toHaveCount(0);
+});
