@@ -5,7 +5,7 @@
 import type { ShareLinkInput } from '../backend/entities';
 import { AppError } from './app-error';
 import type { FieldIssue } from './error-messages';
-import { INVISIBLE_FORMAT } from './validation';
+import { BLANK_ONLY, INVISIBLE_FORMAT, LINE_BREAKING } from './validation';
 
 export const SHARE_PASSWORD_MIN = 8;
 export const SHARE_PASSWORD_MAX = 128;
@@ -71,8 +71,8 @@ export function shareLinkIssues(input: ShareLinkInput, now = Date.now()): FieldI
   const issues: FieldIssue[] = [];
   const label = (input.label ?? '').trim();
   if (codePoints(label) > SHARE_LABEL_MAX) issues.push({ field: 'label', rule: 'too-long', limit: SHARE_LABEL_MAX });
-  else if (LINE_CONTROL.test(label)) issues.push({ field: 'label', rule: 'control' });
-  else if (INVISIBLE_FORMAT.test(label)) issues.push({ field: 'label', rule: 'invisible' });
+  else if (LINE_CONTROL.test(label) || LINE_BREAKING.test(label)) issues.push({ field: 'label', rule: 'control' });
+  else if (INVISIBLE_FORMAT.test(label) || BLANK_ONLY.test(label)) issues.push({ field: 'label', rule: 'invisible' });
   if (input.password !== undefined) {
     const n = codePoints(input.password);
     if (n < SHARE_PASSWORD_MIN) issues.push({ field: 'password', rule: 'too-short', limit: SHARE_PASSWORD_MIN });

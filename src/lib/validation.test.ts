@@ -39,6 +39,17 @@ describe('album titles and display names', () => {
     expect(firstIssue(albumTitle, 42)).toBe('The title must be text.');
   });
 
+  it('refuse a text that draws nothing, and line separators or the object replacement character anywhere', () => {
+    for (const blank of ['\u3164', '\u2800\u2800', '\u00a0', '\u3000\u3000', '\u115f\u1160', '\uffa0']) {
+      expect(firstIssue(albumTitle, blank), `U+${blank.codePointAt(0)!.toString(16)}`).toBe('The title cannot be empty.');
+      expect(firstIssue(displayName, blank)).toBe('The name cannot be empty.');
+    }
+    for (const c of ['\u2028', '\u2029', '\ufffc']) expect(firstIssue(albumTitle, `a${c}b`)).toMatch(/control characters/);
+    // Beside visible characters they are ordinary text.
+    expect(firstIssue(albumTitle, 'Ana\u00a0& Bea')).toBeNull();
+    expect(firstIssue(displayName, '\u3164Ana')).toBeNull();
+  });
+
   it('follow a limit overridden at start-up', () => {
     overrideLimits({ titleMax: 5 });
     expect(firstIssue(albumTitle, 'abcde')).toBeNull();

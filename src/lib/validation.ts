@@ -36,6 +36,15 @@ function hasDescriptionControl(text: string): boolean {
 export const INVISIBLE_FORMAT =
   /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0001}]/u;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/**
+ * A text of only characters that draw nothing ([Note: Blank-looking text] in
+ * supabase/migrations/20261128200000_blank_text.sql): spaces of every kind, the Hangul fillers, the blank Braille
+ * pattern. Refused as empty; beside visible characters they are ordinary text.
+ */
+// The Hangul vowel filler and the Khmer inherent vowels combine with what comes before: alternatives, not a class.
+export const BLANK_ONLY = /^(?:[\s\u115f\u2800\u3164\uffa0]|\u1160|\u17b4|\u17b5)+$/u;
+/** A line or paragraph separator breaks a one-line text as a newline does; the object replacement character stands for nothing. */
+export const LINE_BREAKING = /[\u2028\u2029\ufffc]/u;
 
 /** The rule a text holding an invisible format character breaks: direction marks get their own sentence. */
 function invisibleRule(value: string): FieldRule {
@@ -59,9 +68,9 @@ function lineText(field: Field, max: () => number) {
     z.trim(),
     z.superRefine((value: string, ctx) => {
       const limit = max();
-      if (value.length === 0) fail(ctx, 'empty');
+      if (value.length === 0 || BLANK_ONLY.test(value)) fail(ctx, 'empty');
       else if (length(value) > limit) fail(ctx, 'too-long', limit);
-      else if (hasLineControl(value)) fail(ctx, 'control');
+      else if (hasLineControl(value) || LINE_BREAKING.test(value)) fail(ctx, 'control');
       else if (INVISIBLE_FORMAT.test(value)) fail(ctx, invisibleRule(value));
     }),
   );

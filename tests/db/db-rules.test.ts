@@ -192,6 +192,26 @@ describe('titles, descriptions and names refuse invisible format characters', ()
     }
   });
 
+  test('a title, a name, a link label or a guest name that draws nothing is refused, and so are line separators', async () => {
+    const id = await album('Plain');
+    for (const bad of ['\u3164', '\u2800', '\u00a0', '\u3000\u3000', '\u115f', 'a\u2028b', 'a\u2029b', 'a\ufffcb']) {
+      const what = JSON.stringify(bad);
+      expect(await errorOf(db.as(owner, (q) => q.query(`select id from public.create_album($1)`, [bad]))), what).toMatchObject({ message: 'validation/invalid' });
+      expect(await errorOf(db.as(owner, (q) => q.query(`select id from public.update_album($1, $2)`, [id, JSON.stringify({ title: bad })]))), what).toMatchObject({ message: 'validation/invalid' });
+      expect((await errorOf(db.as(viewer, (q) => q.query(`update public.profiles set display_name = $2 where id = $1`, [viewer.id, bad])))).code, what).toBe('23514');
+      expect((await errorOf(db.as(owner, (q) => q.query(`select * from public.create_share_link($1, $2)`, [id, JSON.stringify({ label: bad })])))).message, what).toBe('validation/invalid');
+    }
+    // Beside visible characters they stay ordinary text.
+    const [a] = await db.as(owner, (q) => q.query<{ title: string }>(`select title from public.create_album($1)`, ['Ana\u00a0& Bea']));
+    expect(a!.title).toBe('Ana\u00a0& Bea');
+  });
+
+  test('a new account named with characters that draw nothing is called Someone', async () => {
+    const who = await db.createUser('\u3164\u3164');
+    const [p] = await db.query<{ display_name: string }>(`select display_name from public.profiles where id = $1`, [who.id]);
+    expect(p!.display_name).toBe('Someone');
+  });
+
   test('a new account named with invisible characters gets its name without them', async () => {
     const who = await db.createUser('Eve\u202egnirts');
     const [p] = await db.query<{ display_name: string }>(`select display_name from public.profiles where id = $1`, [who.id]);

@@ -9,6 +9,7 @@ import { createGuestUploadBackend, joinShareAsGuest } from '../../backend/create
 import { AppError } from '../../lib/app-error';
 import { describeError, GUEST_LIMIT_REACHED } from '../../lib/error-messages';
 import { formatBytes, safeFilename } from '../../lib/format';
+import { BLANK_ONLY } from '../../lib/validation';
 import { ErrorLine } from '../../ui/error-panel';
 import { UploadEngine, type UploadTaskView } from '../../upload/upload-engine';
 import { DropZone } from '../uploads/drop-zone';
@@ -68,9 +69,11 @@ function NameForm({ visit, onJoined }: { visit: string; onJoined: (g: StoredGues
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // A name of spaces or fillers only shows nothing: it is no name ([Note: Blank-looking text]).
+  const given = name.trim() !== '' && !BLANK_ONLY.test(name.trim());
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (busy || !name.trim()) return;
+    if (busy || !given) return;
     setBusy(true);
     setError(null);
     joinShareAsGuest(backend.functions, visit, name.trim())
@@ -86,7 +89,7 @@ function NameForm({ visit, onJoined }: { visit: string; onJoined: (g: StoredGues
         <span className="field__hint">Shown with the photos you add, as “{name.trim() || 'Ana'} (guest)”.</span>
       </div>
       {error !== null && <ErrorLine error={error} />}
-      <button type="submit" className="btn btn--primary" disabled={busy || !name.trim()}>
+      <button type="submit" className="btn btn--primary" disabled={busy || !given}>
         {busy ? 'One moment…' : 'Continue'}
       </button>
     </form>
