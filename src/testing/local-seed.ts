@@ -28,6 +28,8 @@ export interface SeedOptions {
   toYear?: number;
   /** Rows per write transaction. */
   batchSize?: number;
+  /** The i-th item's filename (IMG_000001.jpg and on when absent). */
+  filename?: (i: number) => string;
   onProgress?: (done: number) => void;
 }
 
@@ -131,7 +133,7 @@ export async function seedLocalAlbum(target: SeedTarget | string, albumId: strin
           uploaderId: profile.id,
           kind: 'image',
           status: 'ready',
-          filename: `IMG_${String(i + 1).padStart(6, '0')}.jpg`,
+          filename: opts.filename?.(i) ?? `IMG_${String(i + 1).padStart(6, '0')}.jpg`,
           mime: 'image/jpeg',
           bytes: Math.round(1_500_000 + rand() * 7_500_000),
           sha256: null,

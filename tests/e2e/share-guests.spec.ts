@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
 import { createShareLink } from './share-helpers';
@@ -61,4 +62,12 @@ test('a guest adds two photos through a link, deletes one, and the owner sees th
   // A reload keeps the guest: "Your uploads" still lists what stayed.
   await page.reload();
   await expect(page.getByTestId('guest-uploads-mine').getByText(basename(mine[1]!))).toBeVisible({ timeout: 30_000 });
+
+  // A name with a direction override is listed with the override shown as a placeholder, not obeyed
+  // ("Bea‮gpj.exe" would read "Beaexe.jpg").
+  await page.getByTestId('add-files-input').first().setInputFiles({ name: 'Bea\u202Egpj.exe.jpg', mimeType: 'image/jpeg', buffer: readFileSync(fixture('orientation-1.jpg')) });
+  const listed = page.getByTestId('guest-uploads-mine');
+  await expect(listed.getByText('Bea\ufffdgpj.exe.jpg', { exact: true })).toBeVisible({ timeout: 120_000 });
+  await expect(listed.getByRole('button', { name: 'Delete Bea\ufffdgpj.exe.jpg' })).toBeVisible();
+  expect(await listed.textContent()).not.toContain('\u202E');
 });
