@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { boundItemMetadata, jsonbTextBytes } from '../../src/lib/item-metadata';
 import { errorOf, startDb, type Actor, type Harness, type Queryable } from './db-harness';
+import { seedShareLink } from './share-link-seed';
 
 let db: Harness;
 let owner: Actor;
@@ -216,5 +217,34 @@ describe('titles, descriptions and names refuse invisible format characters', ()
     const who = await db.createUser('Eve\u202egnirts');
     const [p] = await db.query<{ display_name: string }>(`select display_name from public.profiles where id = $1`, [who.id]);
     expect(p!.display_name).toBe('Evegnirts');
+  });
+});
+
+describe('a share link, once made, changes only by being revoked', () => {
+  test('an editor revokes a link directly: once, at the database\'s time; it cannot be opened again, made endless or given its views back', async () => {
+    const albumId = await album('Linked');
+    const linkId = await seedShareLink(db, { albumId, createdBy: owner.id, expiresInHours: 24, maxViews: 5 });
+    const [before] = await db.query<{ expires_at: Date }>(`select expires_at from public.share_links where id = $1`, [linkId]);
+    // Back-dated by a day, the revocation is stamped now all the same.
+    await db.as(editor, (q) => q.query(`update public.share_links set revoked_at = now() - interval '1 day' where id = $1`, [linkId]), { commit: true });
+    const [revoked] = await db.query<{ revoked_at: Date; now: Date }>(`select revoked_at, now() as now from public.share_links where id = $1`, [linkId]);
+    expect(Math.abs(revoked!.now.getTime() - revoked!.revoked_at.getTime())).toBeLessThan(60_000);
+    for (const who of [editor, owner]) {
+      expect(await errorOf(db.as(who, (q) => q.query(`update public.share_links set revoked_at = null where id = $1`, [linkId])))).toMatchObject({ message: 'share/revoked' });
+      expect(await errorOf(db.as(who, (q) => q.query(`update public.share_links set revoked_at = now() + interval '1 day' where id = $1`, [linkId])))).toMatchObject({ message: 'share/revoked' });
+      for (const set of [`expires_at = null`, `expires_at = now() + interval '10 years'`, `created_at = now()`, `view_count = 0`]) {
+        expect((await errorOf(db.as(who, (q) => q.query(`update public.share_links set ${set} where id = $1`, [linkId])))).code, set).toBe('42501');
+      }
+      // The view limit only comes down: raised or taken away, a used-up link would open again.
+      for (const set of [`max_views = null`, `max_views = 6`]) {
+        expect(await errorOf(db.as(who, (q) => q.query(`update public.share_links set ${set} where id = $1`, [linkId]))), set).toMatchObject({ message: 'validation/invalid' });
+      }
+    }
+    // What managing a link still is: its label, and lowering its limits.
+    await db.as(editor, (q) => q.query(`update public.share_links set label = 'Family', max_views = 3, allow_download = false where id = $1`, [linkId]), { commit: true });
+    const [after] = await db.query<{ revoked_at: Date; expires_at: Date; label: string; max_views: number }>(`select revoked_at, expires_at, label, max_views from public.share_links where id = $1`, [linkId]);
+    expect(after!.revoked_at).toEqual(revoked!.revoked_at);
+    expect(after!.expires_at).toEqual(before!.expires_at);
+    expect([after!.label, after!.max_views]).toEqual(['Family', 3]);
   });
 });
