@@ -28,6 +28,7 @@ export interface SharedLink {
   allowDownload: boolean;
   allowGuestUpload: boolean;
   maxViews: number | null;
+  viewCount: number;
   guestMaxFiles: number | null;
   guestMaxBytes: number | null;
   passwordHash: string | null;
@@ -61,6 +62,7 @@ interface LinkRow {
   allow_download: boolean;
   allow_guest_upload: boolean;
   max_views: number | null;
+  view_count: number;
   guest_max_files: number | null;
   guest_max_bytes: string | null;
   password_hash: string | null;
@@ -95,7 +97,7 @@ export async function linkByVisit(tx: Tx, visit: unknown, now: Date): Promise<Sh
 
 function linkSelect(tx: Tx) {
   return tx`
-    select l.id, l.album_id, l.label, l.expires_at, l.allow_download, l.allow_guest_upload, l.max_views,
+    select l.id, l.album_id, l.label, l.expires_at, l.allow_download, l.allow_guest_upload, l.max_views, l.view_count,
            l.guest_max_files, l.guest_max_bytes::text as guest_max_bytes, l.password_hash, l.revoked_at,
            a.keep_location, a.title, a.description, a.item_count, a.deleted_at
     from public.share_links l join public.albums a on a.id = l.album_id`;
@@ -115,6 +117,7 @@ function checked(row: LinkRow | undefined, now: Date): SharedLink {
     allowDownload: row.allow_download,
     allowGuestUpload: row.allow_guest_upload,
     maxViews: row.max_views,
+    viewCount: row.view_count,
     guestMaxFiles: row.guest_max_files,
     guestMaxBytes: row.guest_max_bytes === null ? null : Number(row.guest_max_bytes),
     passwordHash: row.password_hash,

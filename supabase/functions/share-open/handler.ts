@@ -188,7 +188,10 @@ async function urls(body: Record<string, unknown>, deps: ShareOpenDeps, now: Dat
   });
 }
 
-/** The link preview page: the album's title and cover only for a valid link without a password. */
+/**
+ * The link preview page: the album's title and cover only for a valid link without a password that still has
+ * views left (a link used up gives nothing more of its album, not even to a preview).
+ */
 async function page(request: Request, deps: ShareOpenDeps, now: Date): Promise<Response> {
   const token = new URL(request.url).searchParams.get('token') ?? '';
   const target = appLink(deps.siteOrigin, token);
@@ -197,6 +200,7 @@ async function page(request: Request, deps: ShareOpenDeps, now: Date): Promise<R
     content = await asService(deps.sql, async (tx) => {
       const link = await linkByToken(tx, token, now);
       if (link.passwordHash !== null) return null;
+      if (link.maxViews !== null && link.viewCount >= link.maxViews) return null;
       const cover = await coverItem(tx, link.albumId);
       const signer = new UrlSigner(deps.presign, link, now);
       const n = link.itemCount;

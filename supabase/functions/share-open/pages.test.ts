@@ -49,4 +49,13 @@ test('the link preview page: title and cover for an open link, escaped; nothing 
     assert.ok(!g.html.includes('friends') && !g.html.includes('og:image') && !g.html.includes('<img'), g.html);
     assert.match(g.html, /A shared album/);
   }
+
+  // A link at its view limit previews nothing of the album either, and counts nothing.
+  const once = await makeLink(album, { maxViews: 1 });
+  assert.equal((await call({ op: 'open', token: once.token, visitor: visitorId() })).status, 200);
+  const used = await page(once.token);
+  assert.ok(!used.html.includes('friends') && !used.html.includes('og:image'), used.html);
+  assert.match(used.html, /A shared album/);
+  const [usedRow] = await sql<{ view_count: number }[]>`select view_count from public.share_links where id = ${once.linkId}`;
+  assert.equal(usedRow!.view_count, 1);
 });
