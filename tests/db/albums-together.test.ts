@@ -148,8 +148,13 @@ describe('invitations', () => {
     const [itemId] = await upload(owner, id, 1);
     const inv = await createInvite(id);
     const preview = await call(stranger, `select * from public.invite_preview($1)`, [inv.token]);
-    // The bucket does not serve a non-member the thumbnail: the blurred placeholder stands in for it.
-    expect(preview).toEqual([{ album_title: 'Porto', cover_thumb_key: `albums/${id}/${itemId}/thumb.webp`, inviter_name: 'Olive', cover_thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==' }]);
+    // The bucket does not serve a non-member the thumbnail: the blurred placeholder stands in for it, and the key,
+    // which names an item of the album, is not given.
+    expect(preview).toEqual([{ album_title: 'Porto', cover_thumb_key: null, inviter_name: 'Olive', cover_thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==' }]);
+    expect(JSON.stringify(preview)).not.toContain(itemId);
+    // A member opening the same invitation gets the key: the bucket serves them the thumbnail.
+    const [mine] = await call<{ cover_thumb_key: string }>(owner, `select * from public.invite_preview($1)`, [inv.token]);
+    expect(mine!.cover_thumb_key).toBe(`albums/${id}/${itemId}/thumb.webp`);
     // Looking is not joining.
     expect(await roleOf(id, stranger)).toBeUndefined();
     expect(await codeOf(call(stranger, `select * from public.invite_preview('nope')`))).toBe('invite/not-found');
