@@ -223,7 +223,7 @@ describe('titles, descriptions and names refuse invisible format characters', ()
 describe('a share link, once made, changes only by being revoked', () => {
   test('an editor revokes a link directly: once, at the database\'s time; it cannot be opened again, made endless or given its views back', async () => {
     const albumId = await album('Linked');
-    const linkId = await seedShareLink(db, { albumId, createdBy: owner.id, expiresInHours: 24, maxViews: 5 });
+    const linkId = await seedShareLink(db, { albumId, createdBy: owner.id!, expiresInHours: 24, maxViews: 5 });
     const [before] = await db.query<{ expires_at: Date }>(`select expires_at from public.share_links where id = $1`, [linkId]);
     // Back-dated by a day, the revocation is stamped now all the same.
     await db.as(editor, (q) => q.query(`update public.share_links set revoked_at = now() - interval '1 day' where id = $1`, [linkId]), { commit: true });
@@ -246,5 +246,24 @@ describe('a share link, once made, changes only by being revoked', () => {
     expect(after!.revoked_at).toEqual(revoked!.revoked_at);
     expect(after!.expires_at).toEqual(before!.expires_at);
     expect([after!.label, after!.max_views]).toEqual(['Family', 3]);
+  });
+});
+
+describe('comments and hearts go only on items a member sees', () => {
+  test('another member\'s unfinished upload answers a comment or a heart as an unknown id does: the same refusal, nothing kept', async () => {
+    const albumId = await album('Uploads in progress');
+    const [pending] = await reserve(contributor, albumId, files(1));
+    const unknown = randomUUID();
+    const refusal = async (who: Actor, itemId: string) => {
+      const comment = await errorOf(db.as(who, (q) => q.query(`insert into public.comments (album_id, item_id, body) values ($1, $2, 'Nice')`, [albumId, itemId])));
+      const heart = await errorOf(db.as(who, (q) => q.query(`insert into public.favorites (album_id, item_id) values ($1, $2)`, [albumId, itemId])));
+      return [comment.code, heart.code];
+    };
+    for (const who of [viewer, editor, owner]) {
+      expect(await refusal(who, pending!.id)).toEqual(await refusal(who, unknown));
+      expect(await refusal(who, pending!.id)).toEqual(['42501', '42501']);
+    }
+    const [kept] = await db.query<{ n: number }>(`select (select count(*) from public.comments where item_id = $1)::int + (select count(*) from public.favorites where item_id = $1)::int as n`, [pending!.id]);
+    expect(kept!.n).toBe(0);
   });
 });

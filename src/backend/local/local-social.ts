@@ -24,10 +24,15 @@ function forbidden(): AppError {
 }
 
 /** The item, when the caller can see it (ready, or their own unfinished upload). */
-async function requireItem(tx: AnyTx, albumId: string, itemId: unknown, profile: Profile): Promise<void> {
+/**
+ * The item, as the caller sees it: ready, or their own upload. `forNew` asks for what a new comment or heart
+ * needs: ready and not in the trash (as the database's policies ask).
+ */
+async function requireItem(tx: AnyTx, albumId: string, itemId: unknown, profile: Profile, forNew = false): Promise<void> {
   if (typeof itemId !== 'string' || itemId === '') throw itemNotFound();
   const item = await tx.objectStore('items').get([albumId, itemId]);
   if (!item || (item.status !== 'ready' && item.uploaderId !== profile.id)) throw itemNotFound();
+  if (forNew && (item.status !== 'ready' || item.deletedAt)) throw itemNotFound();
 }
 
 function toComment(r: CommentRecord, profile: Profile): Comment {
@@ -70,7 +75,7 @@ export function addComment(deps: LocalDataDeps, albumId: string, itemId: string,
     const profile = await deps.profile();
     const record = await writeTransaction(deps, async (tx) => {
       await requireAlbum(tx, albumId);
-      await requireItem(tx, albumId, itemId, profile);
+      await requireItem(tx, albumId, itemId, profile, true);
       const at = now();
       const r: CommentRecord = { id: crypto.randomUUID(), albumId, itemId, authorId: profile.id, body: text, createdAt: at, editedAt: null };
       await tx.objectStore('comments').add(r);
@@ -122,7 +127,7 @@ export function setFavorite(deps: LocalDataDeps, albumId: string, itemId: string
     const profile = await deps.profile();
     const change = await writeTransaction(deps, async (tx): Promise<ChangeEvent | null> => {
       await requireAlbum(tx, albumId);
-      await requireItem(tx, albumId, itemId, profile);
+      await requireItem(tx, albumId, itemId, profile, on);
       const store = tx.objectStore('favorites');
       const key: [string, string, string] = [albumId, itemId, profile.id];
       const before = await store.get(key);

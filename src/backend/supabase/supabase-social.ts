@@ -104,8 +104,9 @@ export class SupabaseSocial {
     try {
       [row] = rows(await this.calls.send(query as unknown as Sendable, opts.signal, 'album/not-found'));
     } catch (e) {
-      if (pgCode(e) === '42501') await this.refusal(albumId, opts.signal, 'album/forbidden');
-      if (pgCode(e) === '23503' || pgCode(e) === '22P02') await this.refusal(albumId, opts.signal, 'item/not-found');
+      // Every member may comment: a member refused by the policy is refused for the item (not ready, in the
+      // trash, or none), as an unknown id is; a non-member learns only that the album is not theirs.
+      if (['42501', '23503', '22P02'].includes(pgCode(e) ?? '')) await this.refusal(albumId, opts.signal, 'item/not-found');
       throw e;
     }
     if (!row) throw new AppError('backend/unreachable', 'The server sent no comment.');
@@ -147,8 +148,7 @@ export class SupabaseSocial {
         await this.calls.send(query as unknown as Sendable, opts.signal, 'album/not-found');
       } catch (e) {
         if (pgCode(e) === '23505') return; // already given: idempotent
-        if (pgCode(e) === '42501') await this.refusal(albumId, opts.signal, 'album/forbidden');
-        if (pgCode(e) === '23503' || pgCode(e) === '22P02') await this.refusal(albumId, opts.signal, 'item/not-found');
+        if (['42501', '23503', '22P02'].includes(pgCode(e) ?? '')) await this.refusal(albumId, opts.signal, 'item/not-found');
         throw e;
       }
       return;

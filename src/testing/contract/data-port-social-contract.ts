@@ -131,5 +131,20 @@ export function describeSocialContract(makeBackend: () => Promise<Backend> | Bac
       await expectAppError(b.data.listComments(album.id, crypto.randomUUID()), 'item/not-found');
       await expectAppError(b.data.editComment(album.id, crypto.randomUUID(), 'Hello'), 'album/forbidden');
     });
+
+    it('a trashed item takes no new comment or heart (item/not-found, as an unknown id), and a heart given before can be taken back', async () => {
+      const b = await makeBackend();
+      const album = await b.data.createAlbum({ title: 'Trash talk' });
+      const item = await addReadyItem(b, album.id);
+      await b.data.addComment(album.id, item.id, 'Before');
+      await b.data.setFavorite(album.id, item.id, true);
+      await b.data.trashItems(album.id, [item.id]);
+      await expectAppError(b.data.addComment(album.id, item.id, 'After'), 'item/not-found');
+      await expectAppError(b.data.setFavorite(album.id, item.id, true), 'item/not-found');
+      await b.data.setFavorite(album.id, item.id, false);
+      await b.data.restoreItems(album.id, [item.id]);
+      expect((await b.data.listComments(album.id, item.id)).map((c) => c.body)).toEqual(['Before']);
+      expect(await b.data.itemSocial(album.id, [item.id])).toEqual([{ itemId: item.id, commentCount: 1, favoriteCount: 0, myFavorite: false }]);
+    });
   });
 }
