@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { asUser, key, reserveItem, test } from '../_shared/test-world.ts';
-import { albumWithLink, call, deps, file, join, ok, readObject, send, sha, sql, uploadAsGuest } from './upload-test-kit.ts';
+import { albumWithLink, call, deps, file, join, ok, readObject, send, sha, signed, sql, uploadAsGuest } from './upload-test-kit.ts';
 
 /** A member's finished item with its original in the bucket. */
 async function memberPhoto(album: { id: string; contributor: string }, body: string, sha256 = sha(Math.floor(Math.random() * 1e12))): Promise<string> {
@@ -226,4 +226,27 @@ test('members hear a guest\'s photo live when it is finished, credited by the gu
   const row = sent.at(-1)!.payload.row!;
   assert.deepEqual([row.status, row.uploader_id, row.guest_label], ['ready', null, 'Ana']);
   assert.ok(!JSON.stringify(sent).includes(guest), 'the guest token never travels');
+});
+
+test('a finalize with a bad width, thumbhash, date or flag is refused as invalid (400), and the upload can still finish', async () => {
+  const { visit } = await albumWithLink();
+  const guest = await join(visit, 'Ana');
+  const f = file(17);
+  const reserved = await ok({ op: 'reserve', visit, guest, items: [f] });
+  const albumId = reserved.items[0].album_id as string;
+  const [put] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key: `albums/${albumId}/${f.id}/original`, contentType: 'image/jpeg' }] })).results;
+  assert.equal((await send(signed(put), new TextEncoder().encode('guest photo bytes'))).status, 200);
+  const sha256 = sha(4242);
+  for (const input of [
+    { sha256, width: -5, height: 10 },
+    { sha256, width: 1e12 },
+    { sha256, thumbhash: 'x'.repeat(65) },
+    { sha256, taken_at: 'yesterday-ish' },
+    { sha256, has_thumb: 'perhaps' },
+  ]) {
+    const a = await call({ op: 'finalize', visit, guest, itemId: f.id, input });
+    assert.deepEqual([a.status, a.body.code], [400, 'validation/invalid'], JSON.stringify(input));
+  }
+  const done = await ok({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256, width: 4000, height: 3000 } });
+  assert.equal(done.item.status, 'ready');
 });

@@ -63,6 +63,9 @@ const STATUS_OF: Record<string, number> = {
   'validation/invalid': 400,
 };
 
+/** Check violation, invalid text for a type, a number out of range, a bad date. */
+const BAD_INPUT = new Set(['23514', '22P02', '22003', '22007', '22008']);
+
 export async function handle(request: Request, deps: UploadDeps): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight();
   if (request.method !== 'POST') return methodNotAllowed();
@@ -78,6 +81,9 @@ export async function handle(request: Request, deps: UploadDeps): Promise<Respon
     if (e instanceof Refused) return failure(e.status, e.code, e.detail, {}, e.details);
     const refused = sqlRefusal(e, STATUS_OF);
     if (refused) return refused;
+    // What the guest sent broke a column's rule (a width below 1, a thumbhash too long, a date or a flag that is
+    // none): their input, not the server, is wrong.
+    if (BAD_INPUT.has(String((e as { code?: unknown } | null)?.code))) return failure(400, 'validation/invalid', 'A value of the upload is out of range or of the wrong kind.');
     console.error('share-upload:', e instanceof Error ? e.message : e);
     return failure(500, 'backend/unreachable', 'The database or the storage service could not be reached.');
   }
