@@ -220,6 +220,17 @@ describe('titles, descriptions and names refuse invisible format characters', ()
   });
 });
 
+describe('clearing unfinished uploads', () => {
+  test('one call of clear_pending_items clears at most 5,000 rows, so that each stays a short statement', async () => {
+    const id = await album('Crowded');
+    await reserve(contributor, id, files(10_000));
+    await reserve(editor, id, files(2_000));
+    const clear = async () => Number((await db.as(owner, (q) => q.query<{ n: number }>(`select public.clear_pending_items($1) as n`, [id]), { commit: true }))[0]!.n);
+    expect([await clear(), await clear(), await clear(), await clear()]).toEqual([5_000, 5_000, 2_000, 0]);
+    expect(await pendingCount(owner, id)).toBe(0);
+  });
+});
+
 describe('a share link, once made, changes only by being revoked', () => {
   test('an editor revokes a link directly: once, at the database\'s time; it cannot be opened again, made endless or given its views back', async () => {
     const albumId = await album('Linked');

@@ -135,6 +135,22 @@ describe('Supabase adapter over the emulated wire', () => {
     await expectAppError(cora.data.getItem(album.id, reserved[1]!.id), 'item/not-found');
   });
 
+  it('clears 12,000 unfinished uploads, in as many calls as it takes', async () => {
+    const { backend: owner } = await signedUp();
+    const album = await owner.data.createAlbum({ title: 'Crowded' });
+    const helpers = [await signedUp(), await signedUp()];
+    for (const [i, { backend }] of helpers.entries()) {
+      const id = (await backend.auth.getSession())!.userId;
+      await db.query(`insert into public.album_members (album_id, user_id, role) values ($1, $2, 'contributor')`, [album.id, id]);
+      const n = i === 0 ? 10_000 : 2_000;
+      await backend.data.reserveItems(album.id, Array.from({ length: n }, () => reserveInput()));
+    }
+    expect(await owner.data.countPendingItems(album.id)).toBe(12_000);
+    // Each call clears at most 5,000 (tests/db/db-rules.test.ts); the adapter calls until all are gone.
+    expect(await owner.data.clearPendingItems(album.id)).toBe(12_000);
+    expect(await owner.data.countPendingItems(album.id)).toBe(0);
+  });
+
   it('sends no request the emulated project cannot serve', () => {
     expect(wire.unserved).toEqual([]);
   });

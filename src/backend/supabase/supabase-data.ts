@@ -17,6 +17,9 @@ import { SupabaseShareLinks } from './supabase-share-links';
 import { SupabaseSocial } from './supabase-social';
 import { rows, toActivity, toAlbum, toItem, toMonthCount, toUnreadCount, type Row } from './supabase-rows';
 
+/** The most rows one clear_pending_items call clears. */
+const CLEAR_BATCH = 5000;
+
 export const DEFAULT_PAGE_SIZE = 200;
 // One row more than the page is fetched to learn whether another follows, and a hosted project answers at
 // most 1,000 rows per request (PostgREST's max-rows): a page stops one short of that.
@@ -292,7 +295,14 @@ export class SupabaseData implements DataPort {
   }
 
   async clearPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {
-    return Number(await this.send(this.rpc('clear_pending_items', { p_album_id: albumId }), opts.signal, 'album/not-found'));
+    // A call clears at most CLEAR_BATCH rows, each well within the statement timeout ([Note: Guests cannot block
+    // an album] in the migrations); called again until one clears fewer.
+    let cleared = 0;
+    for (;;) {
+      const n = Number(await this.send(this.rpc('clear_pending_items', { p_album_id: albumId }), opts.signal, 'album/not-found'));
+      cleared += n;
+      if (n < CLEAR_BATCH) return cleared;
+    }
   }
 
   // --- Activity -----------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { asUser, key, reserveItem, test } from '../_shared/test-world.ts';
-import { albumWithLink, call, deps, file, join, ok, readObject, send, sha, signed, sql, uploadAsGuest } from './upload-test-kit.ts';
+import { albumWithLink, call, deps, file, join, ok, openVisit, readObject, send, sha, signed, sql, uploadAsGuest } from './upload-test-kit.ts';
 
 /** A member's finished item with its original in the bucket. */
 async function memberPhoto(album: { id: string; contributor: string }, body: string, sha256 = sha(Math.floor(Math.random() * 1e12))): Promise<string> {
@@ -249,4 +249,41 @@ test('a finalize with a bad width, thumbhash, date or flag is refused as invalid
   }
   const done = await ok({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256, width: 4000, height: 3000 } });
   assert.equal(done.item.status, 'ready');
+});
+
+test('guests cannot block an album: 1,000 unfinished uploads per link, 2,000 per album, 1,000 guests per link; members still upload', async () => {
+  const first = await albumWithLink();
+  const album = first.album;
+  /** Another link of the same album, opened. */
+  const anotherLink = async () => {
+    const [row] = await asUser(sql, album.owner, (tx) => tx<{ link_id: string; token: string }[]>`
+      select link_id::text, token from public.create_share_link(${album.id}, ${tx.json({ allow_guest_upload: true })})`);
+    return { linkId: row!.link_id, visit: await openVisit(row!.token) };
+  };
+  const batch = (n: number) => Array.from({ length: n }, () => file(10));
+
+  const ana = await join(first.visit, 'Ana');
+  assert.equal((await ok({ op: 'reserve', visit: first.visit, guest: ana, items: batch(1000) })).items.length, 1000);
+  const bea = await join(first.visit, 'Bea');
+  const full = await call({ op: 'reserve', visit: first.visit, guest: bea, items: batch(1) });
+  assert.deepEqual([full.status, full.body.code], [403, 'upload/quota-exceeded']);
+
+  const second = await anotherLink();
+  const cid = await join(second.visit, 'Cid');
+  assert.equal((await ok({ op: 'reserve', visit: second.visit, guest: cid, items: batch(1000) })).items.length, 1000);
+  const third = await anotherLink();
+  const dee = await join(third.visit, 'Dee');
+  const albumFull = await call({ op: 'reserve', visit: third.visit, guest: dee, items: batch(1) });
+  assert.deepEqual([albumFull.status, albumFull.body.code], [403, 'upload/quota-exceeded']);
+
+  // The owner's own upload is not held back by what guests left unfinished.
+  await reserveItem(sql, album.owner, album.id);
+
+  // The thousandth guest of a link joins; the next is refused.
+  await sql`insert into public.share_guests (link_id, token_hash, name)
+            select ${third.linkId}::uuid, encode(sha256(convert_to(gen_random_uuid()::text, 'UTF8')), 'hex'), 'Guest'
+            from generate_series(1, 998)`;
+  await join(third.visit, 'Eve');
+  const crowd = await call({ op: 'join', visit: third.visit, name: 'Fay' });
+  assert.deepEqual([crowd.status, crowd.body.code], [403, 'upload/quota-exceeded']);
 });
