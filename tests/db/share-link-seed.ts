@@ -62,7 +62,7 @@ export async function seedShareLink(db: Queryable, s: SeedShareLink): Promise<st
  * guest_finalize unless `finish` is false); the items' ids.
  */
 export async function seedGuestItems(db: Queryable, linkId: string, name: string, n: number, finish = true): Promise<string[]> {
-  const [guest] = await db.query<{ token: string }>(`select * from private.guest_join($1, $2)`, [linkId, name]);
+  const [guest] = await db.query<{ token: string }>(`select * from private.guest_join($1, $2, null)`, [linkId, name]);
   const files = Array.from({ length: n }, (_, i) => ({ id: randomUUID(), filename: `guest-${i}.jpg`, mime: 'image/jpeg', kind: 'image', bytes: 1000 + i }));
   await db.query(`select private.guest_reserve($1, $2, $3)`, [linkId, guest!.token, JSON.stringify(files)]);
   if (finish) {

@@ -5,7 +5,11 @@
 import type { Tx } from './database.ts';
 import { linkByVisit } from './share-access.ts';
 
-/** The id of the link the visit belongs to; a ShareError for a missing, expired or forged visit, or a dead link. */
-export async function linkOfVisit(tx: Tx, visit: unknown, now: Date): Promise<string> {
-  return (await linkByVisit(tx, visit, now)).linkId;
+/**
+ * The link of the visit and the browser it was opened from (the visitor id, hashed); a ShareError for a
+ * missing, expired or forged visit, or a dead link.
+ */
+export async function visitOf(tx: Tx, visit: unknown, now: Date): Promise<{ linkId: string; visitorHash: string }> {
+  const { linkId, visitorHash } = await linkByVisit(tx, visit, now);
+  return { linkId, visitorHash };
 }

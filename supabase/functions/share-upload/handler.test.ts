@@ -94,14 +94,16 @@ test('a guest signs only their own items: another\'s key, a finished item\'s wri
   assert.equal(await got.text(), 'guest photo bytes');
 });
 
-test('limits per guest: the next reserve past the files or the bytes is upload/quota-exceeded; each guest has their own', async () => {
+test('limits per guest: the next reserve past the files or the bytes is upload/quota-exceeded; each browser has its own', async () => {
   const files = await albumWithLink({ guestMaxFiles: 2 });
   const ana = await join(files.visit, 'Ana');
   await ok({ op: 'reserve', visit: files.visit, guest: ana, items: [file(), file()] });
   const third = await call({ op: 'reserve', visit: files.visit, guest: ana, items: [file()] });
   assert.deepEqual([third.status, third.body.code], [403, 'upload/quota-exceeded']);
-  const ben = await join(files.visit, 'Ben');
-  await ok({ op: 'reserve', visit: files.visit, guest: ben, items: [file()] });
+  // Ben, in another browser, has his own.
+  const benVisit = await openVisit(files.token);
+  const ben = await join(benVisit, 'Ben');
+  await ok({ op: 'reserve', visit: benVisit, guest: ben, items: [file()] });
 
   const bytes = await albumWithLink({ guestMaxBytes: 1500 });
   const cy = await join(bytes.visit, 'Cy');
@@ -286,4 +288,20 @@ test('guests cannot block an album: 1,000 unfinished uploads per link, 2,000 per
   await join(third.visit, 'Eve');
   const crowd = await call({ op: 'join', visit: third.visit, name: 'Fay' });
   assert.deepEqual([crowd.status, crowd.body.code], [403, 'upload/quota-exceeded']);
+});
+
+test('per guest means per browser: joining again from the same visit gives a new name, not a new allowance', async () => {
+  const { visit, token } = await albumWithLink({ guestMaxFiles: 1, guestMaxBytes: 100 });
+  const first = await join(visit, 'Ana');
+  await uploadAsGuest(visit, first);
+  for (const name of ['Ana 2', 'Ana 3', 'Ana 4']) {
+    const again = await join(visit, name);
+    const refused = await call({ op: 'reserve', visit, guest: again, items: [file(10)] });
+    assert.deepEqual([refused.status, refused.body.code], [403, 'upload/quota-exceeded'], name);
+    const mine = await ok({ op: 'mine', visit, guest: again });
+    assert.equal(mine.limits.usedFiles, 1);
+  }
+  // Another browser (another visit of the link, counted as a view) is another guest.
+  const other = await openVisit(token);
+  await uploadAsGuest(other, await join(other, 'Bea'));
 });

@@ -17,7 +17,7 @@ import { type Sql, sqlFromEnv, type Tx } from '../_shared/database.ts';
 import { failure, json, methodNotAllowed, preflight, readJsonObject, sqlRefusal } from '../_shared/http.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
 import { ShareError } from '../_shared/share-access.ts';
-import { linkOfVisit } from '../_shared/share-visit.ts';
+import { visitOf } from '../_shared/share-visit.ts';
 import { createPresigner, type Presign } from '../storage-sign/presign.ts';
 import { MAX_REQUESTS } from '../storage-sign/sign-request.ts';
 import { deleteObjects, mineWithThumbs, signForGuest } from './guest-objects.ts';
@@ -127,7 +127,7 @@ async function limitsOf(tx: Tx, linkId: string, guestId: string): Promise<Limits
 }
 
 async function run(tx: Tx, body: Body, deps: UploadDeps, now: Date): Promise<unknown> {
-  const linkId = await linkOfVisit(tx, body.visit, now);
+  const { linkId, visitorHash } = await visitOf(tx, body.visit, now);
   // The link first, for every op: a revoked, expired or upload-less link answers the same to all of them.
   const [link] = await tx<{ expires_at: Date | null; album_id: string }[]>`select expires_at, album_id::text from private.guest_link(${linkId}::uuid)`;
   const lifetime = Math.max(1, Math.min(deps.expiresIn, link!.expires_at ? Math.floor((link!.expires_at.getTime() - now.getTime()) / 1000) : Infinity));
@@ -137,7 +137,7 @@ async function run(tx: Tx, body: Body, deps: UploadDeps, now: Date): Promise<unk
       const badName = () => new Refused(400, 'validation/invalid', 'A name has 1 to 60 characters, without control or invisible characters.', { field: 'guestName', rule: 'invalid' });
       if (typeof body.name !== 'string') throw badName();
       const [g] = await tx<{ guest_id: string; token: string }[]>`
-        select guest_id::text, token from private.guest_join(${linkId}::uuid, ${body.name})`.catch((e) => {
+        select guest_id::text, token from private.guest_join(${linkId}::uuid, ${body.name}, ${visitorHash})`.catch((e) => {
         throw (e as { message?: unknown }).message === 'validation/invalid' ? badName() : e;
       });
       const [named] = await tx<{ name: string }[]>`select name from public.share_guests where id = ${g!.guest_id}::uuid`;

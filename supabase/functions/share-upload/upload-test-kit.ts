@@ -18,15 +18,15 @@ export interface LinkOptions {
   guestMaxBytes?: number | null;
 }
 
-/** An album with a link made by its owner; `visit` is what a visitor holds after opening it. */
-export async function albumWithLink(opts: LinkOptions = {}): Promise<{ album: Album; linkId: string; visit: string }> {
+/** An album with a link made by its owner; `visit` is what a visitor holds after opening it (`token`). */
+export async function albumWithLink(opts: LinkOptions = {}): Promise<{ album: Album; linkId: string; visit: string; token: string }> {
   const album = await createAlbum(sql, 'Wedding');
   const [row] = await asUser(sql, album.owner, (tx) => tx<{ link_id: string; token: string }[]>`
     select link_id::text, token from public.create_share_link(${album.id}, ${tx.json({ allow_guest_upload: opts.allowGuestUpload ?? true })})`);
   await asUser(sql, album.owner, (tx) => tx`
     update public.share_links set guest_max_files = ${opts.guestMaxFiles ?? null}, guest_max_bytes = ${opts.guestMaxBytes ?? null}
     where id = ${row!.link_id}`);
-  return { album, linkId: row!.link_id, visit: await openVisit(row!.token) };
+  return { album, linkId: row!.link_id, visit: await openVisit(row!.token), token: row!.token };
 }
 
 /** The visit token a visitor holds once share-open has opened the link. */
