@@ -103,3 +103,13 @@ export async function deleteObjects(
   }));
   if (done.length) await deps.sql`select private.purge_forget_keys(${deps.sql.array(done)}::text[])`;
 }
+
+/** The size of the object in the bucket, or null when there is none (HEAD with the function's own credentials). */
+export async function storedSize(deps: { presign: Presign }, key: string, now: Date): Promise<number | null> {
+  const head = await deps.presign({ op: 'head', key }, {}, 60, now);
+  const res = await fetch(head.url, { method: head.method, headers: head.headers });
+  await res.body?.cancel();
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`HEAD of an upload answered ${res.status}`);
+  return Number(res.headers.get('content-length'));
+}

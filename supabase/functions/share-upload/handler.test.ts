@@ -305,3 +305,45 @@ test('per guest means per browser: joining again from the same visit gives a new
   const other = await openVisit(token);
   await uploadAsGuest(other, await join(other, 'Bea'));
 });
+
+test('a guest\'s upload is the size it was reserved at: a bigger PUT or multipart upload is refused at finish and its bytes deleted', async () => {
+  const { visit, album } = await albumWithLink({ guestMaxBytes: 100 });
+  const guest = await join(visit, 'Ana');
+  const f = file(10);
+  await ok({ op: 'reserve', visit, guest, items: [f] });
+  const key = `albums/${album.id}/${f.id}/original`;
+
+  // Nothing sent yet: not finished, and nothing is counted as done.
+  const early = await call({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(7) } });
+  assert.deepEqual([early.status, early.body.code], [409, 'upload/interrupted']);
+
+  // 8 MiB through the signed PUT of a 10-byte reservation.
+  const [put] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key, contentType: 'image/jpeg' }] })).results;
+  assert.equal((await send(signed(put), new Uint8Array(8 * 1024 * 1024))).status, 200);
+  const big = await call({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(7) } });
+  assert.deepEqual([big.status, big.body.code], [400, 'upload/integrity']);
+  assert.equal(await readObject(key), null);
+
+  // 15 MiB as a multipart upload of two parts.
+  const [create] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'create', key, contentType: 'image/jpeg' }] })).results;
+  const made = await send(signed(create));
+  const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await made.text())![1]!;
+  const etags: string[] = [];
+  for (const [n, size] of [[1, 8 * 1024 * 1024], [2, 7 * 1024 * 1024]] as const) {
+    const [part] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'part', key, uploadId, partNumber: n }] })).results;
+    const res = await send(signed(part), new Uint8Array(size));
+    assert.equal(res.status, 200);
+    etags.push(res.headers.get('etag')!);
+  }
+  const [complete] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'complete', key, uploadId }] })).results;
+  const xml = `<CompleteMultipartUpload>${etags.map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${e}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
+  assert.equal((await send(signed(complete), xml)).status, 200);
+  const multi = await call({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(7) } });
+  assert.deepEqual([multi.status, multi.body.code], [400, 'upload/integrity']);
+  assert.equal(await readObject(key), null);
+
+  // The ten bytes it was reserved for finish it.
+  const [again] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key, contentType: 'image/jpeg' }] })).results;
+  assert.equal((await send(signed(again), new TextEncoder().encode('ten bytes!'))).status, 200);
+  assert.equal((await ok({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(7) } })).item.bytes, 10);
+});

@@ -20,7 +20,7 @@ import { ShareError } from '../_shared/share-access.ts';
 import { visitOf } from '../_shared/share-visit.ts';
 import { createPresigner, type Presign } from '../storage-sign/presign.ts';
 import { MAX_REQUESTS } from '../storage-sign/sign-request.ts';
-import { deleteObjects, mineWithThumbs, signForGuest } from './guest-objects.ts';
+import { deleteObjects, mineWithThumbs, signForGuest, storedSize } from './guest-objects.ts';
 
 export interface UploadDeps {
   sql: Sql;
@@ -60,6 +60,8 @@ const STATUS_OF: Record<string, number> = {
   'upload/quota-exceeded': 403,
   'upload/empty': 400,
   'upload/too-large': 400,
+  'upload/integrity': 400,
+  'upload/interrupted': 409,
   'validation/invalid': 400,
 };
 
@@ -162,6 +164,7 @@ async function run(tx: Tx, body: Body, deps: UploadDeps, now: Date): Promise<unk
     }
     case 'finalize': {
       const guest = guestToken(body);
+      await checkStored(tx, deps, linkId, guest, itemId(body.itemId), now);
       const [row] = await tx<{ item: unknown }[]>`
         select pg_catalog.to_jsonb(f) as item
         from private.guest_finalize(${linkId}::uuid, ${guest}, ${itemId(body.itemId)}::uuid, ${tx.json((body.input ?? null) as never)}) f`;
@@ -186,5 +189,28 @@ async function run(tx: Tx, body: Body, deps: UploadDeps, now: Date): Promise<unk
       const keys = rows.map((r) => r.key);
       return { keys, deleted: [...new Set(keys.map((k) => k.split('/')[2]!))] };
     }
+  }
+}
+
+/**
+ * [Note: A guest's upload is the size it was reserved at]
+ * The bucket is asked what was stored before a guest's upload is finished: a presigned PUT or multipart upload
+ * carries any number of bytes, and a 10-byte reservation took an 8 MiB PUT and a 15 MiB multipart upload, the
+ * row still saying 10 bytes (and the guest's limits counting 10). An original that is not there yet is
+ * `upload/interrupted` (send it, then finish); one of another size is `upload/integrity`, and its bytes are
+ * deleted at once, so the guest can send the right ones.
+ */
+async function checkStored(tx: Tx, deps: UploadDeps, linkId: string, guest: string, id: string, now: Date): Promise<void> {
+  const [item] = await tx<{ bytes: string; original_key: string; status: string }[]>`
+    select i.bytes::text, i.original_key, i.status from public.items i
+    join public.share_guest_items gi on gi.item_id = i.id
+    join private.guest_of(${linkId}::uuid, ${guest}) g on g.id = gi.guest_id
+    where i.id = ${id}::uuid`;
+  if (!item || item.status !== 'uploading') return; // guest_finalize answers these as before
+  const size = await storedSize(deps, item.original_key, now);
+  if (size === null) throw new Refused(409, 'upload/interrupted', 'The file has not reached the storage yet: send it, then finish.');
+  if (size !== Number(item.bytes)) {
+    await deleteObjects(deps, [item.original_key], now);
+    throw new Refused(400, 'upload/integrity', `The stored file has ${size} bytes where ${item.bytes} were reserved: send it again.`);
   }
 }
