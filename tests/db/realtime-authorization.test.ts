@@ -53,7 +53,7 @@ async function person(name: string): Promise<Person> {
   return { backend, client, userId: session.userId };
 }
 
-async function invite(owner: Person, member: Person, albumId: string, role: 'editor' | 'viewer' = 'editor'): Promise<void> {
+async function invite(owner: Person, member: Person, albumId: string, role: 'editor' | 'contributor' | 'viewer' = 'editor'): Promise<void> {
   const created = await owner.client.rpc('create_invite', { p_album_id: albumId, p_role: role });
   if (created.error) throw new Error(created.error.message);
   const accepted = await member.client.rpc('accept_invite', { p_token: (created.data as { token: string }[])[0]!.token });
@@ -212,6 +212,49 @@ describe('Realtime tells a non-member nothing about an album', () => {
       expect(heard).toEqual([fake(editor.userId)]);
     } finally {
       stopViewer();
+      stop();
+    }
+  });
+});
+
+describe('A member cannot speak for the database', () => {
+  it("a contributor's forged changes on the album's channel are applied by no one, and the changes topic takes nothing from them", async () => {
+    const [owner, cora] = await Promise.all([person('Owner'), person('Cora')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Forged' });
+    await invite(owner, cora, album.id, 'contributor');
+    const item = await addReadyItem(owner.backend, album.id);
+    const heard: ChangeEvent[] = [];
+    const { stop } = await subscribeLive(owner.backend, album.id, { onChange: (ev) => heard.push(ev) });
+    try {
+      const forged = [
+        { table: 'comments', op: 'insert', album_id: album.id, row: { id: crypto.randomUUID(), itemId: item.id, albumId: album.id, authorId: owner.userId, body: 'I never wrote this', createdAt: new Date().toISOString() } },
+        { table: 'items', op: 'delete', album_id: album.id, row: { id: item.id } },
+        { table: 'album_members', op: 'update', album_id: album.id, row: { userId: cora.userId, role: 'owner' } },
+        { table: 'albums', op: 'delete', album_id: album.id, row: { id: album.id } },
+      ];
+      // On the album's channel, which a contributor may join and send upload progress on.
+      const spoof = cora.client.channel(`album:${album.id}`, { config: { private: true } });
+      expect(await join(spoof)).toEqual({ status: 'SUBSCRIBED' });
+      for (const payload of forged) await spoof.send({ type: 'broadcast', event: 'change', payload });
+      await expect(spoof.httpSend('change', forged[1]!)).resolves.toBeDefined();
+      // A real change after them arrives; none of the forged ones did.
+      await cora.client.removeChannel(spoof);
+      await cora.backend.data.addComment(album.id, item.id, 'Really mine');
+      await waitFor(() => heard.find((ev) => ev.entity === 'comment' && ev.row.body === 'Really mine'), DEADLINE, 'the real comment');
+      await sleep(300);
+      expect(heard.map((ev) => `${ev.entity} ${ev.op}`)).toEqual(['comment insert']);
+      // On the changes topic itself: a member may listen there, never send.
+      const direct = cora.client.channel(`album-db:${album.id}`, { config: { private: true } });
+      await expect(direct.httpSend('change', forged[1]!)).rejects.toThrow('Unauthorized');
+      expect(await join(direct)).toEqual({ status: 'SUBSCRIBED' });
+      await direct.send({ type: 'broadcast', event: 'change', payload: forged[3]! });
+      await cora.client.removeChannel(direct);
+      await cora.backend.data.addComment(album.id, item.id, 'Still mine');
+      await waitFor(() => heard.find((ev) => ev.entity === 'comment' && ev.row.body === 'Still mine'), DEADLINE, 'the second comment');
+      await sleep(300);
+      expect(heard.map((ev) => `${ev.entity} ${ev.op}`)).toEqual(['comment insert', 'comment insert']);
+      expect(await owner.backend.data.getItem(album.id, item.id)).toMatchObject({ id: item.id });
+    } finally {
       stop();
     }
   });

@@ -2,12 +2,13 @@
  * RealtimePort over Supabase Realtime.
  *
  * [Note: One channel per open album]
- * An album has one channel, `album:{albumId}`, however many parts of the app listen to it: supabase-js hands
- * back the same channel for the same topic, and a joined channel takes no new listeners, so subscriptions
- * share an entry here and the channel is removed when the last one ends. Every channel is private: Realtime
- * lets only the album's members join (RLS on realtime.messages; see the note "Private channels and broadcast
- * from the database" in the migrations). The album's channel carries the `change` messages the database sends
- * for its items, comments, favorites and members, presence (`{userId, displayName, since}` per tab, reported
+ * An album has one pair of channels however many parts of the app listen to it: supabase-js hands back the
+ * same channel for the same topic, and a joined channel takes no new listeners, so subscriptions share an entry
+ * here and the channels are removed when the last one ends. Every channel is private: Realtime lets only the
+ * album's members join (RLS on realtime.messages; see the note "Private channels and broadcast from the
+ * database" in the migrations). `album-db:{albumId}` carries the `change` messages the database sends for its
+ * items, comments, favorites and members, and no member may send there ([Note: Database changes on a topic only
+ * the database sends to]); `album:{albumId}` carries presence (`{userId, displayName, since}` per tab, reported
  * as unique users) and the `upload-progress` broadcast. The albums screen (`subscribe(null, …)`) has
  * `user:{userId}`, where the database tells the user of albums gained, lost, deleted or edited, and of counts
  * that changed. No postgres_changes: Realtime sends their deletes to anyone, member or not.
@@ -102,6 +103,8 @@ interface ChannelEntry {
   topic: string;
   albumId: string | null;
   channel: RealtimeChannel | null;
+  /** An album's `album-db:{id}` channel, where only the database sends its changes (none for the albums screen). */
+  changes: RealtimeChannel | null;
   subs: Set<RealtimeHandlers>;
   viewers: PresenceViewer[];
   since: string;
@@ -139,7 +142,7 @@ export class SupabaseRealtime implements RealtimePort {
     const own: RealtimeHandlers = { ...handlers };
     let entry = this.entries.get(albumId);
     if (!entry) {
-      entry = { topic: '', albumId, channel: null, subs: new Set(), viewers: [], since: new Date().toISOString(), joined: false, settles: new Map() };
+      entry = { topic: '', albumId, channel: null, changes: null, subs: new Set(), viewers: [], since: new Date().toISOString(), joined: false, settles: new Map() };
       this.entries.set(albumId, entry);
       void this.open(entry);
     } else {
@@ -191,10 +194,14 @@ export class SupabaseRealtime implements RealtimePort {
       config: { private: true, broadcast: { self: false }, presence: { key: session.userId } },
     });
     entry.channel = channel;
+    // [Note: Database changes on a topic only the database sends to] (in the migrations): an album's changes are
+    // taken from `album-db:{id}` alone; a `change` sent on `album:{id}` came from a member and is not listened to.
+    const changes = albumId === null ? channel : this.client.channel(`album-db:${albumId}`, { config: { private: true } });
+    if (albumId !== null) entry.changes = changes;
     const tell = (ev: ChangeEvent) => {
       for (const sub of entry.subs) if (sub.onChange) call(() => sub.onChange!(ev));
     };
-    channel.on('broadcast', { event: CHANGE_EVENT }, (message: { payload?: unknown }) => {
+    changes.on('broadcast', { event: CHANGE_EVENT }, (message: { payload?: unknown }) => {
       const ev = toChangeEvent(message.payload);
       if (!ev) return;
       tell(ev);
@@ -223,7 +230,7 @@ export class SupabaseRealtime implements RealtimePort {
     }
     // SUBSCRIBED comes after each join, the first and every one after a reconnection; the changes of the time
     // before it were not sent to this client.
-    channel.subscribe((status, err) => {
+    changes.subscribe((status, err) => {
       if (err) report(err);
       if (status !== 'SUBSCRIBED') {
         entry.joined = false;
@@ -231,7 +238,11 @@ export class SupabaseRealtime implements RealtimePort {
       }
       entry.joined = true;
       for (const sub of entry.subs) if (sub.onJoined) call(() => sub.onJoined!({ mayHaveMissed: true }));
-      if (albumId === null) return;
+    });
+    if (albumId === null) return;
+    channel.subscribe((status, err) => {
+      if (err) report(err);
+      if (status !== 'SUBSCRIBED') return;
       channel
         .track({ userId: session.userId, displayName: session.profile.displayName, since: entry.since })
         .catch(report);
@@ -243,5 +254,6 @@ export class SupabaseRealtime implements RealtimePort {
     for (const timer of entry.settles.values()) clearTimeout(timer);
     entry.settles.clear();
     if (entry.channel) void this.client.removeChannel(entry.channel);
+    if (entry.changes) void this.client.removeChannel(entry.changes);
   }
 }
