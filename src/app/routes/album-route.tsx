@@ -235,7 +235,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
           <span className="album-toolbar__spacer" />
           {!trashed && (
             <button type="button" className="btn btn--ghost" onClick={() => setView({ view: 'trash' })}>
-              <Icon name="trash" /> Trash
+              <Icon name="trash" /> <span className="album-toolbar__word">Trash</span>
             </button>
           )}
         </div>
