@@ -118,7 +118,7 @@ describe('schema lints', () => {
     const rows = await db.query<{ name: string; roles: string[]; expr: string }>(`
       select policyname as name, roles::text[] as roles, coalesce(qual, '') || ' ' || coalesce(with_check, '') as expr
       from pg_policies where schemaname = 'realtime' and tablename = 'messages'`);
-    expect(rows.map((r) => r.name).sort()).toEqual(['album_topic_broadcast', 'album_topic_presence', 'album_topic_receive', 'user_topic_receive']);
+    expect(rows.map((r) => r.name).sort()).toEqual(['album_changes_receive', 'album_topic_broadcast', 'album_topic_presence', 'album_topic_receive', 'user_topic_receive']);
     expect(rows.filter((r) => r.roles.join() !== 'authenticated').map((r) => r.name)).toEqual([]);
     expect(rows.filter((r) => !/realtime\.topic\(\)/.test(r.expr)).map((r) => r.name)).toEqual([]);
     const bare = rows.filter((r) => /auth\.uid\(\)/.test(r.expr.replace(/SELECT auth\.uid\(\) AS uid/g, '')));

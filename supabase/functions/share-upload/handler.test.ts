@@ -223,8 +223,8 @@ test('members hear a guest\'s photo live when it is finished, credited by the gu
   const guest = await join(visit, 'Ana');
   const id = await uploadAsGuest(visit, guest);
   const sent = await sql<{ payload: { row?: Record<string, unknown> } }[]>`
-    select payload from realtime.messages where topic = ${'album:' + album.id} and payload -> 'row' ->> 'id' = ${id}`;
-  assert.ok(sent.length >= 1, 'the finished item was sent to the album\'s topic');
+    select payload from realtime.messages where topic = ${'album-db:' + album.id} and payload -> 'row' ->> 'id' = ${id}`;
+  assert.ok(sent.length >= 1, 'the finished item was sent to the album\'s changes topic');
   const row = sent.at(-1)!.payload.row!;
   assert.deepEqual([row.status, row.uploader_id, row.guest_label], ['ready', null, 'Ana']);
   assert.ok(!JSON.stringify(sent).includes(guest), 'the guest token never travels');
