@@ -5,30 +5,10 @@
 -- statement timeout Supabase gives `authenticated`. Now:
 --   * a link's guests together hold at most 1,000 unfinished uploads, and an album's guests (of all its links)
 --     at most 2,000 (upload/quota-exceeded, decided with the album locked as before);
---   * a link takes at most 1,000 guests (each join is a new one);
+--   * a link takes at most 1,000 guests (each join is a new one; the cap is in guest_join, which
+--     20261128200500_guest_per_browser.sql makes anew);
 --   * clear_pending_items clears at most 5,000 rows per call, well within that timeout; the app calls it again
 --     until a call clears fewer.
-
-create or replace function private.guest_join(p_link_id uuid, p_name text, out guest_id uuid, out token text)
-language plpgsql security definer set search_path = '' as $$
-declare
-  v_name text := pg_catalog.btrim(coalesce(p_name, ''));
-  v_token record;
-begin
-  perform private.guest_link(p_link_id);
-  if not private.is_clean_text(v_name, 60) or pg_catalog.char_length(v_name) < 1 then
-    perform private.fail('validation/invalid', 'A name has 1 to 60 characters.');
-  end if;
-  -- One link's joins are decided one at a time, so that the cap holds.
-  perform 1 from public.share_links l where l.id = p_link_id for update;
-  if (select pg_catalog.count(*) from public.share_guests g where g.link_id = p_link_id) >= 1000 then
-    perform private.fail('upload/quota-exceeded', 'This link has as many guests as it takes.');
-  end if;
-  v_token := private.new_token();
-  insert into public.share_guests (link_id, token_hash, name) values (p_link_id, v_token.token_hash, v_name)
-  returning id into guest_id;
-  token := v_token.token;
-end $$;
 
 create or replace function private.guest_reserve(p_link_id uuid, p_token text, p_items jsonb) returns jsonb
 language plpgsql security definer set search_path = '' as $$
