@@ -49,7 +49,7 @@ export async function uploadObject(
   const stored = storedObject(req.key, req.contentType, req.filename);
   if (!usesMultipart(size, limits) && !req.checkpoint?.uploadId) {
     const md5 = settings.contentMd5 ? await contentMd5(req.blob, opts.signal) : undefined;
-    await putWhole(caller, { op: 'put', key: req.key, ...stored, ...(md5 ? { contentMd5: md5 } : {}) }, req.blob, opts);
+    await putWhole(caller, { op: 'put', key: req.key, ...stored, ...(md5 ? { contentMd5: md5 } : {}), contentLength: size }, req.blob, opts);
     opts.onProgress?.(size);
     return { bytes: size };
   }
@@ -255,7 +255,7 @@ class MultipartUpload {
     this.inFlight.set(partNumber, 0);
     try {
       const { res } = await this.caller.call(
-        { op: 'part', key: this.req.key, uploadId: this.uploadId!, partNumber },
+        { op: 'part', key: this.req.key, uploadId: this.uploadId!, partNumber, partSize: this.partSize },
         {
           what: `upload part ${partNumber}`,
           // Read lazily: only this part's bytes, only while it is being sent.

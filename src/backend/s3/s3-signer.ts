@@ -11,9 +11,11 @@
 import type { ErrorCode } from '../../lib/app-error';
 
 export type SignOp =
-  | { op: 'put'; key: string; contentType: string; contentDisposition?: string; contentMd5?: string }
+  /** `contentLength`: the body's size, which a signer may sign (share-upload binds a guest's upload to it). */
+  | { op: 'put'; key: string; contentType: string; contentDisposition?: string; contentMd5?: string; contentLength?: number }
   | { op: 'create'; key: string; contentType: string; contentDisposition?: string }
-  | { op: 'part'; key: string; uploadId: string; partNumber: number; contentMd5?: string }
+  /** `partSize`: the upload's part size, from which a signer knows this part's length. */
+  | { op: 'part'; key: string; uploadId: string; partNumber: number; contentMd5?: string; partSize?: number }
   | { op: 'complete'; key: string; uploadId: string }
   | { op: 'abort'; key: string; uploadId: string }
   | { op: 'list-parts'; key: string; uploadId: string; partNumberMarker?: number }

@@ -236,7 +236,7 @@ test('a finalize with a bad width, thumbhash, date or flag is refused as invalid
   const f = file(17);
   const reserved = await ok({ op: 'reserve', visit, guest, items: [f] });
   const albumId = reserved.items[0].album_id as string;
-  const [put] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key: `albums/${albumId}/${f.id}/original`, contentType: 'image/jpeg' }] })).results;
+  const [put] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key: `albums/${albumId}/${f.id}/original`, contentType: 'image/jpeg', contentLength: 17 }] })).results;
   assert.equal((await send(signed(put), new TextEncoder().encode('guest photo bytes'))).status, 200);
   const sha256 = sha(4242);
   for (const input of [
@@ -306,44 +306,63 @@ test('per guest means per browser: joining again from the same visit gives a new
   await uploadAsGuest(other, await join(other, 'Bea'));
 });
 
-test('a guest\'s upload is the size it was reserved at: a bigger PUT or multipart upload is refused at finish and its bytes deleted', async () => {
-  const { visit, album } = await albumWithLink({ guestMaxBytes: 100 });
+test('a guest\'s writes are signed at the reserved size: a bigger PUT or part is refused by the bucket, more parts are not signed', async () => {
+  const { visit, album } = await albumWithLink();
+  const guest = await join(visit, 'Ana');
+  const MiB = 1024 * 1024;
+  const small = file(10);
+  const large = file(5 * MiB + 1000);
+  await ok({ op: 'reserve', visit, guest, items: [small, large] });
+  const keyOf = (f: { id: string }, name = 'original') => `albums/${album.id}/${f.id}/${name}`;
+  const sign = async (requests: unknown[]) => (await ok({ op: 'sign', visit, guest, requests })).results;
+
+  // One PUT: only at the size reserved, and the bucket takes no other body under that signature.
+  const puts = await sign([
+    { op: 'put', key: keyOf(small), contentType: 'image/jpeg' },
+    { op: 'put', key: keyOf(small), contentType: 'image/jpeg', contentLength: 8 * MiB },
+    { op: 'put', key: keyOf(small, 'thumb.webp'), contentType: 'image/webp', contentLength: 17 * MiB },
+    { op: 'create', key: keyOf(small, 'preview.webp'), contentType: 'image/webp' },
+    { op: 'put', key: keyOf(small), contentType: 'image/jpeg', contentLength: 10 },
+  ]);
+  assert.deepEqual(puts.slice(0, 4), [{ error: 'validation/invalid' }, { error: 'upload/integrity' }, { error: 'upload/too-large' }, { error: 'storage/denied' }]);
+  assert.equal((await send(signed(puts[4]), new Uint8Array(8 * MiB))).status, 403, '8 MiB under a 10-byte signature');
+  assert.equal((await send(signed(puts[4]), new TextEncoder().encode('ten bytes!'))).status, 200);
+  assert.equal((await ok({ op: 'finalize', visit, guest, itemId: small.id, input: { sha256: sha(1) } })).item.bytes, 10);
+
+  // Parts: each at the length its number gives under the part size the first part fixed; none past the last.
+  const [create] = await sign([{ op: 'create', key: keyOf(large), contentType: 'image/jpeg' }]);
+  const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await (await send(signed(create))).text())![1]!;
+  const part = (partNumber: number, partSize?: number) => ({ op: 'part', key: keyOf(large), uploadId, partNumber, ...(partSize ? { partSize } : {}) });
+  const parts = await sign([part(1, 5 * MiB), part(2, 5 * MiB), part(3, 5 * MiB), part(2), part(2, 6 * MiB)]);
+  assert.deepEqual(parts.slice(2), [{ error: 'upload/too-large' }, { error: 'validation/invalid' }, { error: 'upload/integrity' }]);
+  assert.equal((await send(signed(parts[1]), new Uint8Array(5 * MiB))).status, 403, 'a whole part where the last 1,000 bytes belong');
+  const first = await send(signed(parts[0]), new Uint8Array(5 * MiB));
+  assert.equal(first.status, 200);
+  const [complete] = await sign([{ op: 'complete', key: keyOf(large), uploadId }]);
+  const completeWith = (etags: string[]) =>
+    `<CompleteMultipartUpload>${etags.map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${e}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
+
+  // Completed short of its last part, the object is smaller than reserved: finishing refuses it and deletes it.
+  assert.equal((await send(signed(complete), completeWith([first.headers.get('etag')!]))).status, 200);
+  const short = await call({ op: 'finalize', visit, guest, itemId: large.id, input: { sha256: sha(2) } });
+  assert.deepEqual([short.status, short.body.code], [400, 'upload/integrity']);
+  assert.equal(await readObject(keyOf(large)), null);
+
+  // Sent whole, at the fixed part size, it finishes.
+  const [again] = await sign([{ op: 'create', key: keyOf(large), contentType: 'image/jpeg' }]);
+  const id2 = /<UploadId>([^<]+)<\/UploadId>/.exec(await (await send(signed(again))).text())![1]!;
+  const [p1, p2] = await sign([1, 2].map((n) => ({ op: 'part', key: keyOf(large), uploadId: id2, partNumber: n, partSize: 5 * MiB })));
+  const etags = [(await send(signed(p1), new Uint8Array(5 * MiB))).headers.get('etag')!, (await send(signed(p2), new Uint8Array(1000))).headers.get('etag')!];
+  const [complete2] = await sign([{ op: 'complete', key: keyOf(large), uploadId: id2 }]);
+  assert.equal((await send(signed(complete2), completeWith(etags))).status, 200);
+  assert.equal((await ok({ op: 'finalize', visit, guest, itemId: large.id, input: { sha256: sha(2) } })).item.bytes, 5 * MiB + 1000);
+});
+
+test('a guest\'s upload that is not in the bucket yet is not finished', async () => {
+  const { visit } = await albumWithLink();
   const guest = await join(visit, 'Ana');
   const f = file(10);
   await ok({ op: 'reserve', visit, guest, items: [f] });
-  const key = `albums/${album.id}/${f.id}/original`;
-
-  // Nothing sent yet: not finished, and nothing is counted as done.
   const early = await call({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(7) } });
   assert.deepEqual([early.status, early.body.code], [409, 'upload/interrupted']);
-
-  // 8 MiB through the signed PUT of a 10-byte reservation.
-  const [put] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key, contentType: 'image/jpeg' }] })).results;
-  assert.equal((await send(signed(put), new Uint8Array(8 * 1024 * 1024))).status, 200);
-  const big = await call({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(7) } });
-  assert.deepEqual([big.status, big.body.code], [400, 'upload/integrity']);
-  assert.equal(await readObject(key), null);
-
-  // 15 MiB as a multipart upload of two parts.
-  const [create] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'create', key, contentType: 'image/jpeg' }] })).results;
-  const made = await send(signed(create));
-  const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await made.text())![1]!;
-  const etags: string[] = [];
-  for (const [n, size] of [[1, 8 * 1024 * 1024], [2, 7 * 1024 * 1024]] as const) {
-    const [part] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'part', key, uploadId, partNumber: n }] })).results;
-    const res = await send(signed(part), new Uint8Array(size));
-    assert.equal(res.status, 200);
-    etags.push(res.headers.get('etag')!);
-  }
-  const [complete] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'complete', key, uploadId }] })).results;
-  const xml = `<CompleteMultipartUpload>${etags.map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${e}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
-  assert.equal((await send(signed(complete), xml)).status, 200);
-  const multi = await call({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(7) } });
-  assert.deepEqual([multi.status, multi.body.code], [400, 'upload/integrity']);
-  assert.equal(await readObject(key), null);
-
-  // The ten bytes it was reserved for finish it.
-  const [again] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key, contentType: 'image/jpeg' }] })).results;
-  assert.equal((await send(signed(again), new TextEncoder().encode('ten bytes!'))).status, 200);
-  assert.equal((await ok({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(7) } })).item.bytes, 10);
 });

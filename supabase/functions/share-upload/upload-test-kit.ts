@@ -76,7 +76,7 @@ export async function uploadAsGuest(visit: string, guest: string, body = new Tex
   const reserved = await ok({ op: 'reserve', visit, guest, items: [f] });
   assert.deepEqual(reserved.duplicates, []);
   const albumId = reserved.items[0].album_id as string;
-  const [put] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key: `albums/${albumId}/${f.id}/original`, contentType: 'image/jpeg' }] })).results;
+  const [put] = (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key: `albums/${albumId}/${f.id}/original`, contentType: 'image/jpeg', contentLength: body.byteLength }] })).results;
   const res = await send(signed(put), body);
   assert.equal(res.status, 200, await res.text());
   await ok({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256 } });

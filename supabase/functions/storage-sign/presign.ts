@@ -29,6 +29,8 @@ export interface Overrides {
   /** Download: serve with this disposition (and type). */
   responseDisposition?: string;
   responseType?: string;
+  /** Upload: the body must have exactly this many bytes (a signed Content-Length, which the browser sets itself). */
+  contentLength?: number;
 }
 
 export type Presign = (req: SignRequest, overrides: Overrides, expiresIn: number, signingDate: Date) => Promise<SignedRequest>;
@@ -55,9 +57,11 @@ export function createPresigner(settings: S3Settings): Presign {
 
   return async (req, overrides, expiresIn, signingDate) => {
     const { method, query, headers } = shape(req, overrides);
+    // Signed but not handed back: a browser computes Content-Length from the body and may not set it.
+    const signedOnly: Record<string, string> = overrides.contentLength === undefined ? {} : { 'content-length': String(overrides.contentLength) };
     const path = req.op === 'list-uploads' ? `${bucketPath}/` : `${bucketPath}/${req.key.split('/').map(escape).join('/')}`;
     const signed = await presigner.presign(
-      { method, protocol: endpoint.protocol, hostname, ...(port ? { port } : {}), path, query, headers: { ...headers, host } },
+      { method, protocol: endpoint.protocol, hostname, ...(port ? { port } : {}), path, query, headers: { ...headers, ...signedOnly, host } },
       // The S3 presigner leaves Content-Type and Content-MD5 out of the signature by default; the stored type
       // must be the one decided here, and the digest the one the body is checked by, so both are signed.
       { expiresIn, signingDate, signableHeaders: new Set(['content-type', 'content-md5']) },

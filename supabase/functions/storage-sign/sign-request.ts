@@ -6,8 +6,8 @@
 import { parseObjectKey, type ObjectKey } from '../_shared/object-key.ts';
 
 export type SignRequest =
-  | { op: 'put' | 'create'; key: string; contentType: string; contentDisposition?: string; contentMd5?: string }
-  | { op: 'part'; key: string; uploadId: string; partNumber: number; contentMd5?: string }
+  | { op: 'put' | 'create'; key: string; contentType: string; contentDisposition?: string; contentMd5?: string; contentLength?: number }
+  | { op: 'part'; key: string; uploadId: string; partNumber: number; contentMd5?: string; partSize?: number }
   | { op: 'complete' | 'abort'; key: string; uploadId: string }
   | { op: 'list-parts'; key: string; uploadId: string; partNumberMarker?: number }
   | { op: 'list-uploads'; key: string }
@@ -39,6 +39,10 @@ export interface ParsedRequest {
 
 export const MAX_REQUESTS = 1000;
 const MAX_PARTS = 10000;
+/** S3's bounds: a single PUT or a part holds at most 5 GiB; every part but the last at least 5 MiB. */
+const MiB = 1024 * 1024;
+export const MIN_PART_BYTES = 5 * MiB;
+export const MAX_PUT_BYTES = 5 * 1024 * MiB;
 
 // type/subtype with optional parameters, printable ASCII only (it is sent as a header).
 const CONTENT_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(\s*;[\x20-\x7e]*)?$/i;
@@ -63,11 +67,13 @@ export function parseSignRequest(raw: unknown): ParsedRequest | null {
   switch (raw.op) {
     case 'put':
     case 'create': {
-      const { contentType, contentDisposition, contentMd5 } = raw;
+      const { contentType, contentDisposition, contentMd5, contentLength } = raw;
       if (typeof contentType !== 'string' || contentType.length > 255 || !CONTENT_TYPE.test(contentType)) return null;
       if (!isOptional(contentDisposition, (v) => typeof v === 'string' && v.length <= 1024 && HEADER_VALUE.test(v))) return null;
       // Only a single PUT has one body to check; a multipart upload's parts carry their own.
       if (!isOptional(contentMd5, (v) => raw.op === 'put' && isMd5(v))) return null;
+      // The length of a single PUT's body, which a guest's upload is signed with (the size it was reserved at).
+      if (!isOptional(contentLength, (v) => raw.op === 'put' && isInt(v, 0, MAX_PUT_BYTES))) return null;
       return {
         key,
         request: {
@@ -76,15 +82,25 @@ export function parseSignRequest(raw: unknown): ParsedRequest | null {
           contentType,
           ...(contentDisposition === undefined ? {} : { contentDisposition: contentDisposition as string }),
           ...(contentMd5 === undefined ? {} : { contentMd5: contentMd5 as string }),
+          ...(contentLength === undefined ? {} : { contentLength: contentLength as number }),
         },
       };
     }
     case 'part': {
-      const { contentMd5 } = raw;
+      const { contentMd5, partSize } = raw;
       if (!isUploadId(raw.uploadId) || !isInt(raw.partNumber, 1, MAX_PARTS) || !isOptional(contentMd5, isMd5)) return null;
+      // The upload's part size: every part's length follows from it and the object's size.
+      if (!isOptional(partSize, (v) => isInt(v, MIN_PART_BYTES, MAX_PUT_BYTES))) return null;
       return {
         key,
-        request: { op: 'part', key: k, uploadId: raw.uploadId, partNumber: raw.partNumber, ...(contentMd5 === undefined ? {} : { contentMd5: contentMd5 as string }) },
+        request: {
+          op: 'part',
+          key: k,
+          uploadId: raw.uploadId,
+          partNumber: raw.partNumber,
+          ...(contentMd5 === undefined ? {} : { contentMd5: contentMd5 as string }),
+          ...(partSize === undefined ? {} : { partSize: partSize as number }),
+        },
       };
     }
     case 'complete':
