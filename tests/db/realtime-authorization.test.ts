@@ -260,6 +260,51 @@ describe('A member cannot speak for the database', () => {
   });
 });
 
+describe('A member speaks only for themself', () => {
+  it("a contributor's presence and upload progress as the owner are shown by no one; as themself, under their own name", async () => {
+    const [owner, cora, vic] = await Promise.all([person('Owner'), person('Cora'), person('Vic')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Who is who' });
+    await invite(owner, cora, album.id, 'contributor');
+    await invite(owner, vic, album.id, 'viewer');
+    let vicSees: PresenceViewer[] = [];
+    const vicHears: BroadcastMessage[] = [];
+    const { stop } = await subscribeLive(vic.backend, album.id, { onPresence: (v) => (vicSees = v), onBroadcast: (m) => vicHears.push(m) });
+    const spoof = cora.client.channel(`album:${album.id}`, { config: { private: true, presence: { key: owner.userId } } });
+    try {
+      const since = '2020-01-01T00:00:00.000Z';
+      const progress = { done: 1, total: 12 };
+      const { data: coraTicket } = await cora.client.rpc('presence_ticket', { p_album_id: album.id });
+      expect(typeof coraTicket).toBe('string');
+      const [, expires, mac] = (coraTicket as string).split('.');
+      expect(await join(spoof)).toEqual({ status: 'SUBSCRIBED' });
+      // The owner's id and name, with no ticket, with a made-up one, and with Cora's mac under the owner's id.
+      for (const ticket of [undefined, 'forged', `${owner.userId}.${expires}.${mac}`]) {
+        expect(await spoof.track({ userId: owner.userId, displayName: 'Owner', since, ...(ticket ? { ticket } : {}) })).toBe('ok');
+        await spoof.send({ type: 'broadcast', event: 'upload-progress', payload: { type: 'upload-progress', userId: owner.userId, payload: progress, ...(ticket ? { ticket } : {}) } });
+      }
+      // Cora's real ticket, claiming the owner's progress.
+      await spoof.send({ type: 'broadcast', event: 'upload-progress', payload: { type: 'upload-progress', userId: owner.userId, payload: progress, ticket: coraTicket } });
+      await sleep(1000);
+      expect(vicSees.map((v) => v.userId)).not.toContain(owner.userId);
+      expect(vicHears).toEqual([]);
+
+      // Her own ticket under the owner's name shows her, by the name the database has.
+      expect(await spoof.track({ userId: owner.userId, displayName: 'Owner', since, ticket: coraTicket })).toBe('ok');
+      await waitFor(() => vicSees.find((v) => v.userId === cora.userId), DEADLINE, 'Cora among the viewers');
+      expect(vicSees.find((v) => v.userId === cora.userId)?.displayName).toBe('Cora');
+      expect(vicSees.map((v) => v.userId)).not.toContain(owner.userId);
+
+      // Her progress through the app arrives as hers.
+      cora.backend.realtime.broadcast(album.id, { type: 'upload-progress', userId: cora.userId, payload: progress });
+      await waitFor(() => vicHears.find((m) => m.userId === cora.userId), DEADLINE, "Cora's progress");
+      expect(vicHears).toEqual([{ type: 'upload-progress', userId: cora.userId, payload: progress }]);
+    } finally {
+      await cora.client.removeChannel(spoof);
+      stop();
+    }
+  });
+});
+
 describe('Members still hear everything', () => {
   it('the albums screen hears an album gained, renamed, counted, lost by removal, and deleted', async () => {
     const [owner, member] = await Promise.all([person('Owner'), person('Member')]);

@@ -128,6 +128,12 @@ test.describe('two people on one Supabase project', () => {
     expect(gap).toBeLessThanOrEqual(1000);
   });
 
+  test('with the album open, each sees the other among the people looking, by the name the project has for them', async ({ browser, world, signIn }) => {
+    const { anaPage, benPage } = await anaSharesWithBen(browser, world, signIn, 'viewer');
+    await expect(benPage.getByRole('list', { name: 'Looking now' }).getByRole('listitem')).toHaveAttribute('title', 'Ana', { timeout: 10_000 });
+    await expect(anaPage.getByRole('list', { name: 'Looking now' }).getByRole('listitem')).toHaveAttribute('title', 'Ben', { timeout: 10_000 });
+  });
+
   test("when Ana makes Ben a viewer, Ben's Add button goes away without a reload", async ({ browser, world, signIn }) => {
     const { anaPage, benPage, albumId } = await anaSharesWithBen(browser, world, signIn, 'contributor');
     const add = benPage.getByRole('button', { name: 'Add', exact: true });

@@ -66,27 +66,36 @@ describe('Supabase realtime: change messages from the database as ChangeEvents',
 });
 
 describe('Supabase realtime: presence and broadcast', () => {
-  it('lists each viewing user once, from their first tab, earliest first, skipping malformed entries', () => {
+  it('lists each vouched-for person once, from their first tab, earliest first, by the name the database gives', () => {
     const state = {
       'user-b': [
-        { userId: 'user-b', displayName: 'Bea', since: '2024-01-01T10:05:00.000Z', presence_ref: 'r1' },
-        { userId: 'user-b', displayName: 'Bea', since: '2024-01-01T10:01:00.000Z', presence_ref: 'r2' },
+        { ticket: 'tb1', since: '2024-01-01T10:05:00.000Z', presence_ref: 'r1' },
+        { ticket: 'tb2', since: '2024-01-01T10:01:00.000Z', presence_ref: 'r2' },
       ],
-      'user-a': [{ userId: 'user-a', displayName: 'Ada', since: '2024-01-01T10:03:00.000Z', presence_ref: 'r3' }],
-      junk: [{ presence_ref: 'r4' }, null, { userId: 'x', since: 'not a date' }],
+      'user-a': [{ ticket: 'ta', userId: 'user-b', displayName: 'Not Ada', since: '2024-01-01T10:03:00.000Z', presence_ref: 'r3' }],
+      // Claims with no ticket the database vouches for: a forged owner, and malformed entries.
+      owner: [{ userId: 'owner', displayName: 'Owner', ticket: 'forged', since: '2024-01-01T09:00:00.000Z' }],
+      junk: [{ presence_ref: 'r4' }, null, { ticket: 'tb1', since: 'not a date' }],
     };
-    expect(toViewers(state)).toEqual([
+    const people = new Map([
+      ['tb1', { userId: 'user-b', displayName: 'Bea' }],
+      ['tb2', { userId: 'user-b', displayName: 'Bea' }],
+      ['ta', { userId: 'user-a', displayName: 'Ada' }],
+    ]);
+    expect(toViewers(state, people)).toEqual([
       { userId: 'user-b', displayName: 'Bea', since: '2024-01-01T10:01:00.000Z' },
       { userId: 'user-a', displayName: 'Ada', since: '2024-01-01T10:03:00.000Z' },
     ]);
-    expect(toViewers({})).toEqual([]);
+    expect(toViewers({}, people)).toEqual([]);
+    expect(toViewers(state, new Map())).toEqual([]);
   });
 
-  it('passes upload-progress broadcasts and drops anything else', () => {
-    const msg = { type: 'upload-progress', userId: 'u1', payload: { done: 3, total: 10 } };
+  it('passes upload-progress broadcasts with a ticket and drops anything else', () => {
+    const msg = { type: 'upload-progress', userId: 'u1', payload: { done: 3, total: 10 }, ticket: 't1' };
     expect(toBroadcastMessage(msg)).toEqual(msg);
-    expect(toBroadcastMessage({ type: 'other', userId: 'u1', payload: {} })).toBeNull();
-    expect(toBroadcastMessage({ type: 'upload-progress', payload: {} })).toBeNull();
+    expect(toBroadcastMessage({ ...msg, ticket: undefined })).toBeNull();
+    expect(toBroadcastMessage({ type: 'other', userId: 'u1', payload: {}, ticket: 't1' })).toBeNull();
+    expect(toBroadcastMessage({ type: 'upload-progress', payload: {}, ticket: 't1' })).toBeNull();
     expect(toBroadcastMessage('upload-progress')).toBeNull();
   });
 });

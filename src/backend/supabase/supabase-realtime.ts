@@ -8,8 +8,9 @@
  * album's members join (RLS on realtime.messages; see the note "Private channels and broadcast from the
  * database" in the migrations). `album-db:{albumId}` carries the `change` messages the database sends for its
  * items, comments, favorites and members, and no member may send there ([Note: Database changes on a topic only
- * the database sends to]); `album:{albumId}` carries presence (`{userId, displayName, since}` per tab, reported
- * as unique users) and the `upload-progress` broadcast. The albums screen (`subscribe(null, …)`) has
+ * the database sends to]); `album:{albumId}` carries presence (`{ticket, since}` per tab, reported as unique
+ * users) and the `upload-progress` broadcast, each shown only for a ticket the database vouches for
+ * ([Note: Who is here is vouched for by the database]). The albums screen (`subscribe(null, …)`) has
  * `user:{userId}`, where the database tells the user of albums gained, lost, deleted or edited, and of counts
  * that changed. No postgres_changes: Realtime sends their deletes to anyone, member or not.
  */
@@ -25,6 +26,7 @@ import type {
   Unsubscribe,
 } from '../ports';
 import { toPlainRow, type Row } from './supabase-rows';
+import { isTicket, PresenceTickets, type Vouched } from './presence-tickets';
 import { log } from '../../lib/log';
 
 export const BROADCAST_EVENT = 'upload-progress';
@@ -72,31 +74,44 @@ export function toChangeEvent(message: unknown): ChangeEvent | null {
 }
 
 /**
- * Presence state (`{ [key]: [{ userId, displayName, since, presence_ref }, …] }`) as the viewers of an album:
- * one entry per user (a person with two tabs open is one viewer, since their first tab), earliest first.
+ * Presence state (`{ [key]: [{ ticket, since, presence_ref }, …] }`) as the viewers of an album: one entry per
+ * person the database vouched for (`people`, by ticket), whatever the presence says of itself; a person with two
+ * tabs open is one viewer, since their first tab; earliest first.
  */
-export function toViewers(state: Record<string, unknown[]>): PresenceViewer[] {
+export function toViewers(state: Record<string, unknown[]>, people: ReadonlyMap<string, Vouched>): PresenceViewer[] {
   const byUser = new Map<string, PresenceViewer>();
-  for (const metas of Object.values(state)) {
-    for (const meta of metas) {
-      if (!meta || typeof meta !== 'object') continue;
-      const { userId, displayName, since } = meta as Record<string, unknown>;
-      if (typeof userId !== 'string' || !userId || typeof since !== 'string' || Number.isNaN(Date.parse(since))) continue;
-      const name = typeof displayName === 'string' && displayName.trim() ? displayName : 'Someone';
-      const known = byUser.get(userId);
-      if (!known || since < known.since) byUser.set(userId, { userId, displayName: name, since });
-    }
+  for (const meta of presenceMetas(state)) {
+    const who = people.get(meta.ticket);
+    if (!who) continue;
+    const known = byUser.get(who.userId);
+    if (!known || meta.since < known.since) byUser.set(who.userId, { userId: who.userId, displayName: who.displayName.trim() || 'Someone', since: meta.since });
   }
   return [...byUser.values()].sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0));
 }
 
-/** A broadcast payload as a BroadcastMessage, or null when it is not one (anyone on the channel can send). */
-export function toBroadcastMessage(payload: unknown): BroadcastMessage | null {
+/** The well-formed `{ticket, since}` entries of a presence state. */
+export function presenceMetas(state: Record<string, unknown[]>): { ticket: string; since: string }[] {
+  const out: { ticket: string; since: string }[] = [];
+  for (const metas of Object.values(state)) {
+    for (const meta of metas) {
+      if (!meta || typeof meta !== 'object') continue;
+      const { ticket, since } = meta as Record<string, unknown>;
+      if (isTicket(ticket) && typeof since === 'string' && !Number.isNaN(Date.parse(since))) out.push({ ticket, since });
+    }
+  }
+  return out;
+}
+
+/**
+ * A broadcast payload as a BroadcastMessage with the sender's ticket, or null when it is not one (anyone on the
+ * channel can send). Its `userId` is a claim until the ticket is checked.
+ */
+export function toBroadcastMessage(payload: unknown): (BroadcastMessage & { ticket: string }) | null {
   if (!payload || typeof payload !== 'object') return null;
-  const { type, userId, payload: inner } = payload as Record<string, unknown>;
-  if (type !== BROADCAST_EVENT || typeof userId !== 'string') return null;
+  const { type, userId, payload: inner, ticket } = payload as Record<string, unknown>;
+  if (type !== BROADCAST_EVENT || typeof userId !== 'string' || !isTicket(ticket)) return null;
   if (!inner || typeof inner !== 'object' || Array.isArray(inner)) return null;
-  return { type, userId, payload: inner as Record<string, unknown> };
+  return { type, userId, payload: inner as Record<string, unknown>, ticket };
 }
 
 interface ChannelEntry {
@@ -112,7 +127,11 @@ interface ChannelEntry {
   joined: boolean;
   /** By album: a second look once its counts have been quiet (see ChangeMessage.quiet_ms). */
   settles: Map<string, ReturnType<typeof setTimeout>>;
+  /** When this tab next shows itself with a new ticket. */
+  retrack?: ReturnType<typeof setTimeout>;
 }
+
+const RETRACK_MS = 6 * 60 * 60 * 1000;
 
 function report(e: unknown): void {
   if (typeof reportError === 'function') reportError(e);
@@ -131,11 +150,14 @@ function call(fn: () => void): void {
 export class SupabaseRealtime implements RealtimePort {
   /** By album id; `null` for the albums screen. */
   private readonly entries = new Map<string | null, ChannelEntry>();
+  private readonly tickets: PresenceTickets;
 
   constructor(
     private readonly client: SupabaseClient,
     private readonly auth: Pick<AuthPort, 'getSession'>,
-  ) {}
+  ) {
+    this.tickets = new PresenceTickets(client);
+  }
 
   subscribe(albumId: string | null, handlers: RealtimeHandlers): Unsubscribe {
     // A copy, so the same handlers passed twice are two subscriptions that each end on their own.
@@ -164,6 +186,11 @@ export class SupabaseRealtime implements RealtimePort {
   }
 
   broadcast(albumId: string, msg: BroadcastMessage): void {
+    // Messages wait for the same ticket, so they leave in the order they were given.
+    void this.tickets.ticketFor(albumId).then((ticket) => ticket && this.send(albumId, { ...msg, ticket }), report);
+  }
+
+  private send(albumId: string, msg: BroadcastMessage & { ticket: string }): void {
     const channel = this.entries.get(albumId)?.channel;
     if (channel) {
       channel.send({ type: 'broadcast', event: BROADCAST_EVENT, payload: msg }).catch(report);
@@ -218,14 +245,27 @@ export class SupabaseRealtime implements RealtimePort {
       );
     });
     if (albumId !== null) {
+      const id = albumId;
       channel.on('presence', { event: 'sync' }, () => {
-        entry.viewers = toViewers(channel.presenceState() as Record<string, unknown[]>);
-        for (const sub of entry.subs) if (sub.onPresence) call(() => sub.onPresence!(entry.viewers));
+        const tickets = presenceMetas(channel.presenceState() as Record<string, unknown[]>).map((m) => m.ticket);
+        void this.tickets.whoHolds(id, tickets).then((people) => {
+          if (this.entries.get(id) !== entry) return;
+          // The state now, which may have moved on while the tickets were checked.
+          const state = channel.presenceState() as Record<string, unknown[]>;
+          if (presenceMetas(state).some((m) => !people.has(m.ticket) && !tickets.includes(m.ticket))) return; // a later sync shows it
+          entry.viewers = toViewers(state, people);
+          for (const sub of entry.subs) if (sub.onPresence) call(() => sub.onPresence!(entry.viewers));
+        }, report);
       });
       channel.on('broadcast', { event: BROADCAST_EVENT }, (message: { payload?: unknown }) => {
-        const msg = toBroadcastMessage(message.payload);
-        if (!msg) return;
-        for (const sub of entry.subs) if (sub.onBroadcast) call(() => sub.onBroadcast!(msg));
+        const claimed = toBroadcastMessage(message.payload);
+        if (!claimed) return;
+        void this.tickets.whoHolds(id, [claimed.ticket]).then((people) => {
+          // Only the ticket's holder speaks for themself.
+          if (people.get(claimed.ticket)?.userId !== claimed.userId || this.entries.get(id) !== entry) return;
+          const msg: BroadcastMessage = { type: claimed.type, userId: claimed.userId, payload: claimed.payload };
+          for (const sub of entry.subs) if (sub.onBroadcast) call(() => sub.onBroadcast!(msg));
+        }, report);
       });
     }
     // SUBSCRIBED comes after each join, the first and every one after a reconnection; the changes of the time
@@ -240,18 +280,25 @@ export class SupabaseRealtime implements RealtimePort {
       for (const sub of entry.subs) if (sub.onJoined) call(() => sub.onJoined!({ mayHaveMissed: true }));
     });
     if (albumId === null) return;
+    const tickets = this.tickets;
     channel.subscribe((status, err) => {
       if (err) report(err);
       if (status !== 'SUBSCRIBED') return;
-      channel
-        .track({ userId: session.userId, displayName: session.profile.displayName, since: entry.since })
-        .catch(report);
+      const track = () => {
+        if (this.entries.get(albumId) !== entry) return;
+        void tickets.ticketFor(albumId).then((ticket) => ticket && channel.track({ ticket, since: entry.since }), report);
+        // A ticket lasts a day: the tab shows itself again with a new one before that.
+        clearTimeout(entry.retrack);
+        entry.retrack = setTimeout(track, RETRACK_MS);
+      };
+      track();
     });
   }
 
   private close(entry: ChannelEntry): void {
     this.entries.delete(entry.albumId);
     for (const timer of entry.settles.values()) clearTimeout(timer);
+    clearTimeout(entry.retrack);
     entry.settles.clear();
     if (entry.channel) void this.client.removeChannel(entry.channel);
     if (entry.changes) void this.client.removeChannel(entry.changes);
