@@ -305,6 +305,41 @@ describe('A member speaks only for themself', () => {
   });
 });
 
+describe('A removed member stops hearing', () => {
+  it("a removed member who stays on the album's topics hears them until their token is refreshed, then the channels end", async () => {
+    const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
+    const album = await owner.backend.data.createAlbum({ title: 'Removed' });
+    await invite(owner, member, album.id, 'contributor');
+    const item = await addReadyItem(owner.backend, album.id);
+    const heard: unknown[] = [];
+    const system: string[] = [];
+    const changes = member.client.channel(`album-db:${album.id}`, { config: { private: true } });
+    changes.on('broadcast', { event: 'change' }, (m) => heard.push(m.payload));
+    changes.on('system', {}, (m: { message?: string }) => system.push(String(m.message)));
+    expect(await join(changes)).toEqual({ status: 'SUBSCRIBED' });
+
+    expect((await owner.client.rpc('remove_member', { p_album_id: album.id, p_user_id: member.userId })).error).toBeNull();
+    // What Realtime allows: its read policy is asked at the join and again with each new token, not per message.
+    await owner.backend.data.addComment(album.id, item.id, 'Heard after the removal');
+    await waitFor(() => heard.find((p) => JSON.stringify(p).includes('Heard after the removal')), DEADLINE, 'the comment heard until the refresh');
+
+    // supabase-js hands Realtime each refreshed token (every jwt_expiry, 15 minutes: supabase/config.toml).
+    const { error } = await member.client.auth.refreshSession();
+    expect(error).toBeNull();
+    await waitFor(
+      () => (system.includes(`You no longer have permission to read from this Channel topic: album-db:${album.id}`) ? true : undefined),
+      DEADLINE,
+      'the channel ended',
+    );
+    const count = heard.length;
+    await owner.backend.data.addComment(album.id, item.id, 'Not heard');
+    await sleep(500);
+    expect(heard.length).toBe(count);
+    expect(changes.state).toBe('closed');
+    await member.client.removeChannel(changes);
+  });
+});
+
 describe('Members still hear everything', () => {
   it('the albums screen hears an album gained, renamed, counted, lost by removal, and deleted', async () => {
     const [owner, member] = await Promise.all([person('Owner'), person('Member')]);

@@ -64,6 +64,8 @@ interface Channel {
   policies: Policies | null;
   joinRef: string;
   claims: Claims;
+  /** The token the channel was joined or last refreshed with. */
+  token: string;
   broadcastSelf: boolean;
   broadcastAck: boolean;
   presenceKey: string;
@@ -335,7 +337,8 @@ export class RealtimeEmulator {
     if (!frame.topic.startsWith('realtime:')) return refuse(`topic ${frame.topic} is not a realtime: topic`, true);
     const isPrivate = config.private === true;
     if (this.opts.privateOnly && !isPrivate) return refuse('PrivateOnly: This project only allows private channels', false);
-    const verified = this.verify(payload.access_token ?? this.opts.anonKey);
+    const joinToken = String(payload.access_token ?? this.opts.anonKey);
+    const verified = this.verify(joinToken);
     if (!verified.ok) return refuse(verified.reason, false);
     const role = verified.claims.role;
     if (role !== 'anon' && role !== 'authenticated') return refuse(`channels as role ${String(role)} are not served`, true);
@@ -375,6 +378,7 @@ export class RealtimeEmulator {
       policies,
       joinRef: frame.joinRef ?? frame.ref ?? '',
       claims: verified.claims,
+      token: joinToken,
       broadcastSelf: config.broadcast?.self === true,
       broadcastAck: config.broadcast?.ack === true,
       presenceKey: key,
@@ -419,20 +423,22 @@ export class RealtimeEmulator {
 
   /**
    * A new token on a joined channel (supabase-js sends one after each refresh, and the anon key after a
-   * sign-out). Realtime verifies it and, for a private channel, asks the read policies again with its claims:
-   * a read that was allowed and no longer is ends the channel ("You no longer have permission…"). Changes of
-   * a postgres_changes binding are filtered with the new claims from then on.
+   * sign-out). Realtime ignores the token it already has; any other it verifies and, for a private channel,
+   * asks the read policies again with its claims, the same user's refreshed token too
+   * (realtime_channel.ex `handle_in("access_token", …)`): a read that was allowed and no longer is ends the
+   * channel ("You no longer have permission…"). Changes of a postgres_changes binding are filtered with the
+   * new claims from then on.
    */
   private async accessToken(channel: Channel, frame: Frame): Promise<void> {
     const token = (frame.payload as { access_token?: unknown } | null)?.access_token;
+    if (token === undefined || token === null || token === channel.token) return;
     const verified = this.verify(token);
     if (!verified.ok) return this.closeChannel(channel, verified.reason);
     const { claims } = verified;
     if (claims.role !== 'anon' && claims.role !== 'authenticated') {
       this.unserved.push(`${channel.topic} access_token: a token for role ${String(claims.role)} is not served`);
     }
-    const sameCaller = claims.sub === channel.claims.sub && claims.role === channel.claims.role;
-    if (!sameCaller && channel.private && channel.policies) {
+    if (channel.private && channel.policies) {
       const subTopic = channel.topic.slice('realtime:'.length);
       const before = channel.policies;
       const read = await this.auth.read(subTopic, claims, channel.presenceEnabled ? ['broadcast', 'presence'] : ['broadcast']);
@@ -442,6 +448,7 @@ export class RealtimeEmulator {
       channel.policies = { broadcastRead: read.broadcast === true, presenceRead: read.presence, broadcastWrite: null, presenceWrite: null };
     }
     channel.claims = claims;
+    channel.token = String(token);
     this.scheduleExpiry(channel);
   }
 
