@@ -175,6 +175,7 @@ export default defineConfig({
               wireFetch: async (_ctx, id: string, req: WireRequest) => (await wireCommands()).wireFetch(id, req),
               wireUnserved: async (_ctx, id: string) => (await wireCommands()).wireUnserved(id),
               wireExpireInvite: async (_ctx, id: string, inviteId: string) => (await wireCommands()).wireExpireInvite(id, inviteId),
+              wirePlaceOriginal: async (_ctx, id: string, albumId: string, itemId: string) => (await wireCommands()).wirePlaceOriginal(id, albumId, itemId),
               wireShareLink: async (_ctx, id: string, link: SeedShareLink) => (await wireCommands()).wireShareLink(id, link),
               wireGuestItems: async (_ctx, id: string, linkId: string, name: string, count: number) => (await wireCommands()).wireGuestItems(id, linkId, name, count),
               wireGuestShareLink: async (_ctx, id: string, albumId: string, ownerId: string, guestMaxFiles?: number | null) =>

@@ -5,6 +5,7 @@
 import { commands } from 'vitest/browser';
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
+import { placeOriginalsWith } from '../../src/testing/contract/contract-fixtures';
 import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
 import type { SeedShareLink } from '../db/share-link-seed';
 import type { WireInfo, WireRequest, WireResponse } from './wire-commands';
@@ -16,6 +17,7 @@ declare module 'vitest/browser' {
     wireFetch: (id: string, req: WireRequest) => Promise<WireResponse>;
     wireUnserved: (id: string) => Promise<string[]>;
     wireExpireInvite: (id: string, inviteId: string) => Promise<void>;
+    wirePlaceOriginal: (id: string, albumId: string, itemId: string) => Promise<void>;
     wireShareLink: (id: string, link: SeedShareLink) => Promise<string>;
     wireGuestItems: (id: string, linkId: string, name: string, count: number) => Promise<string[]>;
     wireStop: (id: string) => Promise<void>;
@@ -64,7 +66,10 @@ export async function startBrowserWire(opts: { realtime?: boolean; functions?: s
   return {
     fetch: wireFetch,
     async person(name) {
-      const backend = createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch: wireFetch, persistSession: false, webSocket: (opts.realtime ? WebSocket : SilentWebSocket) as never });
+      const backend = placeOriginalsWith(
+        createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch: wireFetch, persistSession: false, webSocket: (opts.realtime ? WebSocket : SilentWebSocket) as never }),
+        (albumId, itemId) => commands.wirePlaceOriginal(info.id, albumId, itemId),
+      );
       const email = `person${++accounts}.${crypto.randomUUID().slice(0, 8)}@example.test`;
       const session = await backend.auth.signUp(email, 'correct horse battery staple', name);
       if (!session) throw new Error('sign-up gave no session: the emulated project asks for no e-mail confirmation');

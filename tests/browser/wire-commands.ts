@@ -91,6 +91,13 @@ export function wireUnserved(id: string): string[] {
 }
 
 /** Lets an invitation's week pass: it expired yesterday. */
+/** The item's original in the project's bucket at its reserved size (WireEmulator.placeOriginal). */
+export async function wirePlaceOriginal(id: string, albumId: string, itemId: string): Promise<void> {
+  const entry = running.get(id);
+  if (!entry) throw new Error(`no emulated project ${id}`);
+  await entry.wire.placeOriginal(albumId, itemId);
+}
+
 export async function wireExpireInvite(id: string, inviteId: string): Promise<void> {
   const entry = running.get(id);
   if (!entry) throw new Error(`no emulated project ${id}`);

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startDb, type Actor, type Harness, type Queryable } from './db-harness';
+import { startDb, storeOriginal, type Actor, type Harness, type Queryable } from './db-harness';
 
 let db: Harness;
 let owner: Actor;
@@ -41,7 +41,10 @@ async function upload(who: Actor, albumId: string, kind: 'image' | 'video' | 'fi
   const files = Array.from({ length: n }, () => ({ id: randomUUID(), filename: 'x', mime, kind, bytes: 100 }));
   await db.as(who, async (q: Queryable) => {
     await q.query(`select * from public.reserve_items($1, $2)`, [albumId, JSON.stringify(files)]);
-    for (const f of files) await q.query(`select * from public.finalize_item($1, $2, $3)`, [albumId, f.id, JSON.stringify({ sha256: 'a'.repeat(64) })]);
+    for (const f of files) {
+      await storeOriginal(q, albumId, f.id, f.bytes);
+      await q.query(`select * from public.finalize_item($1, $2, $3)`, [albumId, f.id, JSON.stringify({ sha256: 'a'.repeat(64) })]);
+    }
   }, commit);
   return files.map((f) => f.id);
 }

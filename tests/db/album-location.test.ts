@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorOf, startDb, type Actor, type Harness } from './db-harness';
+import { errorOf, startDb, storeOriginal, type Actor, type Harness } from './db-harness';
 
 let db: Harness;
 let owner: Actor;
@@ -80,6 +80,7 @@ describe('keep or remove location in originals', () => {
       const file = { id: itemId, filename: 'IMG_1.jpg', mime: 'image/jpeg', kind: 'image', bytes: 1000 };
       await db.as(owner, async (q) => {
         await q.query(`select id from public.reserve_items($1, $2)`, [id, JSON.stringify([file])]);
+        await storeOriginal(q, id, itemId, file.bytes);
         await q.query(`select id from public.finalize_item($1, $2, $3)`, [id, itemId, JSON.stringify({ sha256: 'a'.repeat(64), metadata })]);
       }, commit);
       return (await call<{ metadata: Record<string, unknown> }>(viewer, `select metadata from public.items where id = $1`, [itemId]))[0]?.metadata;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorOf, startDb, type Actor, type Harness, type Queryable } from './db-harness';
+import { errorOf, startDb, storeOriginal, type Actor, type Harness, type Queryable } from './db-harness';
 
 let db: Harness;
 let owner: Actor;
@@ -59,6 +59,7 @@ async function upload(who: Actor, albumId: string, n: number): Promise<string[]>
   await db.as(who, async (q: Queryable) => {
     await q.query(`select * from public.reserve_items($1, $2)`, [albumId, JSON.stringify(files)]);
     for (const f of files) {
+      await storeOriginal(q, albumId, f.id, f.bytes);
       await q.query(`select * from public.finalize_item($1, $2, $3)`, [albumId, f.id, JSON.stringify({ sha256: 'a'.repeat(64), has_thumb: true, thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==' })]);
     }
   }, commit);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { boundItemMetadata, jsonbTextBytes } from '../../src/lib/item-metadata';
-import { errorOf, startDb, type Actor, type Harness, type Queryable } from './db-harness';
+import { errorOf, startDb, storeOriginal, type Actor, type Harness, type Queryable } from './db-harness';
 import { seedShareLink } from './share-link-seed';
 
 let db: Harness;
@@ -30,8 +30,10 @@ const files = (n: number) => Array.from({ length: n }, () => ({ id: randomUUID()
 const reserve = (who: Actor, albumId: string, batch: unknown[], commit = true) =>
   db.as(who, (q) => q.query<{ id: string }>(`select id from public.reserve_items($1, $2)`, [albumId, JSON.stringify(batch)]), { commit });
 
-const finalize = (q: Queryable, albumId: string, itemId: string, metadata: unknown) =>
-  q.query(`select id from public.finalize_item($1, $2, $3)`, [albumId, itemId, JSON.stringify({ sha256: 'a'.repeat(64), metadata })]);
+const finalize = async (q: Queryable, albumId: string, itemId: string, metadata: unknown) => {
+  await storeOriginal(q, albumId, itemId);
+  return q.query(`select id from public.finalize_item($1, $2, $3)`, [albumId, itemId, JSON.stringify({ sha256: 'a'.repeat(64), metadata })]);
+};
 
 const invite = async (albumId: string, who: Actor, role: string) => {
   const [inv] = await db.as(owner, (q) => q.query<{ token: string }>(`select * from public.create_invite($1, $2)`, [albumId, role]), { commit: true });

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorOf, startDb, type Actor, type Harness, type Queryable } from './db-harness';
+import { errorOf, startDb, storeOriginal, type Actor, type Harness, type Queryable } from './db-harness';
 
 let db: Harness;
 let owner: Actor;
@@ -34,11 +34,13 @@ const file = (over: Partial<{ id: string; filename: string; mime: string; kind: 
 const reserve = (q: Queryable, albumId: string, files: unknown[]) =>
   q.query<{ id: string; status: string; original_key: string }>(`select * from public.reserve_items($1, $2)`, [albumId, JSON.stringify(files)]);
 
-const finalize = (q: Queryable, albumId: string, itemId: string, input: Record<string, unknown> = {}) =>
-  q.query<{ id: string; status: string; preview_key: string | null; thumb_key: string | null; sort_taken: string }>(
+const finalize = async (q: Queryable, albumId: string, itemId: string, input: Record<string, unknown> = {}) => {
+  await storeOriginal(q, albumId, itemId);
+  return q.query<{ id: string; status: string; preview_key: string | null; thumb_key: string | null; sort_taken: string }>(
     `select * from public.finalize_item($1, $2, $3)`,
     [albumId, itemId, JSON.stringify({ sha256: 'a'.repeat(64), width: 4000, height: 3000, has_preview: true, has_thumb: true, thumbhash: 'abc', metadata: {}, ...input })],
   );
+};
 
 // bigint columns come back as numbers from PGlite and as strings from node-postgres.
 const summary = async (who: Actor, albumId: string) => {

@@ -8,7 +8,7 @@
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addReadyItem, sleep, waitFor } from '../../src/testing/contract/contract-fixtures';
+import { addReadyItem, placeOriginalsWith, sleep, waitFor } from '../../src/testing/contract/contract-fixtures';
 import { REALTIME_DEADLINE_MS, subscribeLive } from '../../src/testing/contract/realtime-port-contract';
 import type { Backend, BroadcastMessage, ChangeEvent, PresenceViewer } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
@@ -38,7 +38,7 @@ interface Person {
 
 async function person(name: string): Promise<Person> {
   const email = `${name}.${crypto.randomUUID().slice(0, 8)}@example.test`;
-  const backend = createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: WebSocket as never });
+  const backend = placeOriginalsWith(createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: WebSocket as never }), wire.placeOriginal);
   const session = await backend.auth.signUp(email, PASSWORD, name);
   if (!session) throw new Error('sign-up gave no session');
   const client = createClient(wire.url, wire.anonKey, {

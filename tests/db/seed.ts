@@ -97,6 +97,8 @@ export async function seedWorld(db: Harness): Promise<World> {
   }
   // The upload in progress has its thumbnail up already.
   await db.query(`insert into storage.objects (bucket_id, name, owner_id) values ('shoebox', $1, $2)`, [objectKey(albumId, items.contributorUploading, 'thumb.webp'), contributor.id]);
+  // Its original has reached the bucket, as storage-sign recorded: it may be finished.
+  await db.query(`select private.record_stored($1, (select i.bytes from public.items i where i.id = $1))`, [items.contributorUploading]);
   const multipartUploadId = `upload-${randomUUID()}`;
   const key = objectKey(albumId, items.contributorUploading, 'original');
   await db.query(

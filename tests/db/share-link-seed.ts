@@ -58,8 +58,8 @@ export async function seedShareLink(db: Queryable, s: SeedShareLink): Promise<st
 }
 
 /**
- * A guest joins the link and adds `n` files as the share-upload function does (private.guest_reserve, then
- * guest_finalize unless `finish` is false); the items' ids.
+ * A guest joins the link and adds `n` files as the share-upload function does (private.guest_reserve, then,
+ * unless `finish` is false, the original recorded as stored and guest_finalize); the items' ids.
  */
 export async function seedGuestItems(db: Queryable, linkId: string, name: string, n: number, finish = true): Promise<string[]> {
   const [guest] = await db.query<{ token: string }>(`select * from private.guest_join($1, $2, null)`, [linkId, name]);
@@ -68,6 +68,8 @@ export async function seedGuestItems(db: Queryable, linkId: string, name: string
   if (finish) {
     for (const f of files) {
       const input = { sha256: randomBytes(32).toString('hex'), metadata: {} };
+      // What share-upload records once the bucket has the original at its reserved size.
+      await db.query(`select private.record_stored($1, $2)`, [f.id, f.bytes]);
       await db.query(`select private.guest_finalize($1, $2, $3, $4)`, [linkId, guest!.token, f.id, JSON.stringify(input)]);
     }
   }

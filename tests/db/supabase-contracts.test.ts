@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeAuthPortContract } from '../../src/testing/contract/auth-port-contract';
-import { expectAppError, reserveInput } from '../../src/testing/contract/contract-fixtures';
+import { expectAppError, placeOriginalsWith, reserveInput } from '../../src/testing/contract/contract-fixtures';
 import { describeDataPortContract } from '../../src/testing/contract/data-port-contract';
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
@@ -31,7 +31,7 @@ const PASSWORD = 'correct horse battery staple';
 let accounts = 0;
 
 function newBackend(project: WireEmulator = wire): Backend {
-  return createSupabaseBackend({ url: project.url, anonKey: project.anonKey, fetch: project.fetch, persistSession: false, webSocket: SilentWebSocket as never });
+  return placeOriginalsWith(createSupabaseBackend({ url: project.url, anonKey: project.anonKey, fetch: project.fetch, persistSession: false, webSocket: SilentWebSocket as never }), project.placeOriginal);
 }
 
 /** A backend signed in as a new account, made through the adapter's own sign-up. */

@@ -8,7 +8,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addReadyItem, sleep, waitFor } from '../../src/testing/contract/contract-fixtures';
+import { addReadyItem, placeOriginalsWith, sleep, waitFor } from '../../src/testing/contract/contract-fixtures';
 import { describeRealtimePortContract, REALTIME_DEADLINE_MS, subscribeLive, type RealtimePair } from '../../src/testing/contract/realtime-port-contract';
 import type { Backend, ChangeEvent, PresenceViewer } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
@@ -41,7 +41,7 @@ interface Account {
 async function signedUp(): Promise<Account> {
   const n = ++accounts;
   const email = `viewer${n}.${crypto.randomUUID().slice(0, 8)}@example.test`;
-  const backend = createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: WebSocket as never });
+  const backend = placeOriginalsWith(createSupabaseBackend({ url: wire.url, anonKey: wire.anonKey, fetch: wire.fetch, persistSession: false, webSocket: WebSocket as never }), wire.placeOriginal);
   const session = await backend.auth.signUp(email, PASSWORD, `Viewer ${n}`);
   if (!session) throw new Error('sign-up gave no session: the emulated project asks for no email confirmation');
   return { backend, email, userId: session.userId };

@@ -46,7 +46,9 @@ describe('Supabase Storage: uploads of every size', () => {
     ['a 40 MiB video', 40 * MiB + 3],
   ])('stores %s byte for byte', async (_, size) => {
     const { backend } = await member();
-    const { original } = await reserved(backend, reserveInput({ bytes: size, mime: 'video/mp4', kind: 'video', filename: 'clip.mp4' }));
+    const { albumId, itemId, original } = await reserved(backend, reserveInput({ bytes: size, mime: 'video/mp4', kind: 'video', filename: 'clip.mp4' }));
+    // Nothing in the bucket yet: the upload cannot be finished ([Note: An upload is finished only once its original is stored]).
+    await expectAppError(backend.data.finalizeItem(albumId, itemId, finalizeInput()), 'upload/interrupted');
     const bytes = sampleBytes(size, size);
     const checkpoints: UploadCheckpoint[] = [];
     const result = await backend.files.upload(
@@ -58,6 +60,8 @@ describe('Supabase Storage: uploads of every size', () => {
     expect(stored && { sha256: sha256(stored), size: stored.length }).toEqual({ sha256: sha256(bytes), size });
     // Multipart from 16 MiB: Create and Complete went through (header-signed), each part checkpointed.
     expect(checkpoints.length > 0).toBe(size >= 16 * MiB);
+    // The storage server's own row of the object says it is whole: the upload finishes.
+    expect(await backend.data.finalizeItem(albumId, itemId, finalizeInput())).toMatchObject({ status: 'ready', bytes: size });
   });
 
   it('resumes a 40 MiB upload after its process is killed, without sending the confirmed parts again', async () => {
@@ -166,7 +170,7 @@ describe('Supabase Storage: what this server says, in the product’s words', ()
     const { token } = await owner.backend.data.createInvite(album.id, { role: 'contributor' });
     await contributor.backend.data.acceptInvite(token);
 
-    const [ready, pending] = await contributor.backend.data.reserveItems(album.id, [reserveInput(), reserveInput()]);
+    const [ready, pending] = await contributor.backend.data.reserveItems(album.id, [reserveInput({ bytes: 300 }), reserveInput({ bytes: 300 })]);
     for (const item of [ready!, pending!]) {
       await contributor.backend.files.upload({ key: item.originalKey, blob: new Blob([sampleBytes(300, 4)]), contentType: 'image/jpeg' });
       expect(await world.stored(item.originalKey)).not.toBeNull();

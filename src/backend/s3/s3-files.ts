@@ -27,6 +27,11 @@ export interface S3FilesConfig extends Omit<S3CallerDeps, 'signer'> {
    * yours" (Supabase Storage answers 404 to a read its policies refuse). Without it: `item/not-found`.
    */
   explainMissing?: (key: string, signal: AbortSignal | undefined) => Promise<AppError>;
+  /**
+   * Tells the backend an original has sent its last byte, where the database cannot see the bucket itself
+   * (storage-sign looks and records it; [Note: An upload is finished only once its original is stored]).
+   */
+  confirmStored?: (key: string, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 const DELETES_IN_FLIGHT = 8;
@@ -41,7 +46,9 @@ export class S3Files implements FilesPort {
   async upload(req: UploadRequest, opts: UploadOptions = {}): Promise<{ bytes: number }> {
     throwIfAborted(opts.signal);
     const l = this.config.limits?.() ?? limits();
-    return uploadObject(this.caller, req, opts, l, { contentMd5: this.config.contentMd5 ?? true });
+    const done = await uploadObject(this.caller, req, opts, l, { contentMd5: this.config.contentMd5 ?? true });
+    if (this.config.confirmStored && req.key.endsWith('/original')) await this.config.confirmStored(req.key, opts.signal);
+    return done;
   }
 
   async urls(keys: string[], opts: UrlOptions = {}): Promise<Map<string, string>> {

@@ -15,12 +15,23 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { limits, type StorageConfig } from '../../config';
-import { AppError } from '../../lib/app-error';
+import { AppError, type ErrorCode } from '../../lib/app-error';
 import type { FilesPort, FunctionsPort, UrlOptions } from '../ports';
 import { FunctionSigner } from '../s3/function-signer';
 import { lazySigner } from '../s3/lazy-signer';
 import { S3Files } from '../s3/s3-files';
 import { SupabaseFilesPending } from './supabase-files-pending';
+
+type StoredAnswer = { key: string; bytes: number } | { key: string; error: ErrorCode };
+
+/** storage-sign looks in the bucket and records the original's size, which finishing the upload needs. */
+async function confirmStored(functions: FunctionsPort, key: string, signal: AbortSignal | undefined): Promise<void> {
+  const answer = await functions.invoke<{ stored: StoredAnswer[] }>('storage-sign', { stored: [key] }, signal ? { signal } : {});
+  const one = answer.stored?.[0];
+  if (one && 'bytes' in one) return;
+  const code = one?.error ?? 'backend/unreachable';
+  throw new AppError(code, code === 'upload/interrupted' ? 'The storage does not have the whole file yet.' : 'The storage could not confirm the upload.', { retryable: code === 'upload/interrupted' || code === 'backend/unreachable' });
+}
 
 /** The project ref: the first label of `<ref>.supabase.co` (self-hosted setups name it in config). */
 export function projectRefOf(url: string, configured?: string): string {
@@ -33,7 +44,7 @@ export function projectRefOf(url: string, configured?: string): string {
 
 export function createSupabaseFiles(client: SupabaseClient, url: string, anonKey: string, functions: FunctionsPort, storage: StorageConfig | undefined): FilesPort {
   if (!storage) return new SupabaseFilesPending();
-  if (storage.provider === 's3') return new S3Files({ signer: new FunctionSigner(functions) });
+  if (storage.provider === 's3') return new S3Files({ signer: new FunctionSigner(functions), confirmStored: (key, signal) => confirmStored(functions, key, signal) });
   const signer = lazySigner(async () => {
     const { SessionSigner } = await import('../s3/session-signer');
     return new SessionSigner({

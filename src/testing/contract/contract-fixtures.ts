@@ -39,10 +39,30 @@ export interface ReadyItemOptions {
 }
 
 /** Reserves and finalizes one item, the way the upload engine does once the bytes are up. */
+/**
+ * How a test puts an item's original in the bucket of a backend whose database checks it is there before
+ * the upload is finished ([Note: An upload is finished only once its original is stored]); the local backend
+ * finishes without it. Data-only tests have no bucket: the emulated project records the object as its
+ * storage server would.
+ */
+export type OriginalPlacer = (albumId: string, itemId: string) => Promise<void>;
+const placers = new WeakMap<object, OriginalPlacer>();
+
+export function placeOriginalsWith<B extends Backend>(backend: B, placer: OriginalPlacer): B {
+  placers.set(backend.data, placer);
+  return backend;
+}
+
+/** Puts the item's original in the backend's bucket at its reserved size, where the backend needs it. */
+export async function placeOriginal(backend: Backend, albumId: string, itemId: string): Promise<void> {
+  await placers.get(backend.data)?.(albumId, itemId);
+}
+
 export async function addReadyItem(backend: Backend, albumId: string, opts: ReadyItemOptions = {}): Promise<Item> {
   const [reserved] = await backend.data.reserveItems(albumId, [
     reserveInput({ kind: opts.kind ?? 'image', ...(opts.bytes === undefined ? {} : { bytes: opts.bytes }) }),
   ]);
+  await placeOriginal(backend, albumId, reserved!.id);
   return backend.data.finalizeItem(
     albumId,
     reserved!.id,

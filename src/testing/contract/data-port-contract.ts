@@ -13,6 +13,7 @@ import {
   expectAppError,
   expectNewestFirst,
   finalizeInput,
+  placeOriginal,
   reserveInput,
 } from './contract-fixtures';
 import { describeActivityContract } from './data-port-activity-contract';
@@ -207,6 +208,7 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         const b = await makeBackend();
         const album = await b.data.createAlbum({ title: 'Bounded' });
         const [reserved] = await b.data.reserveItems(album.id, [reserveInput()]);
+        await placeOriginal(b, album.id, reserved!.id);
         const tooMany = { keywords: Array.from({ length: 201 }, (_, i) => `k${i}`) };
         const unknown = { cameraMake: 'Canon', tracking: 'x' } as unknown as ItemMetadata;
         const tooLarge = { description: 'x'.repeat(17 * 1024) };
@@ -224,6 +226,7 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         const [mine] = await b.data.reserveItems(album.id, [reserveInput()]);
         expect(await b.data.countPendingItems(album.id)).toBe(0);
         expect(await b.data.clearPendingItems(album.id)).toBe(0);
+        await placeOriginal(b, album.id, mine!.id);
         expect((await b.data.finalizeItem(album.id, mine!.id, finalizeInput())).status).toBe('ready');
         await expectAppError(b.data.countPendingItems(crypto.randomUUID()), 'album/not-found');
         await expectAppError(b.data.clearPendingItems(crypto.randomUUID()), 'album/not-found');

@@ -3,7 +3,7 @@
  * through the share-links function, and calls to share-open as a browser with no account would make them.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { accessToken, asUser, type Album, createAlbum, key, ownerSql, reserveItem, testEnv } from '../_shared/test-world.ts';
+import { accessToken, asUser, type Album, createAlbum, key, markStored, ownerSql, reserveItem, testEnv } from '../_shared/test-world.ts';
 import { s3FromEnv } from '../_shared/s3-target.ts';
 import { handle as shareLinks, shareLinksDepsFromEnv } from '../share-links/handler.ts';
 import { handle, shareOpenDepsFromEnv } from './handler.ts';
@@ -64,6 +64,7 @@ export async function addPhoto(album: Album, over: { takenAt?: string; filename?
   for (const [file, body] of Object.entries(bytes)) {
     await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key(album.id, id, file), Body: body }));
   }
+  await markStored(sql, id);
   await asUser(sql, album.contributor, (tx) => tx`select public.finalize_item(${album.id}, ${id}, ${tx.json({
     sha256: 'b'.repeat(64), width: 4000, height: 3000, has_preview: true, has_thumb: true, thumbhash: 'abc',
     ...(over.takenAt ? { taken_at: over.takenAt } : {}),

@@ -3,7 +3,7 @@
  * files and nothing else, within the link's limits, and only while the link takes uploads.
  */
 import assert from 'node:assert/strict';
-import { asUser, key, reserveItem, test } from '../_shared/test-world.ts';
+import { asUser, key, markStored, reserveItem, test } from '../_shared/test-world.ts';
 import { albumWithLink, call, deps, file, join, ok, openVisit, readObject, send, sha, signed, sql, uploadAsGuest } from './upload-test-kit.ts';
 
 /** A member's finished item with its original in the bucket. */
@@ -11,6 +11,7 @@ async function memberPhoto(album: { id: string; contributor: string }, body: str
   const id = await reserveItem(sql, album.contributor, album.id);
   const put = await deps.presign({ op: 'put', key: key(album.id, id), contentType: 'image/jpeg' }, {}, 60, new Date());
   assert.equal((await send(put, body)).status, 200);
+  await markStored(sql, id);
   await asUser(sql, album.contributor, (tx) => tx`select public.finalize_item(${album.id}, ${id}, ${tx.json({ sha256 })})`);
   return id;
 }

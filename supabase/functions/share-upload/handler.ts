@@ -213,4 +213,6 @@ async function checkStored(tx: Tx, deps: UploadDeps, linkId: string, guest: stri
     await deleteObjects(deps, [item.original_key], now);
     throw new Refused(400, 'upload/integrity', `The stored file has ${size} bytes where ${item.bytes} were reserved: send it again.`);
   }
+  // What the item becomes ready by: [Note: An upload is finished only once its original is stored].
+  await tx`select private.record_stored(${id}::uuid, ${size})`;
 }

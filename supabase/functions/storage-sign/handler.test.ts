@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { ConfigError } from '../_shared/config-error.ts';
 import { misconfigured } from '../_shared/http.ts';
-import { accessToken, key, randomBytes, reserveItem, test, testEnv, unsignedToken } from '../_shared/test-world.ts';
+import { accessToken, asUser, key, randomBytes, reserveItem, test, testEnv, unsignedToken } from '../_shared/test-world.ts';
 import { handle, signDepsFromEnv } from './handler.ts';
 import type { SignedRequest } from './presign.ts';
 import { call, deps, expectStatus, finalize, send, setup, sign, signed, sql } from './sign-test-kit.ts';
@@ -287,4 +287,44 @@ test('URL lifetime is capped at one hour; missing settings and an unreachable da
   assert.equal(answer.status, 500);
   assert.equal((await answer.json()).code, 'backend/unreachable');
   await down.sql.end();
+});
+
+test('an upload is finished only once storage-sign has found its original in the bucket, at the size reserved', async () => {
+  const { album, tokens } = await setup();
+  const finish = (itemId: string) => asUser(sql, album.contributor, (tx) => tx`select status from public.finalize_item(${album.id}, ${itemId}, ${tx.json({ sha256: 'a'.repeat(64) })})`);
+  const stored = async (token: string, ...keys: unknown[]) => {
+    const { status, body } = await call(token, { stored: keys });
+    assert.equal(status, 200, JSON.stringify(body));
+    return body.stored as unknown[];
+  };
+  const empty = await reserveItem(sql, album.contributor, album.id);
+  const short = await reserveItem(sql, album.contributor, album.id);
+  const whole = await reserveItem(sql, album.contributor, album.id);
+
+  // Nothing sent: nothing recorded, and the row cannot be finished.
+  assert.deepEqual(await stored(tokens.contributor!, key(album.id, empty)), [{ key: key(album.id, empty), error: 'upload/interrupted' }]);
+  await assert.rejects(finish(empty), /upload\/interrupted/);
+
+  // 999 of the 1,000 bytes reserved: recorded as they are, and refused at finish.
+  const [putShort, putWhole] = await sign(tokens.contributor!,
+    { op: 'put', key: key(album.id, short), contentType: 'image/jpeg' },
+    { op: 'put', key: key(album.id, whole), contentType: 'image/jpeg' });
+  await expectStatus(await send(signed(putShort), randomBytes(999)), 200);
+  await expectStatus(await send(signed(putWhole), randomBytes(1000)), 200);
+  // Only the uploader, only an original; another member's upload and a thumbnail are not theirs to say.
+  assert.deepEqual(await stored(tokens.editor!, key(album.id, whole)), [{ key: key(album.id, whole), error: 'storage/denied' }]);
+  assert.deepEqual(await stored(tokens.stranger!, key(album.id, whole)), [{ key: key(album.id, whole), error: 'storage/denied' }]);
+  assert.deepEqual(
+    await stored(tokens.contributor!, key(album.id, whole, 'thumb.webp'), 'albums/x', key(album.id, short), key(album.id, whole)),
+    [
+      { key: key(album.id, whole, 'thumb.webp'), error: 'validation/invalid' },
+      { key: 'albums/x', error: 'validation/invalid' },
+      { key: key(album.id, short), bytes: 999 },
+      { key: key(album.id, whole), bytes: 1000 },
+    ],
+  );
+  await assert.rejects(finish(short), /upload\/integrity/);
+  assert.deepEqual((await finish(whole)).map((r) => r.status), ['ready']);
+  // Once ready, it is not an upload in progress: nothing more is recorded for it.
+  assert.deepEqual(await stored(tokens.contributor!, key(album.id, whole)), [{ key: key(album.id, whole), error: 'storage/denied' }]);
 });

@@ -5,6 +5,7 @@
  * storage.objects policies decide.
  *
  *   POST { requests: SignRequest[] }  →  { expiresAt, results: (SignedRequest | { error })[] }  in order
+ *   POST { stored: key[] }             →  { stored: ... }  (stored.ts: an upload has sent its last byte)
  *
  * Per request: `storage/denied` when the caller may not (a non-member learns nothing more),
  * `validation/invalid` when malformed, `upload/unsupported` when an upload asks for a type the object may not
@@ -21,6 +22,7 @@ import { mayStore } from './content-safety.ts';
 import { type ItemRow, overridesFor } from './overrides.ts';
 import { createPresigner, type Presign, type SignedRequest } from './presign.ts';
 import { ACTION_OF, MAX_REQUESTS, type ParsedRequest, parseSignRequest } from './sign-request.ts';
+import { MAX_STORED, recordStored } from './stored.ts';
 
 export interface SignDeps {
   verifyToken: TokenVerifier;
@@ -55,8 +57,17 @@ export async function handle(request: Request, deps: SignDeps): Promise<Response
   const claims = await signedInCaller(request, deps.verifyToken);
   if (claims instanceof Response) return claims;
 
-  const body = await readBody(request);
-  if (!body) return failure(400, 'validation/invalid', `Send { "requests": [...] } with 1 to ${MAX_REQUESTS} requests.`);
+  const raw = await readJsonObject(request, MAX_BODY_BYTES);
+  if (Array.isArray(raw?.stored) && raw.stored.length >= 1 && raw.stored.length <= MAX_STORED) {
+    try {
+      return json(200, { stored: await recordStored(deps, claims, raw.stored, deps.now?.() ?? new Date()) });
+    } catch (e) {
+      console.error('storage-sign: stored', e instanceof Error ? e.message : e);
+      return failure(500, 'backend/unreachable', 'The database or the storage service could not be reached.');
+    }
+  }
+  const body = requestsOf(raw);
+  if (!body) return failure(400, 'validation/invalid', `Send { "requests": [...] } with 1 to ${MAX_REQUESTS} requests, or { "stored": [...] } with 1 to ${MAX_STORED} keys.`);
   const parsed = body.map(parseSignRequest);
 
   let allowed: boolean[];
@@ -83,8 +94,8 @@ export async function handle(request: Request, deps: SignDeps): Promise<Response
   }
 }
 
-async function readBody(request: Request): Promise<unknown[] | null> {
-  const requests = (await readJsonObject(request, MAX_BODY_BYTES))?.requests;
+function requestsOf(body: Record<string, unknown> | null): unknown[] | null {
+  const requests = body?.requests;
   if (!Array.isArray(requests) || requests.length < 1 || requests.length > MAX_REQUESTS) return null;
   return requests;
 }

@@ -3,7 +3,7 @@
  * handler as a signed-in user, and sending the signed requests to the real gateway as a browser would.
  */
 import assert from 'node:assert/strict';
-import { accessToken, type Album, asUser, createAlbum, createUser, ownerSql, testEnv } from '../_shared/test-world.ts';
+import { accessToken, type Album, asUser, createAlbum, createUser, markStored, ownerSql, testEnv } from '../_shared/test-world.ts';
 import { handle, signDepsFromEnv } from './handler.ts';
 import type { SignedRequest } from './presign.ts';
 
@@ -27,6 +27,7 @@ export function setup() {
 
 /** The uploader marks the item ready, as the app does once its objects are uploaded. */
 export async function finalize(album: Album, itemId: string, uploader = album.contributor): Promise<void> {
+  await markStored(sql, itemId);
   await asUser(sql, uploader, (tx) => tx`select public.finalize_item(${album.id}, ${itemId}, ${tx.json({ sha256: 'a'.repeat(64) })})`);
 }
 

@@ -33,6 +33,12 @@ export interface WireEmulator {
   unserved: string[];
   /** The Realtime server, when asked for (its own `unserved` lists the frames it did not serve). */
   realtime: RealtimeEmulator | null;
+  /**
+   * Puts an item's original in the project's bucket at its reserved size, as Supabase Storage would record an
+   * upload (its row in storage.objects): the emulated project has no bucket, and an item is finished only once
+   * its original is stored.
+   */
+  placeOriginal(albumId: string, itemId: string): Promise<void>;
   /** Stops the Realtime server, if any (before the database closes). */
   close(): Promise<void>;
 }
@@ -111,5 +117,13 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
     return response;
   };
 
-  return { url: realtime?.url ?? PROJECT_URL, anonKey, jwtSecret, fetch: emulatedFetch, unserved, realtime, close: async () => realtime?.close() };
+  const placeOriginal = async (albumId: string, itemId: string) => {
+    await db.query(
+      `insert into storage.objects (bucket_id, name, owner_id, metadata)
+       select 'shoebox', i.original_key, i.uploader_id::text, pg_catalog.jsonb_build_object('size', i.bytes)
+       from public.items i where i.id = $1::uuid and i.album_id = $2::uuid`,
+      [itemId, albumId],
+    );
+  };
+  return { url: realtime?.url ?? PROJECT_URL, anonKey, jwtSecret, fetch: emulatedFetch, unserved, realtime, placeOriginal, close: async () => realtime?.close() };
 }
