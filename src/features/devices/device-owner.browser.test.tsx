@@ -5,10 +5,11 @@
  * A session merely unreadable offline deletes nothing.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { page } from 'vitest/browser';
 import { PASSWORD, startBrowserWire, type BrowserWire } from '../../../tests/browser/browser-wire';
 import { PersistedQueries } from '../../app/persisted-queries';
 import { createQueryClient } from '../../app/query-client';
@@ -21,6 +22,7 @@ import type { LazyUploadEngine } from '../../upload/lazy-upload-engine';
 import { DEFAULT_UPLOAD_DB, UploadStore } from '../../upload/upload-store';
 import { UploadEngineProvider, useUploadEngine, useUploadQueue } from '../uploads/upload-engine-provider';
 import { DeviceOwner } from './device-owner';
+import { DevicesSection } from './devices-section';
 
 const host = document.createElement('div');
 document.body.append(host);
@@ -54,7 +56,7 @@ function QueueProbe() {
 }
 
 /** The page of one browser, its providers as App mounts them, following the backend's session. */
-function BrowserPage({ backend }: { backend: Backend }) {
+function BrowserPage({ backend, children }: { backend: Backend; children?: ReactNode }) {
   const client = useMemo(createQueryClient, []);
   const [session, setSession] = useState<{ now: Session | null } | null>(null);
   useEffect(() => backend.auth.onSessionChange((now) => setSession({ now })), [backend]);
@@ -66,6 +68,7 @@ function BrowserPage({ backend }: { backend: Backend }) {
           <DeviceOwner>
             <UploadEngineProvider>
               <QueueProbe />
+              {children}
             </UploadEngineProvider>
           </DeviceOwner>
         </PersistedQueries>
@@ -74,7 +77,14 @@ function BrowserPage({ backend }: { backend: Backend }) {
   );
 }
 
-const open = (backend: Backend) => flushSync(() => root.render(<BrowserPage key={crypto.randomUUID()} backend={backend} />));
+const open = (backend: Backend, children?: ReactNode) =>
+  flushSync(() =>
+    root.render(
+      <BrowserPage key={crypto.randomUUID()} backend={backend}>
+        {children}
+      </BrowserPage>,
+    ),
+  );
 const close = () => flushSync(() => root.render(null));
 /** Whose screens show, once they show. */
 const screensOf = () => document.querySelector('[aria-label="Uploads"]')?.getAttribute('data-user') ?? 'none';
@@ -187,6 +197,28 @@ test('Bea signing in where Ana is still signed in never sees Ana\u2019s upload, 
   await engine!.load();
   expect(uploadsShown()).toEqual([]);
   expect(shownTo.get(bea.id)?.flat()).not.toContain('ana-beach.txt');
+});
+
+test('signing out with an upload not finished asks first: kept uploading, nothing goes; confirmed, the upload goes with the session', async () => {
+  const ana = await wire.person('Ana');
+  const browser = wire.browser();
+  await browser.auth.signInWithPassword(ana.email, PASSWORD);
+  open(browser, <DevicesSection />);
+  await eventually(screensOf).toBe(ana.id);
+  const taskId = await anaQueuesAFile(browser);
+
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  const asked = page.getByRole('dialog', { name: 'Sign out before your uploads finish?' });
+  await expect.element(asked).toHaveTextContent('1 file has not finished uploading.');
+  await asked.getByRole('button', { name: 'Keep uploading' }).click();
+  await expect.element(asked).not.toBeInTheDocument();
+  expect(screensOf()).toBe(ana.id);
+  expect(await storedTaskIds()).toEqual([taskId]);
+
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await asked.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await eventually(screensOf).toBe('');
+  await eventually(storedTaskIds).toEqual([]);
 });
 
 test('opened offline with an expired session, nothing of Ana\u2019s is deleted, and her upload is there once the session comes back', async () => {
