@@ -2,7 +2,9 @@ import { useEffect, useReducer, type ReactNode } from 'react';
 import { useBackend, useSession } from '../../backend/backend-context';
 import type { AuthPort, SessionCheck } from '../../backend/ports';
 import { log } from '../../lib/log';
-import { adoptDeviceQueue, forgetDeviceData } from './forget-device-data';
+
+// Needed only when a session ends (or an older version's queue is moved): the first screen does without it.
+const deviceData = () => import('./forget-device-data');
 
 // [Note: What the device keeps belongs to one account]
 // On a backend with accounts, everything Shoebox keeps in this browser is the signed-in person's, and goes when
@@ -75,7 +77,11 @@ async function settle(auth: AuthPort, userId: string | null): Promise<void> {
   const owner = readOwner();
   if (owner === null) {
     if (userId === null) return;
-    if (userId === startedWith) await adoptDeviceQueue(userId).catch((e: unknown) => log.warn('The upload queue of an older version could not be moved', e));
+    if (userId === startedWith) {
+      await deviceData()
+        .then((d) => d.adoptDeviceQueue(userId))
+        .catch((e: unknown) => log.warn('The upload queue of an older version could not be moved', e));
+    }
     writeOwner({ userId });
     return;
   }
@@ -92,7 +98,7 @@ async function settle(auth: AuthPort, userId: string | null): Promise<void> {
   const endedAt = owner.endedAt ?? new Date().toISOString();
   writeOwner({ ...owner, endedAt });
   try {
-    await forgetDeviceData(owner.userId, endedAt);
+    await (await deviceData()).forgetDeviceData(owner.userId, endedAt);
   } catch (e) {
     log.warn('What the last account kept on this device could not all be deleted', e);
     // Tried again at the next start; but someone signed in now does not wait for it.
