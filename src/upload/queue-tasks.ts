@@ -138,7 +138,7 @@ export class QueueTasks {
   }
 
   /**
-   * Stores the batch of a shared files' hand-over, taking the share out of the inbox in the same transaction
+   * Stores the batch of a shared files' hand-over, taking the share out of the inbox with it
    * (UploadStore.addShareBatch). Returns the entries added: none when the share was already handed over, and
    * none of a task already stored by an earlier hand-over. `inboxDb`: the database where the share waits, when
    * it is not the queue's own.
