@@ -42,6 +42,7 @@ export const ON_DEMAND = {
   'src/backend/share/guest-upload-client.ts': 'a public link with guest uploads',
   'src/upload/upload-engine.ts': 'work for the queue: files added, unfinished uploads, another tab uploading, the Uploads screen',
   'src/features/devices/this-device.ts': 'the device heartbeat on backends with accounts; the Account screen',
+  'src/features/devices/forget-device-data.ts': "a session that ended on a backend with accounts (deleting what it kept); an older version's queue to move",
   'src/lib/platform.ts': 'install help where the client hints do not tell the browser (phones, Safari, Firefox)',
   'src/features/install/install-sheet.tsx': 'Install app clicked',
   'src/features/albums/album-form-dialog.tsx': 'New album clicked (or the Add photos shortcut)',

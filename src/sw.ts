@@ -11,7 +11,7 @@ import { registerShareTarget } from './sw/share-target';
 import { attachmentDisposition, DOWNLOAD_PATH, isWorkerDownloadMessage, type WorkerDownloadMessage } from './lib/worker-download';
 import { ByteCappedCache } from './sw/byte-capped-cache';
 import { NAVIGATION_DENYLIST } from './sw/navigation-denylist';
-import { isThumbnailRequest, thumbnailResponse } from './sw/thumbnail-cache';
+import { isForgetThumbnails, isThumbnailRequest, THUMBNAIL_CACHE, thumbnailResponse } from './sw/thumbnail-cache';
 
 // This file is type-checked with the page's DOM types; these are the few worker types it uses.
 interface ExtendableMessage { data: unknown; ports: readonly MessagePort[]; waitUntil(p: Promise<unknown>): void }
@@ -31,11 +31,19 @@ function isSkipWaiting(data: unknown): boolean {
   return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'SKIP_WAITING';
 }
 
+const thumbnails = new ByteCappedCache({ cacheName: THUMBNAIL_CACHE });
+
 const waiting = new Map<string, { message: WorkerDownloadMessage; timer: ReturnType<typeof setTimeout> }>();
 
 sw.addEventListener('message', (event) => {
   if (isSkipWaiting(event.data)) {
     event.waitUntil(sw.skipWaiting());
+    return;
+  }
+  if (isForgetThumbnails(event.data)) {
+    // Signed out: what the last person saw goes, and so do the answers to their requests still on the way.
+    const port = event.ports[0];
+    event.waitUntil(thumbnails.clear().then(() => port?.postMessage({ done: true }), (e: unknown) => port?.postMessage({ done: false, error: String(e) })));
     return;
   }
   if (!isWorkerDownloadMessage(event.data)) return;
@@ -75,7 +83,6 @@ registerShareTarget();
 precacheAndRoute((self as unknown as ServiceWorkerScope).__WB_MANIFEST);
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: NAVIGATION_DENYLIST }));
 
-const thumbnails = new ByteCappedCache({ cacheName: 'shoebox-thumbnails' });
 registerRoute(
   ({ request, url }) => isThumbnailRequest(request, url, self.location.origin),
   ({ request, event }) => thumbnailResponse(thumbnails, request, (p) => event.waitUntil(p)),

@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router';
 import { BackendContext, type BackendState } from '../backend/backend-context';
 import { AppUpdateBanner } from '../features/app-update/app-update-banner';
 import { DeviceHeartbeat } from '../features/devices/device-heartbeat';
+import { DeviceOwner } from '../features/devices/device-owner';
 import { UploadEngineProvider } from '../features/uploads/upload-engine-provider';
 import { CONFIG_INVALID } from '../lib/error-messages';
 import { ErrorPanel } from '../ui/error-panel';
@@ -63,13 +64,15 @@ export function App() {
     <BackendContext.Provider value={boot.state}>
       <QueryClientProvider client={queryClient}>
         <PersistedQueries>
-          <UploadEngineProvider>
-            <ToastProvider>
-              <DeviceHeartbeat />
-              <RouterProvider router={router} />
-              <AppUpdateBanner />
-            </ToastProvider>
-          </UploadEngineProvider>
+          <DeviceOwner>
+            <UploadEngineProvider>
+              <ToastProvider>
+                <DeviceHeartbeat />
+                <RouterProvider router={router} />
+                <AppUpdateBanner />
+              </ToastProvider>
+            </UploadEngineProvider>
+          </DeviceOwner>
         </PersistedQueries>
       </QueryClientProvider>
     </BackendContext.Provider>

@@ -84,6 +84,27 @@ describe('ByteCappedCache', () => {
     expect(await cache.totalBytes()).toBe(12 * KiB);
   });
 
+  it('clear() leaves nothing: not what was kept, not a put under way, not an answer asked for before it and arriving after', async () => {
+    const { cache, cacheName } = freshCache(100 * KiB);
+    await cache.put(signed('/albums/x/a/thumb.webp', 'a'), await answerOf(10 * KiB));
+    // A tile asked for before the sign-out; its answer comes after it.
+    const asked = cache.mark();
+    const late = await answerOf(10 * KiB);
+    // And one being written when the sign-out comes.
+    const underWay = cache.put(signed('/albums/x/b/preview.webp', 'b'), await answerOf(20 * KiB));
+    await cache.clear();
+    await underWay;
+    expect(await cache.put(signed('/albums/x/c/thumb.webp', 'c'), late, asked)).toBe(false);
+
+    expect(await cache.keys()).toEqual([]);
+    expect(await cache.totalBytes()).toBe(0);
+    expect(await (await caches.open(cacheName)).keys()).toHaveLength(0);
+    expect(await cache.match(signed('/albums/x/a/thumb.webp', 'a2'))).toBeUndefined();
+    // What is seen afterwards is kept as before.
+    expect(await cache.put(signed('/albums/x/d/thumb.webp', 'd'), await answerOf(5 * KiB))).toBe(true);
+    expect(await cache.totalBytes()).toBe(5 * KiB);
+  });
+
   it('refuses opaque answers, whose size the page cannot see', async () => {
     const { cache, cacheName } = freshCache(100 * KiB);
     // A cross-origin answer fetched without CORS: opaque, its size hidden from the page.

@@ -10,6 +10,9 @@
  *   thumbnail seen before must be found again offline or under a new signature.
  * - Only readable answers are kept: type 'basic' or 'cors' with status 200. An opaque answer's size is
  *   unknown to the page, and Chromium counts each one as about 7 MB against the origin's quota.
+ * - What is kept is the signed-in person's: `clear()` empties the cache and its index at sign-out, and an
+ *   answer asked for before it (a fetch still under way) is not kept after it; see [Note: What the device
+ *   keeps belongs to one account].
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
@@ -53,6 +56,10 @@ export class ByteCappedCache {
   private readonly indexName: string;
   private readonly now: () => number;
   private db: Promise<IDBPDatabase<IndexSchema>> | null = null;
+  /** Bumped by each clear(): a put marked before it keeps nothing. */
+  private generation = 0;
+  /** The puts under way, which a clear() waits for before it empties the cache. */
+  private readonly writing = new Set<Promise<boolean>>();
 
   constructor(opts: ByteCappedCacheOptions) {
     this.cacheName = opts.cacheName;
@@ -68,6 +75,11 @@ export class ByteCappedCache {
         db.createObjectStore('totals');
       },
     }));
+  }
+
+  /** The mark to give put() for an answer asked for now: if the cache is cleared before it arrives, it is not kept. */
+  mark(): number {
+    return this.generation;
   }
 
   /** The answer kept for this URL's object (whatever its signature), marked as just used. */
@@ -87,13 +99,20 @@ export class ByteCappedCache {
   /**
    * Keeps a copy of the answer under its object's key, then drops the least recently used entries until the
    * total is back under the cap. Returns false (and keeps nothing) for an answer that is not cacheable or is
-   * larger than the whole cap.
+   * larger than the whole cap, or asked for before a clear() (`since`, from mark()).
    */
-  async put(url: string, response: Response): Promise<boolean> {
+  put(url: string, response: Response, since: number = this.generation): Promise<boolean> {
+    const writing = this.write(url, response, since);
+    this.writing.add(writing);
+    void writing.finally(() => this.writing.delete(writing)).catch(() => undefined);
+    return writing;
+  }
+
+  private async write(url: string, response: Response, since: number): Promise<boolean> {
     if (!isCacheableResponse(response)) return false;
     const key = objectCacheKey(url);
     const body = await response.blob();
-    if (body.size > this.maxBytes) return false;
+    if (body.size > this.maxBytes || since !== this.generation) return false;
     const headers = new Headers();
     const type = response.headers.get('content-type');
     if (type) headers.set('content-type', type);
@@ -124,6 +143,26 @@ export class ByteCappedCache {
     await tx.done;
     await Promise.all(evicted.map((k) => cache.delete(k)));
     return true;
+  }
+
+  /**
+   * Empties the cache and its index. Puts under way finish first (and are emptied with the rest); answers
+   * marked before this call and still on their way keep nothing when they arrive.
+   */
+  async clear(): Promise<void> {
+    this.generation++;
+    await Promise.allSettled([...this.writing]);
+    await caches.delete(this.cacheName);
+    const db = await this.index();
+    const tx = db.transaction(['entries', 'totals'], 'readwrite');
+    await Promise.all([tx.objectStore('entries').clear(), tx.objectStore('totals').clear(), tx.done]);
+  }
+
+  /** Lets go of the index's database connection (a page that only cleared the cache); a later call opens it again. */
+  close(): void {
+    const db = this.db;
+    this.db = null;
+    void db?.then((d) => d.close(), () => undefined);
   }
 
   /** The bytes the index counts, the sum of every kept answer's body. */

@@ -1,5 +1,15 @@
 import { ByteCappedCache, isCacheableResponse } from './byte-capped-cache';
 
+/** The Cache Storage cache of thumbnails and previews; its index is the IndexedDB database `<name>-index`. */
+export const THUMBNAIL_CACHE = 'shoebox-thumbnails';
+
+/** What the page posts to the worker at sign-out: the worker empties the cache and answers on the port given. */
+export const FORGET_THUMBNAILS = 'FORGET_THUMBNAILS';
+
+export function isForgetThumbnails(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === FORGET_THUMBNAILS;
+}
+
 /** Thumbnails, previews and video posters (objectKeys in src/backend/ports.ts), wherever the bucket is. */
 const CACHED_OBJECT = /\/albums\/[^/]+\/[^/]+\/(?:thumb|preview|poster)\.webp$/;
 
@@ -14,6 +24,8 @@ export function isThumbnailRequest(request: Request, url: URL, ownOrigin: string
  * passes the page's own request through, uncached.
  */
 export async function thumbnailResponse(cache: ByteCappedCache, request: Request, keep: (p: Promise<unknown>) => void): Promise<Response> {
+  // Asked for now: should the person sign out before the answer comes, it is not kept.
+  const asked = cache.mark();
   const hit = await cache.match(request.url).catch(() => undefined);
   if (hit) return hit;
   let answer: Response;
@@ -22,6 +34,6 @@ export async function thumbnailResponse(cache: ByteCappedCache, request: Request
   } catch {
     return fetch(request);
   }
-  if (isCacheableResponse(answer)) keep(cache.put(request.url, answer.clone()).catch(() => false));
+  if (isCacheableResponse(answer)) keep(cache.put(request.url, answer.clone(), asked).catch(() => false));
   return answer;
 }

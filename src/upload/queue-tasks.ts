@@ -1,6 +1,6 @@
 import { AppError, throwIfAborted, toAppError } from '../lib/app-error';
 import { abortError } from '../lib/abort-error';
-import type { StoredBlobRole, UploadStore } from './upload-store';
+import { UploadStore, type StoredBlobRole } from './upload-store';
 import { isActive, transition, type TaskEvent, type UploadTask } from './upload-task';
 
 export interface QueueTasksHooks {
@@ -138,20 +138,24 @@ export class QueueTasks {
   }
 
   /**
-   * Stores the batch of a shared files' hand-over, taking the share out of the inbox in the same transaction
+   * Stores the batch of a shared files' hand-over, taking the share out of the inbox with it
    * (UploadStore.addShareBatch). Returns the entries added: none when the share was already handed over, and
-   * none of a task already stored by an earlier hand-over.
+   * none of a task already stored by an earlier hand-over. `inboxDb`: the database where the share waits, when
+   * it is not the queue's own.
    */
-  async addFromShare(shareId: string, entries: readonly { task: UploadTask; source: Blob | null }[]): Promise<{ task: UploadTask; source: Blob | null }[]> {
+  async addFromShare(shareId: string, entries: readonly { task: UploadTask; source: Blob | null }[], inboxDb?: string): Promise<{ task: UploadTask; source: Blob | null }[]> {
     const store = this.requireStore();
+    const inbox = inboxDb === undefined ? undefined : await UploadStore.open(inboxDb);
     let ids: string[] | null;
     let inMemory = false;
     try {
-      ids = await store.addShareBatch(shareId, entries);
+      ids = await store.addShareBatch(shareId, entries, inbox);
     } catch (e) {
       if (!isQuotaError(e)) throw toAppError(e, 'upload/interrupted');
-      ids = await store.addShareBatch(shareId, entries.map(({ task }) => ({ task, source: null })));
+      ids = await store.addShareBatch(shareId, entries.map(({ task }) => ({ task, source: null })), inbox);
       inMemory = true;
+    } finally {
+      inbox?.close();
     }
     const added = new Set(ids ?? []);
     const entered = entries.filter(({ task }) => added.has(task.id));

@@ -22,6 +22,8 @@ export type { QueueSnapshot, UploadTaskView } from './queue-snapshot';
 export interface UploadEngineDeps {
   backend: Backend;
   dbName?: string;
+  /** The database whose inbox holds the shared files handed over by `enqueue`; the queue's own unless given. */
+  inboxDbName?: string;
   concurrency?: number;
   lockName?: string;
   process?: typeof processMedia;
@@ -50,6 +52,7 @@ interface Life {
 export class UploadEngine {
   private readonly backend: Backend;
   private readonly dbName: string;
+  private readonly inboxDbName: string;
   private readonly lockName: string;
 
   private readonly tasks = new QueueTasks({
@@ -76,6 +79,7 @@ export class UploadEngine {
   constructor(deps: UploadEngineDeps) {
     this.backend = deps.backend;
     this.dbName = deps.dbName ?? DEFAULT_UPLOAD_DB;
+    this.inboxDbName = deps.inboxDbName ?? this.dbName;
     this.lockName = deps.lockName ?? `${this.dbName}:runner`;
     this.connectivity = new Connectivity({
       ...(deps.probe ? { probe: deps.probe } : {}),
@@ -126,8 +130,8 @@ export class UploadEngine {
 
   /**
    * Adds files to the queue of an album. `share`, for files shared into the app: their ids (fixed when the
-   * share arrived) become the tasks' ids, and the share leaves the inbox in the same transaction, so a share
-   * is never queued twice (UploadStore.addShareBatch).
+   * share arrived) become the tasks' ids, and the share leaves the inbox with them, so a share is never queued
+   * twice (UploadStore.addShareBatch).
    */
   async enqueue(albumId: string, files: File[], share?: { id: string; fileIds?: readonly string[] }): Promise<UploadTaskView[]> {
     // Until their copies are stored the files are not in the queue yet (a big file takes a moment).
@@ -136,7 +140,7 @@ export class UploadEngine {
     try {
       await this.start();
       entries = batchTasks(albumId, files, share?.fileIds);
-      if (share) entries = await this.tasks.addFromShare(share.id, entries);
+      if (share) entries = await this.tasks.addFromShare(share.id, entries, this.inboxDbName === this.dbName ? undefined : this.inboxDbName);
       else if (entries.length > 0) await this.tasks.add(entries);
       if (entries.length === 0) return [];
     } finally {

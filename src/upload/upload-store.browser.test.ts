@@ -64,4 +64,60 @@ describe('The upload queue database', () => {
     expect((await store.loadAll()).map((t) => t.id).sort()).toEqual(['f1', 'f2']);
     store.close();
   });
+
+  it('a share in the device\u2019s inbox handed over to an account\u2019s queue lands in that queue alone, and handed over again adds nothing', async () => {
+    const inbox = await UploadStore.open(dbName());
+    const queue = await UploadStore.open(dbName());
+    const files = [new File(['one'], 'a.jpg', { type: 'image/jpeg' })];
+    const share = { id: 's1', createdAt: new Date().toISOString(), files, fileIds: ['f1'], title: '', text: '', url: '' };
+    await inbox.putShare(share);
+    const entries = () => [{ task: createTask({ id: 'f1', albumId: 'a1', filename: 'a.jpg', bytes: 3, declaredType: 'image/jpeg', lastModified: 0, createdAt: share.createdAt, order: 0 }), source: files[0] as Blob }];
+
+    expect(await queue.addShareBatch('s1', entries(), inbox)).toEqual(['f1']);
+    expect(await inbox.getShare('s1')).toBeUndefined();
+    expect(await inbox.loadAll()).toEqual([]);
+    expect((await queue.loadAll()).map((t) => t.id)).toEqual(['f1']);
+    expect(await (await queue.getBlob('f1', 'source'))?.text()).toBe('one');
+    expect(await queue.addShareBatch('s1', entries(), inbox)).toBeNull();
+    // Cut between its two steps, the share waits again with its file queued: handed over again, it only leaves.
+    await inbox.putShare(share);
+    expect(await queue.addShareBatch('s1', entries(), inbox)).toEqual([]);
+    expect(await inbox.getShare('s1')).toBeUndefined();
+    expect((await queue.loadAll()).map((t) => t.id)).toEqual(['f1']);
+    inbox.close();
+    queue.close();
+  });
+
+  it('the shares received until a moment are deleted, those received after it stay', async () => {
+    const inbox = await UploadStore.open(dbName());
+    const at = (iso: string, id: string) => inbox.putShare({ id, createdAt: iso, files: [], title: '', text: '', url: '' });
+    await at('2026-11-20T10:00:00.000Z', 'before');
+    await at('2026-11-20T12:00:00.000Z', 'at');
+    await at('2026-11-20T12:00:00.001Z', 'after');
+    await inbox.deleteSharesUntil('2026-11-20T12:00:00.000Z');
+    expect((await inbox.listShares()).map((s) => s.id)).toEqual(['after']);
+    inbox.close();
+  });
+
+  it('the queue an older version kept moves to another database with its files, once, without overwriting what is there', async () => {
+    const older = await UploadStore.open(dbName());
+    const own = await UploadStore.open(dbName());
+    const task = (id: string) => createTask({ id, albumId: 'a1', filename: `${id}.jpg`, bytes: 5, declaredType: 'image/jpeg', lastModified: 0, createdAt: new Date().toISOString(), order: 0 });
+    await older.addBatch([{ task: task('t1'), source: new Blob(['older']) }, { task: task('t2'), source: new Blob(['two']) }]);
+    // t2 was moved before, and has gone on since: the copy there stays as it is.
+    await own.addBatch([{ task: { ...task('t2'), state: 'paused' }, source: new Blob(['two, kept']) }]);
+
+    expect((await older.moveTasksTo(own)).sort()).toEqual(['t1', 't2']);
+    expect(await older.loadAll()).toEqual([]);
+    expect(await older.getBlob('t1', 'source')).toBeUndefined();
+    expect((await own.loadAll()).map((t) => [t.id, t.state]).sort()).toEqual([
+      ['t1', 'queued'],
+      ['t2', 'paused'],
+    ]);
+    expect(await (await own.getBlob('t1', 'source'))?.text()).toBe('older');
+    expect(await (await own.getBlob('t2', 'source'))?.text()).toBe('two, kept');
+    expect(await older.moveTasksTo(own)).toEqual([]);
+    older.close();
+    own.close();
+  });
 });

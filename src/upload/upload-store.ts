@@ -1,4 +1,4 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { isFinished, type UploadTask } from './upload-task';
 
 /** The user's file, and the derived copies once made (so a crash after processing does not process again). */
@@ -32,7 +32,19 @@ interface UploadDb extends DBSchema {
   inbox: { key: string; value: InboxShare };
 }
 
+/**
+ * The device's upload database: the share inbox (the service worker, which knows nobody's account, keeps
+ * what is shared into the app here) and, on the local backend, the queue.
+ */
 export const DEFAULT_UPLOAD_DB = 'shoebox-uploads';
+
+/**
+ * On a backend with accounts, each account's queue is a database of its own, so that someone else signing in
+ * on this browser never opens it; see [Note: What the device keeps belongs to one account].
+ */
+export function accountUploadDb(userId: string): string {
+  return `${DEFAULT_UPLOAD_DB}:${userId}`;
+}
 
 /** The BroadcastChannel over which the tabs of one queue (one database) speak. */
 export function queueChannelName(dbName: string): string {
@@ -73,6 +85,11 @@ export class UploadStore {
 
   close(): void {
     this.db.close();
+  }
+
+  /** Deletes the database `name`; its connections in other tabs step aside (`blocking` above). */
+  static async remove(name: string): Promise<void> {
+    await deleteDB(name);
   }
 
   loadAll(): Promise<UploadTask[]> {
@@ -142,6 +159,33 @@ export class UploadStore {
     await Promise.all([...writes, tx.done]);
   }
 
+  /** Deletes every task and its blobs (the inbox stays). */
+  async clearTasks(): Promise<void> {
+    const tx = this.db.transaction(['tasks', 'blobs'], 'readwrite');
+    await Promise.all([tx.objectStore('tasks').clear(), tx.objectStore('blobs').clear(), tx.done]);
+  }
+
+  /**
+   * Moves every task, with its blobs, into `target`: copied there first (a task `target` already holds stays as
+   * it is there), then deleted here, so that a move cut short is finished by the next one. Returns the ids.
+   */
+  async moveTasksTo(target: UploadStore): Promise<string[]> {
+    const tx = this.db.transaction(['tasks', 'blobs']);
+    const [tasks, blobKeys, blobs] = await Promise.all([tx.objectStore('tasks').getAll(), tx.objectStore('blobs').getAllKeys(), tx.objectStore('blobs').getAll(), tx.done]);
+    if (tasks.length === 0) return [];
+    const into = target.db.transaction(['tasks', 'blobs'], 'readwrite');
+    const known = new Set(await into.objectStore('tasks').getAllKeys());
+    const writes: Promise<unknown>[] = [];
+    for (const task of tasks) if (!known.has(task.id)) writes.push(into.objectStore('tasks').add(task));
+    blobKeys.forEach((key, i) => {
+      if (!known.has(key[0])) writes.push(into.objectStore('blobs').put(blobs[i]!, key));
+    });
+    await Promise.all([...writes, into.done]);
+    const ids = tasks.map((t) => t.id);
+    await this.delete(ids);
+    return ids;
+  }
+
   // ------------------------------------------------------------------------------------------------------
   // The share inbox
 
@@ -157,6 +201,17 @@ export class UploadStore {
     await this.db.delete('inbox', id);
   }
 
+  /** Deletes the shares received up to `until` (ISO time); those received after it stay. */
+  async deleteSharesUntil(until: string): Promise<void> {
+    const tx = this.db.transaction('inbox', 'readwrite');
+    let cursor = await tx.store.openCursor();
+    while (cursor) {
+      if (cursor.value.createdAt <= until) await cursor.delete();
+      cursor = await cursor.continue();
+    }
+    await tx.done;
+  }
+
   /** Every share waiting for an album, oldest first. */
   async listShares(): Promise<InboxShare[]> {
     const all = await this.db.getAll('inbox');
@@ -168,18 +223,25 @@ export class UploadStore {
    * so a closed app leaves either the share waiting or its files queued, never both. A task already stored
    * under the same id (the share's file ids) is not added again. Returns the ids of the tasks added; null,
    * adding nothing, when the share is no longer in the inbox (already handed over or discarded).
+   *
+   * `inbox`: the store holding the share, when it is not this one (an account's queue takes the device's
+   * shares). Two databases share no transaction, so the tasks are added first and the share leaves after: cut
+   * between the two, the share waits again with its files queued, and handing it over again adds nothing
+   * (the tasks' ids are the share's) and lets it go.
    */
-  async addShareBatch(shareId: string, entries: readonly { task: UploadTask; source: Blob | null }[]): Promise<string[] | null> {
+  async addShareBatch(shareId: string, entries: readonly { task: UploadTask; source: Blob | null }[], inbox: UploadStore = this): Promise<string[] | null> {
+    const together = inbox === this;
+    if (!together && !(await inbox.getShare(shareId))) return null;
     const tx = this.db.transaction(['inbox', 'tasks', 'blobs'], 'readwrite');
-    const inbox = tx.objectStore('inbox');
+    const shares = tx.objectStore('inbox');
     const tasks = tx.objectStore('tasks');
     const blobs = tx.objectStore('blobs');
-    if (!(await inbox.get(shareId))) {
+    if (together && !(await shares.get(shareId))) {
       await tx.done;
       return null;
     }
     const known = await Promise.all(entries.map(({ task }) => tasks.getKey(task.id)));
-    const writes: Promise<unknown>[] = [inbox.delete(shareId)];
+    const writes: Promise<unknown>[] = together ? [shares.delete(shareId)] : [];
     const added: string[] = [];
     entries.forEach(({ task, source }, i) => {
       if (known[i] !== undefined) return;
@@ -188,6 +250,7 @@ export class UploadStore {
       if (source !== null) writes.push(blobs.put(source, [task.id, 'source']));
     });
     await Promise.all([...writes, tx.done]);
+    if (!together) await inbox.deleteShare(shareId);
     return added;
   }
 }

@@ -5,6 +5,7 @@
 import { commands } from 'vitest/browser';
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
+import type { KeyValueStorage } from '../../src/backend/supabase/kept-profile';
 import { placeOriginalsWith } from '../../src/testing/contract/contract-fixtures';
 import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
 import type { SeedShareLink } from '../db/share-link-seed';
@@ -30,6 +31,11 @@ export interface BrowserWire {
   person(name: string): Promise<Person>;
   /** A backend of someone with no account (a share link's visitor): supabase-js with the anon key only. */
   visitor(): Backend;
+  /**
+   * A browser's backend, nobody signed in yet, on which people sign in and out in turn. With `storageArea`, the
+   * session is kept there (as in localStorage) and refreshed; `fetch` stands between it and the project.
+   */
+  browser(opts?: { storageArea?: KeyValueStorage; fetch?: typeof fetch }): Backend;
   /** A share link with guest uploads on (and at most `guestMaxFiles` per guest), made as `owner`; its token. */
   guestShareLink(albumId: string, owner: Person, guestMaxFiles?: number | null): Promise<string>;
   unserved(): Promise<string[]>;
@@ -45,7 +51,11 @@ export interface Person {
   backend: Backend;
   id: string;
   name: string;
+  email: string;
 }
+
+/** Every person's password. */
+export const PASSWORD = 'correct horse battery staple';
 
 const nullBody = new Set([101, 204, 205, 304]);
 
@@ -71,11 +81,13 @@ export async function startBrowserWire(opts: { realtime?: boolean; functions?: s
         (albumId, itemId) => commands.wirePlaceOriginal(info.id, albumId, itemId),
       );
       const email = `person${++accounts}.${crypto.randomUUID().slice(0, 8)}@example.test`;
-      const session = await backend.auth.signUp(email, 'correct horse battery staple', name);
+      const session = await backend.auth.signUp(email, PASSWORD, name);
       if (!session) throw new Error('sign-up gave no session: the emulated project asks for no e-mail confirmation');
-      return { backend, id: session.userId, name };
+      return { backend, id: session.userId, name, email };
     },
     visitor: () => createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch: wireFetch, persistSession: false, webSocket: SilentWebSocket as never }),
+    browser: ({ storageArea, fetch = wireFetch } = {}) =>
+      createSupabaseBackend({ url: info.url, anonKey: info.anonKey, fetch, persistSession: !!storageArea, ...(storageArea ? { storageArea } : {}), webSocket: SilentWebSocket as never }),
     guestShareLink: (albumId, owner, guestMaxFiles = null) => commands.wireGuestShareLink(info.id, albumId, owner.id, guestMaxFiles),
     unserved: () => commands.wireUnserved(info.id),
     expireInvite: (inviteId) => commands.wireExpireInvite(info.id, inviteId),

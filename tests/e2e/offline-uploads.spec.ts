@@ -35,12 +35,12 @@ async function items(api: SupabaseClient, albumId: string): Promise<Row[]> {
 const expected = (files: string[]): Row[] =>
   files.map((f) => ({ filename: basename(f), bytes: statSync(f).size, status: 'ready' })).sort((a, b) => a.filename.localeCompare(b.filename));
 
-/** How many of the upload queue's tasks have been read and have their previews made (kept in its IndexedDB). */
-function processedTasks(page: Page): Promise<number> {
+/** How many of `who`'s upload tasks have been read and have their previews made (kept in their queue's IndexedDB). */
+function processedTasks(page: Page, who: { id: string }): Promise<number> {
   return page.evaluate(
-    () =>
+    (queue) =>
       new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('shoebox-uploads');
+        const open = indexedDB.open(queue);
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
@@ -52,6 +52,7 @@ function processedTasks(page: Page): Promise<number> {
           };
         };
       }),
+    `shoebox-uploads:${who.id}`,
   );
 }
 
@@ -110,7 +111,7 @@ test('photos added offline wait, say so, and all arrive once the network is back
   const bar = page.getByRole('complementary', { name: 'Upload progress' });
   await expect(bar.getByRole('status')).toHaveText(OFFLINE_TEXT);
   // Reading and making previews need no network: they are done while waiting, and nothing is sent.
-  await expect.poll(() => processedTasks(page), { message: 'every file read and its previews made, offline' }).toBe(files.length);
+  await expect.poll(() => processedTasks(page, ana), { message: 'every file read and its previews made, offline' }).toBe(files.length);
   await expect(bar.getByRole('status')).toHaveText(OFFLINE_TEXT);
   expect(network.reached).toEqual([]);
   expect(await items(api, albumId)).toEqual([]);

@@ -87,19 +87,42 @@ worldTest('a thumbnail from the S3 bucket is kept by object and shows offline un
 
   await context.setOffline(true);
   const resigned = `${object}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=${'0'.repeat(64)}`;
-  const drawn = await page.evaluate(
-    (url) =>
+  expect(await drawnWidth(page, resigned)).toBeGreaterThan(0);
+  await context.close();
+});
+
+/** The addresses the worker keeps thumbnails and previews under: its cache's and its index's. */
+async function keptThumbnails(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const cached = (await (await caches.open('shoebox-thumbnails')).keys()).map((r) => r.url);
+    const indexed = await new Promise<string[]>((resolve, reject) => {
+      const open = indexedDB.open('shoebox-thumbnails-index');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('entries')) return (db.close(), resolve([]));
+        const keys = db.transaction('entries').objectStore('entries').getAllKeys();
+        keys.onsuccess = () => (db.close(), resolve(keys.result.map(String)));
+        keys.onerror = () => reject(keys.error);
+      };
+    });
+    return [...new Set([...cached, ...indexed])];
+  });
+}
+
+/** The width an image at `url` is drawn with on `page`; 0 when it cannot be loaded. */
+function drawnWidth(page: Page, url: string): Promise<number> {
+  return page.evaluate(
+    (src) =>
       new Promise<number>((resolve) => {
         const img = new Image();
         img.onload = () => resolve(img.naturalWidth);
         img.onerror = () => resolve(0);
-        img.src = url;
+        img.src = src;
       }),
-    resigned,
+    url,
   );
-  expect(drawn).toBeGreaterThan(0);
-  await context.close();
-});
+}
 
 /** The queries this browser keeps on the device (the persisted query cache), as JSON; none when there is none. */
 async function keptQueryTexts(page: Page): Promise<string[]> {
@@ -202,11 +225,14 @@ worldTest('an album viewed online browses offline after a reload on the Supabase
   await expect(stale).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1, name: 'Lisbon by night' })).toBeVisible();
 
-  // Ana signs out: nothing of hers stays on the device.
+  // Ana signs out: nothing of hers stays on the device, her thumbnails and previews neither.
+  const anasThumbnail = ((await tile(page, 'orientation-1.jpg').locator('img.tile__thumb').getAttribute('src')) ?? '').split('?')[0]!;
+  expect(await keptThumbnails(page)).toContain(anasThumbnail);
   await page.goto('/account');
   await page.getByRole('button', { name: 'Sign out this device' }).click();
   await expect(page).toHaveURL(/\/sign-in/);
   await expect.poll(() => keptQueries(page)).toBe(0);
+  await expect.poll(() => keptThumbnails(page)).toEqual([]);
 
   // Bea signs in on the same browser, then goes offline: Ana's album is nowhere.
   await page.getByLabel('Email').fill(bea.email);
@@ -221,5 +247,7 @@ worldTest('an album viewed online browses offline after a reload on the Supabase
   await expect(page.getByText(/Lisbon/)).toHaveCount(0);
   await page.goto(albumUrl);
   await expect(page.getByRole('heading', { level: 1, name: /Lisbon/ })).toHaveCount(0);
+  // Nor is Ana's photo drawn from the worker's cache, asked for by its address under a made-up signature.
+  expect(await drawnWidth(page, `${anasThumbnail}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=${'0'.repeat(64)}`)).toBe(0);
   await online();
 });

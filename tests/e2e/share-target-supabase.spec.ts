@@ -1,7 +1,8 @@
 /**
  * Files shared into Shoebox from another app, on a Supabase project with an S3 bucket (supabase-world.ts): they
- * upload to the bucket and another member of the album sees them; and a share that arrives while signed out is
- * kept until the person signs in, even when the app is closed meanwhile.
+ * upload to the bucket and another member of the album sees them; a share that arrives while signed out is
+ * kept until the person signs in, even when the app is closed meanwhile; and one left waiting at sign-out goes
+ * with the session, never offered to the next person on the browser.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,5 +136,36 @@ test('files shared while signed out wait through a sign-in and a closed app, the
   await expect(page).toHaveURL(/\/share-target\?inbox=[0-9a-f-]{36}$/);
   await expect(list.getByRole('listitem')).toHaveCount(2);
   await expect(list.getByText('chelsea.png', { exact: true })).toBeVisible();
+  await context.close();
+});
+
+test('files shared to Ana and left waiting go when she signs out: Bea, next on the browser, is offered none', async ({ world, signIn, baseURL }) => {
+  const [ana, bea] = await Promise.all([world.newPerson('Ana'), world.newPerson('Bea')]);
+  const context = await launchInstalled(profile, baseURL!);
+  const page = await signIn(context, ana);
+  await createAlbum(page, 'Harbour');
+  await controlledByWorker(page);
+  await shareFiles(page, baseURL!, SHARED);
+  await expect(page).toHaveURL(/\/share-target\?inbox=[0-9a-f-]{36}$/);
+  const anasShare = page.url();
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: '3 shared files are waiting for an album.' })).toBeVisible();
+
+  await page.goto('/account');
+  await page.getByRole('region', { name: 'Signed-in devices' }).getByRole('button', { name: 'Sign out this device' }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.getByLabel('Email').fill(bea.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).not.toHaveURL(/\/sign-in/);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'No albums yet' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'waiting for an album' })).toHaveCount(0);
+  // Not by the share's own address either.
+  await page.goto(anasShare);
+  await expect(page.getByRole('heading', { name: 'Nothing waiting here' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Shared files' })).toHaveCount(0);
+  await page.goto('/share-target');
+  await expect(page.getByRole('heading', { name: 'Nothing was shared' })).toBeVisible();
   await context.close();
 });

@@ -1,10 +1,12 @@
 import { useId, useState } from 'react';
 import { useBackend } from '../../backend/backend-context';
 import type { Device } from '../../backend/ports';
-import { formatDateTime } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
 import { Dialog } from '../../ui/dialog';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
+import { isFinished } from '../../upload/upload-task';
 import { relativeTime } from '../social/relative-time';
+import { useUploadQueue } from '../uploads/upload-engine-provider';
 import { useDevices, useSignOutDevice, useSignOutHere } from './use-devices';
 
 const KIND_TEXT: Record<Device['kind'], string> = { desktop: 'Computer', mobile: 'Phone', tablet: 'Tablet' };
@@ -12,7 +14,8 @@ const KIND_TEXT: Record<Device['kind'], string> = { desktop: 'Computer', mobile:
 /**
  * The browsers signed in to this account, this one first: what each is, whether it runs as the installed app
  * and when it was last seen, each other one signed out on its own or all at once. On a backend without
- * sign-in there is one device, this one, and nothing to sign out.
+ * sign-in there is one device, this one, and nothing to sign out. Signing out here deletes the uploads not
+ * finished (see [Note: What the device keeps belongs to one account]): with some in the queue, it asks first.
  */
 export function DevicesSection() {
   const id = useId();
@@ -23,6 +26,9 @@ export function DevicesSection() {
   const here = useSignOutHere();
   const [asked, setAsked] = useState<Device | 'others' | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const unfinished = useUploadQueue().tasks.filter((t) => !isFinished(t.state)).length;
+  const [leaving, setLeaving] = useState<'local' | 'global' | null>(null);
+  const signOutHere = (scope: 'local' | 'global') => (unfinished > 0 ? setLeaving(scope) : here.mutate(scope));
 
   const devices = list.data ? [...list.data].sort((a, b) => Number(b.current) - Number(a.current)) : [];
   const others = devices.filter((d) => !d.current);
@@ -52,7 +58,7 @@ export function DevicesSection() {
             <DeviceRow
               key={d.id}
               device={d}
-              onSignOut={accounts ? () => (d.current ? here.mutate('local') : (setDone(null), setAsked(d))) : null}
+              onSignOut={accounts ? () => (d.current ? signOutHere('local') : (setDone(null), setAsked(d))) : null}
               busy={here.isPending || signOut.isPending}
             />
           ))}
@@ -65,13 +71,27 @@ export function DevicesSection() {
               Sign out of all other devices
             </button>
           )}
-          <button type="button" className="btn btn--danger" onClick={() => here.mutate('global')} disabled={here.isPending}>
+          <button type="button" className="btn btn--danger" onClick={() => signOutHere('global')} disabled={here.isPending}>
             Sign out everywhere
           </button>
         </div>
       )}
       {here.isError && <ErrorLine error={here.error} />}
       {done && <p role="status">{done}</p>}
+      <Dialog open={leaving !== null} onClose={() => setLeaving(null)} title="Sign out before your uploads finish?">
+        <p>
+          {formatCount(unfinished, 'file has', 'files have')} not finished uploading. Signing out stops them and removes them from this
+          browser: add them again after you sign in.
+        </p>
+        <div className="dialog__actions">
+          <button type="button" className="btn" onClick={() => setLeaving(null)}>
+            Keep uploading
+          </button>
+          <button type="button" className="btn btn--destructive" onClick={() => (leaving && here.mutate(leaving), setLeaving(null))}>
+            Sign out
+          </button>
+        </div>
+      </Dialog>
       <Dialog
         open={asked !== null}
         onClose={() => !signOut.isPending && setAsked(null)}

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useBackend, useSession } from '../../backend/backend-context';
 import type { Album } from '../../backend/entities';
 import type { QueueSnapshot } from '../../upload/upload-engine';
 import { LazyUploadEngine } from '../../upload/lazy-upload-engine';
+import { accountUploadDb, DEFAULT_UPLOAD_DB } from '../../upload/upload-store';
 import { log } from '../../lib/log';
 import { albumKeys } from '../albums/album-keys';
 import { albumAbilities } from '../albums/album-permissions';
@@ -13,16 +14,32 @@ import { broadcastUploadProgress } from './upload-progress-broadcast';
 const EngineContext = createContext<LazyUploadEngine | null>(null);
 
 /**
- * One upload engine for the app's lifetime; it resumes whatever the queue held when the page last closed. Its
- * code loads when there is work for it (see [Note: The upload engine loads when there is work]).
+ * The queue this page runs: the device's own on a backend without accounts; on one with accounts, the queue of
+ * the person signed in, and none while nobody is (see [Note: What the device keeps belongs to one account]).
+ */
+function queueDb(accounts: boolean, userId: string | null): string | null {
+  if (!accounts) return DEFAULT_UPLOAD_DB;
+  return userId === null ? null : accountUploadDb(userId);
+}
+
+/**
+ * The upload engine of the queue this page runs, for as long as the same person is signed in; it resumes
+ * whatever that queue held when the page last closed. Its code loads when there is work for it (see [Note: The
+ * upload engine loads when there is work]). At sign-out, or when someone else signs in, it stops (its uploads
+ * under way with it) before that person's queue is deleted.
  */
 export function UploadEngineProvider({ children }: { children: ReactNode }) {
   const backend = useBackend();
-  const [engine] = useState(() => new LazyUploadEngine({ backend }));
+  const session = useSession();
+  const dbName = queueDb(backend.auth.capabilities().requiresSignIn, session?.userId ?? null);
+  // Shared files wait in the device's inbox, whoever signs in to take them.
+  const engine = useMemo(() => new LazyUploadEngine({ backend, dbName: dbName ?? DEFAULT_UPLOAD_DB, inboxDbName: DEFAULT_UPLOAD_DB }), [backend, dbName]);
   useEffect(() => {
+    // Signed out, no queue is opened: the engine only reads as an empty queue (no screen that adds files shows).
+    if (dbName === null) return;
     void engine.start();
     return () => engine.dispose();
-  }, [engine]);
+  }, [engine, dbName]);
   // The queue keeps files not sent yet in this site's storage: at the first upload, ask that it be kept.
   useEffect(() => {
     const check = () => {
@@ -31,7 +48,6 @@ export function UploadEngineProvider({ children }: { children: ReactNode }) {
     check();
     return engine.subscribe(check);
   }, [engine]);
-  const session = useSession();
   const sessionRef = useRef(session);
   sessionRef.current = session;
   const qc = useQueryClient();
