@@ -1,10 +1,10 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Item } from '../../backend/entities';
 import type { TileSocial } from '../social/social-keys';
 import { formatMonth, formatNumber } from '../../lib/format';
 import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, type GridRow, type GridSection } from './grid-model';
 import { ItemTile } from './item-tile';
+import { useGridVirtualizer } from './use-grid-virtualizer';
 import { selectAll, selectRange, toggle, type Selection } from './selection';
 
 const GAP = 4;
@@ -51,17 +51,8 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   const rows = useMemo(() => buildGridRows(sections, geo, monthRows), [sections, geo, monthRows]);
   const nav = useMemo(() => lazyGridIndex(sections, rows, GAP), [sections, rows]);
 
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollerRef.current,
-    estimateSize: (i) => rows[i]?.height ?? 100,
-    getItemKey: (i) => rows[i]?.key ?? i,
-    overscan: 6,
-    // Rows are rendered in a task of React's own after a scroll event, not inside it: the browser's scroll work
-    // and React's then come as two tasks, each well under a frame, where one held the thread past 50 ms.
-    useFlushSync: false,
-  });
-  useEffect(() => virtualizer.measure(), [rows, virtualizer]);
+  // New rows come with new keys: the virtualizer lays them out again in the same render.
+  const virtualizer = useGridVirtualizer(rows, scrollerRef);
 
   const virtualRows = virtualizer.getVirtualItems();
 
