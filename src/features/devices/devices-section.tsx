@@ -80,8 +80,9 @@ export function DevicesSection() {
       {done && <p role="status">{done}</p>}
       <Dialog open={leaving !== null} onClose={() => setLeaving(null)} title="Sign out before your uploads finish?">
         <p>
-          {formatCount(unfinished, 'file has', 'files have')} not finished uploading. Signing out stops them and removes them from this
-          browser: add them again after you sign in.
+          {formatCount(unfinished, 'file has', 'files have')} not finished uploading. Signing out stops{' '}
+          {unfinished === 1 ? 'it and removes it' : 'them and removes them'} from this browser: add {unfinished === 1 ? 'it' : 'them'} again after
+          you sign in.
         </p>
         <div className="dialog__actions">
           <button type="button" className="btn" onClick={() => setLeaving(null)}>
