@@ -10,7 +10,7 @@ declare global {
 
 window.__seedAlbum = async (count: number) => {
   const backend = createLocalBackend();
-  const album = await backend.data.createAlbum({ title: `${count.toLocaleString('en-US')} photos` });
+  const album = await backend.albums.createAlbum({ title: `${count.toLocaleString('en-US')} photos` });
   await seedLocalAlbum({}, album.id, count);
   return album.id;
 };

@@ -18,9 +18,9 @@ const realtime = backend.realtime as LocalRealtime;
 let target: { itemId: string } | null = null;
 
 window.__seedAlbum = async (count: number) => {
-  const album = await backend.data.createAlbum({ title: `${count.toLocaleString('en-US')} photos` });
+  const album = await backend.albums.createAlbum({ title: `${count.toLocaleString('en-US')} photos` });
   await seedLocalAlbum({}, album.id, count);
-  target = { itemId: (await backend.data.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!.id };
+  target = { itemId: (await backend.items.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!.id };
   return album.id;
 };
 
@@ -42,9 +42,9 @@ window.__liveEvent = async (albumId: string, i: number, peer: boolean) => {
   }
   if (kind === 0) {
     const id = crypto.randomUUID();
-    await backend.data.reserveItems(albumId, [{ id, filename: `new-${i}.jpg`, mime: 'image/jpeg', kind: 'image', bytes: 2_000_000 }]);
+    await backend.itemWrites.reserveItems(albumId, [{ id, filename: `new-${i}.jpg`, mime: 'image/jpeg', kind: 'image', bytes: 2_000_000 }]);
     const sentAt = now();
-    await backend.data.finalizeItem(albumId, id, {
+    await backend.itemWrites.finalizeItem(albumId, id, {
       sha256: 'f'.repeat(64),
       width: 4000,
       height: 3000,

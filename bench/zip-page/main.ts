@@ -28,10 +28,10 @@ function chunkOf(file: number, index: number, length: number): Uint8Array<ArrayB
 
 /** Makes the album and its files; answers what a fresh page needs to check them (see `load`). */
 async function setup(files: number, bytes: number): Promise<{ albumId: string; crcs: [string, number][] }> {
-  const album = await backend.data.createAlbum({ title: 'Five gibibytes' });
+  const album = await backend.albums.createAlbum({ title: 'Five gibibytes' });
   albumId = album.id;
   const inputs = Array.from({ length: files }, (_, i) => ({ id: crypto.randomUUID(), filename: `clip-${String(i + 1).padStart(2, '0')}.bin`, mime: 'application/octet-stream', kind: 'file' as const, bytes }));
-  const items = await backend.data.reserveItems(album.id, inputs);
+  const items = await backend.itemWrites.reserveItems(album.id, inputs);
   const crc = await createCRC32();
   for (const [i, item] of items.entries()) {
     crc.init();
@@ -44,7 +44,7 @@ async function setup(files: number, bytes: number): Promise<{ albumId: string; c
     expectedCrc.set(item.filename, parseInt(crc.digest('hex'), 16));
     // The Blob's bytes move to the browser's blob store (and disk) as it is made; the page keeps none of them.
     await backend.files.upload({ key: item.originalKey, blob: new Blob(parts), contentType: item.mime });
-    await backend.data.finalizeItem(album.id, item.id, { sha256: '0'.repeat(64), width: null, height: null, durationMs: null, takenAt: null, hasPreview: false, hasThumb: false, thumbhash: null, metadata: {} });
+    await backend.itemWrites.finalizeItem(album.id, item.id, { sha256: '0'.repeat(64), width: null, height: null, durationMs: null, takenAt: null, hasPreview: false, hasThumb: false, thumbhash: null, metadata: {} });
   }
   return { albumId, crcs: [...expectedCrc] };
 }
@@ -68,7 +68,7 @@ let lastOut: FileSystemFileHandle | null = null;
  * ZIP, the fastest way this browser offers (read into reused buffers, as the download does).
  */
 async function copy(): Promise<{ ms: number; bytes: number }> {
-  const items = await loadAlbumItems(backend.data, albumId, new AbortController().signal);
+  const items = await loadAlbumItems(backend.items, albumId, new AbortController().signal);
   const t0 = performance.now();
   const pool = new ChunkPool();
   const files = items.values();
@@ -99,7 +99,7 @@ async function copy(): Promise<{ ms: number; bytes: number }> {
 
 /** Reads the copy back: each file's CRC-32 against the one made with it. */
 async function verifyCopy(): Promise<{ ok: boolean }> {
-  const items = await loadAlbumItems(backend.data, albumId, new AbortController().signal);
+  const items = await loadAlbumItems(backend.items, albumId, new AbortController().signal);
   const out = await lastOut!.getFile();
   const crc = await createCRC32();
   let at = 0;
@@ -124,7 +124,7 @@ let lastZip: { plan: ReturnType<typeof planZip>; predicted: number } | null = nu
 
 /** The archive, made and written to disk by the app's download code (run-download.ts does the same). */
 async function zip(): Promise<{ ms: number; bytes: number; predicted: number }> {
-  const items: Item[] = await loadAlbumItems(backend.data, albumId, new AbortController().signal);
+  const items: Item[] = await loadAlbumItems(backend.items, albumId, new AbortController().signal);
   const t0 = performance.now();
   const plan = planZip(items.map(zipItemOf));
   const signal = new AbortController().signal;

@@ -51,7 +51,7 @@ function line(albumId: string, albumTitle: string, minutes: number, patch: Parti
 
 test('activity reads as grouped sentences that link to the album or the photo, with relative times and the exact time', async () => {
   const real = createLocalBackend(isolated());
-  const album = await real.data.createAlbum({ title: 'Lisbon' });
+  const album = await real.albums.createAlbum({ title: 'Lisbon' });
   const lines: Activity[] = [
     line(album.id, 'Lisbon', 2, { count: 5 }),
     line(album.id, 'Lisbon', 9, { count: 7 }),
@@ -59,7 +59,7 @@ test('activity reads as grouped sentences that link to the album or the photo, w
     line(album.id, 'Lisbon', 200, { actorId: 'cy', actorName: null, verb: 'left' }),
     line(album.id, 'Lisbon', 3000, { actorId: 'ben', actorName: 'Ben', verb: 'joined' }),
   ];
-  const backend: Backend = { ...real, data: withOverrides(real.data, { listActivity: () => Promise.resolve(lines) }) };
+  const backend: Backend = { ...real, activity: withOverrides(real.activity, { listActivity: () => Promise.resolve(lines) }) };
   await show(backend, '/');
   await eventually(() => entries().map(entryText)).toEqual([
     'Ana added 12 items to Lisbon',
@@ -85,11 +85,11 @@ test('activity reads as grouped sentences that link to the album or the photo, w
 
 test('an album and a name that look like markup are shown as text', async () => {
   const real = createLocalBackend(isolated());
-  const album = await real.data.createAlbum({ title: 'Plain' });
+  const album = await real.albums.createAlbum({ title: 'Plain' });
   const evil = '<img src=x onerror="window.__pwned=1">';
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, { listActivity: () => Promise.resolve([line(album.id, evil, 1, { actorName: evil })]) }),
+    activity: withOverrides(real.activity, { listActivity: () => Promise.resolve([line(album.id, evil, 1, { actorName: evil })]) }),
   };
   await show(backend, '/');
   await eventually(() => entries().map(entryText)).toEqual([`${evil} added an item to ${evil}`]);
@@ -99,12 +99,12 @@ test('an album and a name that look like markup are shown as text', async () => 
 /** A device with one album, 'Still here', whose activity feed fails with `error` until `recover()`. */
 async function feedFailingWith(error: AppError) {
   const real = createLocalBackend(isolated());
-  await real.data.createAlbum({ title: 'Still here' });
+  await real.albums.createAlbum({ title: 'Still here' });
   let failing = true;
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, {
-      listActivity: (limit, opts) => (failing ? Promise.reject(error) : real.data.listActivity(limit, opts)),
+    activity: withOverrides(real.activity, {
+      listActivity: (limit, opts) => (failing ? Promise.reject(error) : real.activity.listActivity(limit, opts)),
     }),
   };
   return { real, backend, recover: () => (failing = false) };
@@ -143,9 +143,9 @@ test('each album shows what is new since it was opened ("99+" from 100); opening
   const real = createLocalBackend(isolated());
   // Made in a row within one millisecond, as a fast device makes them: still listed newest first.
   vi.useFakeTimers({ toFake: ['Date'] });
-  const lisbon = await real.data.createAlbum({ title: 'Lisbon' });
-  const porto = await real.data.createAlbum({ title: 'Porto' });
-  await real.data.createAlbum({ title: 'Quiet' });
+  const lisbon = await real.albums.createAlbum({ title: 'Lisbon' });
+  const porto = await real.albums.createAlbum({ title: 'Porto' });
+  await real.albums.createAlbum({ title: 'Quiet' });
   vi.useRealTimers();
   // As the server would: counts per album until the album is marked seen.
   const unread: Record<string, number> = { [lisbon.id]: 3, [porto.id]: 100 };
@@ -153,13 +153,13 @@ test('each album shows what is new since it was opened ("99+" from 100); opening
   let reads = 0;
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, {
+    activity: withOverrides(real.activity, {
       unreadCounts: () => {
         reads++;
         return Promise.resolve({ ...unread });
       },
       markAlbumSeen: async (id, opts) => {
-        await real.data.markAlbumSeen(id, opts);
+        await real.activity.markAlbumSeen(id, opts);
         seen.push(id);
         delete unread[id];
       },
@@ -197,23 +197,25 @@ test('the details panel and the tile say who added an item; someone no longer a 
   const names = isolated();
   const real = createLocalBackend(names);
   const me = (await real.auth.getSession())!.profile.displayName;
-  const album = await real.data.createAlbum({ title: 'Credits' });
+  const album = await real.albums.createAlbum({ title: 'Credits' });
   await seedLocalAlbum(names, album.id, 2, { seed: 5 });
-  const items = (await real.data.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
+  const items = (await real.items.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
   const gone = items[1]!.id;
   const asSeen = (item: Item): Item => (item.id === gone ? { ...item, uploaderId: 'former-member' } : item);
   let memberReads = 0;
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, {
+    items: withOverrides(real.items, {
       listItems: async (id, query, opts) => {
-        const page = await real.data.listItems(id, query, opts);
+        const page = await real.items.listItems(id, query, opts);
         return { ...page, rows: page.rows.map(asSeen) };
       },
-      getItem: async (id, itemId, opts) => asSeen(await real.data.getItem(id, itemId, opts)),
+      getItem: async (id, itemId, opts) => asSeen(await real.items.getItem(id, itemId, opts)),
+    }),
+    members: withOverrides(real.members, {
       listMembers: (id, opts) => {
         memberReads++;
-        return real.data.listMembers(id, opts);
+        return real.members.listMembers(id, opts);
       },
     }),
   };
@@ -243,14 +245,14 @@ test('a burst of changes elsewhere refreshes the albums screen once, not once pe
   const real = createLocalBackend(names);
   // Another tab on the same albums.
   const other = createLocalBackend(names);
-  const album = await real.data.createAlbum({ title: 'Busy' });
+  const album = await real.albums.createAlbum({ title: 'Busy' });
   const readAt: number[] = [];
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, {
+    activity: withOverrides(real.activity, {
       unreadCounts: (opts) => {
         readAt.push(performance.now());
-        return real.data.unreadCounts(opts);
+        return real.activity.unreadCounts(opts);
       },
     }),
   };

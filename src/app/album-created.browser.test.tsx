@@ -50,17 +50,17 @@ async function keptTitles(userId: string): Promise<string[] | undefined> {
 
 test('an album just made stays in the albums list and in the kept copy when opening it cancels the list\u2019s refetch', async () => {
   const real = createLocalBackend(isolatedLocal('album-created'));
-  await real.data.createAlbum({ title: 'Notes' });
+  await real.albums.createAlbum({ title: 'Notes' });
   const userId = (await real.auth.getSession())!.userId;
   let held = false;
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, {
+    albums: withOverrides(real.albums, {
       // Held: an answer that never comes, until the fetch is cancelled.
       listAlbums: (opts) =>
         held
           ? new Promise<Album[]>((_, reject) => opts?.signal?.addEventListener('abort', () => reject(opts.signal!.reason as Error)))
-          : real.data.listAlbums(opts),
+          : real.albums.listAlbums(opts),
     }),
   };
   const client = await keeping(userId);

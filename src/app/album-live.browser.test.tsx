@@ -9,7 +9,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, expect, test } from 'vitest';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { LocalRealtime } from '../backend/local/local-realtime';
-import type { Backend, ChangeEvent, DataPort } from '../backend/ports';
+import type { Backend, ChangeEvent } from '../backend/ports';
 import type { Item, Role } from '../backend/entities';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { seedLocalAlbum } from '../testing/local-seed';
@@ -32,21 +32,33 @@ const tile = (id: string) => document.querySelector<HTMLElement>(`[data-item-id=
 const buttons = () => [...document.querySelectorAll<HTMLButtonElement>('button')].map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? '');
 const header = () => document.querySelector('.page-header')?.textContent ?? '';
 
-/** The data port with every call counted by method. */
-function counted(data: DataPort, role?: Role): { data: DataPort; calls: Map<string, number> } {
+/** The backend with every call of its data ports counted by method (and the album seen with `role`). */
+function counted(backend: Backend, role?: Role): { backend: Backend; calls: Map<string, number> } {
   const calls = new Map<string, number>();
-  const port = new Proxy(data, {
-    get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
+  const count = <P extends object>(port: P): P =>
+    new Proxy(port, {
+      get(target, prop) {
+        const value: unknown = Reflect.get(target, prop, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  const albums = count(backend.albums);
+  return {
+    backend: {
+      ...backend,
+      albums: role ? withOverrides(albums, { getAlbum: async (id, opts) => ({ ...(await albums.getAlbum(id, opts)), role }) }) : albums,
+      items: count(backend.items),
+      itemWrites: count(backend.itemWrites),
+      activity: count(backend.activity),
+      members: count(backend.members),
+      social: count(backend.social),
     },
-  });
-  if (!role) return { data: port, calls };
-  return { data: withOverrides(port, { getAlbum: async (id, opts) => ({ ...(await port.getAlbum(id, opts)), role }) }), calls };
+    calls,
+  };
 }
 
 /** An album of 3 photos (or `count`, over more years) on screen in one tab, and a second tab on the same device. */
@@ -55,11 +67,10 @@ async function openAlbum(role?: Role, count = 3) {
   const shown = createLocalBackend(names);
   const other = createLocalBackend(names);
   closers.push(() => (shown.realtime as LocalRealtime).close(), () => (other.realtime as LocalRealtime).close());
-  const album = await shown.data.createAlbum({ title: 'Lisbon' });
+  const album = await shown.albums.createAlbum({ title: 'Lisbon' });
   await seedLocalAlbum(names, album.id, count, { seed: 5, fromYear: count > 3 ? 2015 : 2023, toYear: 2024 });
-  const items = (await shown.data.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
-  const { data, calls } = counted(shown.data, role);
-  const backend: Backend = { ...shown, data };
+  const items = (await shown.items.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
+  const { backend, calls } = counted(shown, role);
   await renderRoutes(root, backend, `/albums/${album.id}`);
   for (const item of items.slice(0, 3)) await eventually(() => tile(item.id)).toBeTruthy();
   await eventually(() => header()).toContain(`${count} items`);
@@ -73,8 +84,8 @@ const reads = (calls: Map<string, number>) =>
 /** Another tab adds a photo taken `takenAt`; returns it once finished. */
 async function addPhoto(other: Backend, albumId: string, takenAt: string): Promise<Item> {
   const id = crypto.randomUUID();
-  await other.data.reserveItems(albumId, [{ id, filename: 'coffee.jpg', mime: 'image/jpeg', kind: 'image', bytes: 4_000 }]);
-  return other.data.finalizeItem(albumId, id, {
+  await other.itemWrites.reserveItems(albumId, [{ id, filename: 'coffee.jpg', mime: 'image/jpeg', kind: 'image', bytes: 4_000 }]);
+  return other.itemWrites.finalizeItem(albumId, id, {
     sha256: 'a'.repeat(64),
     width: 400,
     height: 300,
@@ -110,7 +121,7 @@ test('a photo finished in another tab slots into its month in order, and the cou
 test('a photo moved to the trash in another tab leaves the grid, and the count drops, with no read of the album', async () => {
   const { album, items, other, calls } = await openAlbum();
   calls.clear();
-  await other.data.trashItems(album.id, [items[1]!.id]);
+  await other.itemWrites.trashItems(album.id, [items[1]!.id]);
   await eventually(() => tile(items[1]!.id)).toBeNull();
   await eventually(() => header()).toContain('2 items');
   expect(tile(items[0]!.id)).toBeTruthy();
@@ -136,9 +147,9 @@ test('changes heard twice count once, and nothing is read again for them: a phot
   const added = await addPhoto(other, album.id, '2014-03-01T10:00:00.000Z');
   await eventually(() => header()).toContain('401 items');
   await eventually(() => tile(added.id)).toBeTruthy();
-  await other.data.trashItems(album.id, [items[1]!.id]);
+  await other.itemWrites.trashItems(album.id, [items[1]!.id]);
   await eventually(() => header()).toContain('400 items');
-  await other.data.addComment(album.id, first.id, 'What a view');
+  await other.social.addComment(album.id, first.id, 'What a view');
   await eventually(() => tileLabel(first.id)).toMatch(/, 1 comment$/);
   const sent = () => heard.filter((ev) => ev.entity === 'item' || ev.entity === 'comment');
   await eventually(() => sent().some((ev) => ev.entity === 'comment')).toBe(true);

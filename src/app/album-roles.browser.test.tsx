@@ -30,22 +30,24 @@ const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 
 async function albumAs(role: Role, othersItems: (items: Item[]) => Set<string> = () => new Set()) {
   const names = isolated();
   const real = createLocalBackend(names);
-  const album = await real.data.createAlbum({ title: 'Porto' });
+  const album = await real.albums.createAlbum({ title: 'Porto' });
   await seedLocalAlbum(names, album.id, 3, { seed: 11 });
-  const items = (await real.data.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
-  await real.data.trashItems(album.id, [items[0]!.id]);
+  const items = (await real.items.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
+  await real.itemWrites.trashItems(album.id, [items[0]!.id]);
   const others = othersItems(items);
   const asSeen = (item: Item): Item => (others.has(item.id) ? { ...item, uploaderId: 'someone-else' } : item);
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, {
-      getAlbum: async (id, opts) => ({ ...(await real.data.getAlbum(id, opts)), role }),
-      listAlbums: async (opts) => (await real.data.listAlbums(opts)).map((a) => ({ ...a, role })),
+    albums: withOverrides(real.albums, {
+      getAlbum: async (id, opts) => ({ ...(await real.albums.getAlbum(id, opts)), role }),
+      listAlbums: async (opts) => (await real.albums.listAlbums(opts)).map((a) => ({ ...a, role })),
+    }),
+    items: withOverrides(real.items, {
       listItems: async (id, query, opts) => {
-        const page = await real.data.listItems(id, query, opts);
+        const page = await real.items.listItems(id, query, opts);
         return { ...page, rows: page.rows.map(asSeen) };
       },
-      getItem: async (id, itemId, opts) => asSeen(await real.data.getItem(id, itemId, opts)),
+      getItem: async (id, itemId, opts) => asSeen(await real.items.getItem(id, itemId, opts)),
     }),
   };
   return { backend, real, album, items };
@@ -87,7 +89,7 @@ test('a viewer is offered nothing that changes the album: no Add, Edit, Delete a
   await show(backend, `/albums/${album.id}/items/${items[0]!.id}?view=trash`);
   await eventually(() => viewer() && buttons(viewer()!)).toContain('Download original');
   expect(buttons(viewer()!)).not.toContain('Restore');
-  expect((await real.data.getAlbum(album.id)).itemCount).toBe(2);
+  expect((await real.albums.getAlbum(album.id)).itemCount).toBe(2);
 });
 
 test('a contributor adds, and moves to the trash only what they added: the viewer offers it on their own items only', async () => {

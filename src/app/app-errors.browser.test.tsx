@@ -9,7 +9,7 @@ import { page, userEvent } from 'vitest/browser';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { seedLocalAlbum } from '../testing/local-seed';
-import type { AuthPort, Backend, DataPort } from '../backend/ports';
+import type { AlbumsPort, AuthPort, Backend, ItemWritesPort } from '../backend/ports';
 import { AppError } from '../lib/app-error';
 import { renderRoutes } from '../testing/render-routes';
 import { isolatedLocal } from '../testing/isolated-local';
@@ -28,16 +28,17 @@ const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 
 
 const unreachable = () => Promise.reject(new AppError('backend/unreachable', 'The server did not answer.'));
 
-/** An album of three seeded photos on a fresh local backend; `data` and `auth` calls can be replaced. */
-async function albumOfThree(overrides: { data?: Partial<DataPort>; auth?: Partial<AuthPort> } = {}) {
+/** An album of three seeded photos on a fresh local backend; calls of its albums, item writes and auth ports can be replaced. */
+async function albumOfThree(overrides: { albums?: Partial<AlbumsPort>; itemWrites?: Partial<ItemWritesPort>; auth?: Partial<AuthPort> } = {}) {
   const names = isolated();
   const real = createLocalBackend(names);
-  const album = await real.data.createAlbum({ title: 'Lisbon' });
+  const album = await real.albums.createAlbum({ title: 'Lisbon' });
   await seedLocalAlbum(names, album.id, 3, { seed: 7 });
-  const items = (await real.data.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
+  const items = (await real.items.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, overrides.data ?? {}),
+    albums: withOverrides(real.albums, overrides.albums ?? {}),
+    itemWrites: withOverrides(real.itemWrites, overrides.itemWrites ?? {}),
     auth: withOverrides(real.auth, overrides.auth ?? {}),
   };
   return { backend, real, album, items };
@@ -50,7 +51,7 @@ const button = (scope: ParentNode, text: string) =>
 const alerts = (scope: ParentNode) => [...scope.querySelectorAll('[role="alert"]')].map((a) => a.getAttribute('data-error-code'));
 
 test('a failed action in the viewer shows its error on that item only: stepping on, or back, leaves it behind', async () => {
-  const { backend, album, items } = await albumOfThree({ data: { trashItems: unreachable } });
+  const { backend, album, items } = await albumOfThree({ itemWrites: { trashItems: unreachable } });
   const [first, second] = items;
   await show(backend, `/albums/${album.id}/items/${first!.id}`);
   const viewer = () => document.querySelector<HTMLElement>('[role="dialog"].viewer');
@@ -67,11 +68,11 @@ test('a failed action in the viewer shows its error on that item only: stepping 
   await eventually(() => viewer()?.getAttribute('aria-label')).toBe(first!.filename);
   expect(alerts(viewer()!)).toEqual([]);
   // Nothing was lost: the item is still in the album.
-  expect((await backend.data.getAlbum(album.id)).itemCount).toBe(3);
+  expect((await backend.albums.getAlbum(album.id)).itemCount).toBe(3);
 });
 
 test('the delete-album confirmation opens clean after a failed attempt was canceled', async () => {
-  const { backend, album } = await albumOfThree({ data: { deleteAlbum: unreachable } });
+  const { backend, album } = await albumOfThree({ albums: { deleteAlbum: unreachable } });
   await show(backend, `/albums/${album.id}`);
   await eventually(() => button(document, 'Delete album')).toBeTruthy();
   await userEvent.click(button(document, 'Delete album')!);
@@ -86,18 +87,18 @@ test('the delete-album confirmation opens clean after a failed attempt was cance
   await userEvent.click(button(document, 'Delete album')!);
   await eventually(dialogName).toBe('Delete this album?');
   expect(alerts(dialog()!)).toEqual([]);
-  expect((await backend.data.getAlbum(album.id)).title).toBe('Lisbon');
+  expect((await backend.albums.getAlbum(album.id)).title).toBe('Lisbon');
 });
 
 test('Delete pressed again while the selection is on its way to the trash sends it once', async () => {
   let calls = 0;
   let release: () => void = () => undefined;
   const { backend, real, album, items } = await albumOfThree({
-    data: {
+    itemWrites: {
       trashItems: async (albumId, ids, opts) => {
         calls += 1;
         await new Promise<void>((resolve) => (release = resolve));
-        return real.data.trashItems(albumId, ids, opts);
+        return real.itemWrites.trashItems(albumId, ids, opts);
       },
     },
   });
@@ -113,7 +114,7 @@ test('Delete pressed again while the selection is on its way to the trash sends 
   await userEvent.keyboard('{Delete}');
   await userEvent.keyboard('{Backspace}');
   release();
-  await eventually(async () => (await real.data.getAlbum(album.id)).itemCount).toBe(2);
+  await eventually(async () => (await real.albums.getAlbum(album.id)).itemCount).toBe(2);
   expect(calls).toBe(1);
 });
 
@@ -136,7 +137,7 @@ test('a failed sign-out says so beside the sign-out buttons, not under the profi
 test('albums already on screen stay when a refresh cannot reach the server, with a line that says so', async () => {
   let down = false;
   const { backend, real } = await albumOfThree({
-    data: { listAlbums: (opts) => (down ? unreachable() : real.data.listAlbums(opts)) },
+    albums: { listAlbums: (opts) => (down ? unreachable() : real.albums.listAlbums(opts)) },
   });
   await show(backend, '/');
   const cards = () => [...document.querySelectorAll('[aria-label="Your albums"] li')].map((li) => li.textContent ?? '');
@@ -145,7 +146,7 @@ test('albums already on screen stay when a refresh cannot reach the server, with
 
   // Another tab adds an album: the list refreshes, and the refresh (with its retries) fails.
   down = true;
-  await real.data.createAlbum({ title: 'Porto' });
+  await real.albums.createAlbum({ title: 'Porto' });
   await eventually(notices).toEqual(['backend/unreachable']);
   expect(cards()).toEqual([expect.stringContaining('Lisbon')]);
   expect(alerts(document)).toEqual([]);

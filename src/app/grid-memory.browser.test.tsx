@@ -43,7 +43,7 @@ async function aliveCount(seen: readonly WeakRef<Item>[]): Promise<number> {
 test('scrolling a large album keeps on the heap the items of the months it holds, not of every month passed', async () => {
   const names = isolatedLocal('grid-memory');
   const backend = createLocalBackend(names);
-  const album = await backend.data.createAlbum({ title: 'Two years' });
+  const album = await backend.albums.createAlbum({ title: 'Two years' });
   const COUNT = 12_000;
   await seedLocalAlbum(names, album.id, COUNT, { seed: 5, fromYear: 2023, toYear: 2024 });
 

@@ -31,8 +31,8 @@ async function openAlbum(role: Role = 'owner') {
   const names = { dbName: tag, opfsDir: tag, channelName: tag };
   const shown = createLocalBackend(names);
   closers.push(() => (shown.realtime as LocalRealtime).close());
-  const album = await shown.data.createAlbum({ title: 'Lisbon' });
-  const backend = { ...shown, data: withOverrides(shown.data, { getAlbum: async (id, opts) => ({ ...(await shown.data.getAlbum(id, opts)), role }) }) };
+  const album = await shown.albums.createAlbum({ title: 'Lisbon' });
+  const backend = { ...shown, albums: withOverrides(shown.albums, { getAlbum: async (id, opts) => ({ ...(await shown.albums.getAlbum(id, opts)), role }) }) };
   await renderRoutes(root, backend, `/albums/${album.id}`);
   await eventually(() => document.querySelector('h1')?.textContent).toBe('Lisbon');
   // Ana's tab: another person on the same channel.

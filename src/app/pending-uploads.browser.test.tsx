@@ -60,8 +60,8 @@ function sharedBackend(tag: string): Backend {
 test('the owner sees how many uploads others never finished, and Clear removes them', async () => {
   const tag = `pending-${Date.now().toString(36)}`;
   const backend = sharedBackend(tag);
-  const album = await backend.data.createAlbum({ title: 'Shared trip' });
-  const [mine] = await backend.data.reserveItems(album.id, [
+  const album = await backend.albums.createAlbum({ title: 'Shared trip' });
+  const [mine] = await backend.itemWrites.reserveItems(album.id, [
     { id: crypto.randomUUID(), filename: 'mine.jpg', mime: 'image/jpeg', kind: 'image', bytes: 10 },
   ]);
   await othersPending(tag, album.id, 3);
@@ -71,15 +71,15 @@ test('the owner sees how many uploads others never finished, and Clear removes t
   const clear = [...line()!.querySelectorAll('button')].find((b) => b.textContent === 'Clear')!;
   await userEvent.click(clear);
   await eventually(() => line()).toBeNull();
-  expect(await backend.data.countPendingItems(album.id)).toBe(0);
+  expect(await backend.itemWrites.countPendingItems(album.id)).toBe(0);
   // The owner's own upload is not someone else's: it stays, to be finished.
-  expect((await backend.data.getItem(album.id, mine!.id)).status).toBe('uploading');
+  expect((await backend.items.getItem(album.id, mine!.id)).status).toBe('uploading');
 });
 
 test('an album without such uploads shows no line', async () => {
   const tag = `pending-none-${Date.now().toString(36)}`;
   const backend = sharedBackend(tag);
-  const album = await backend.data.createAlbum({ title: 'Quiet' });
+  const album = await backend.albums.createAlbum({ title: 'Quiet' });
   await show(backend, `/albums/${album.id}`);
   await eventually(() => document.querySelector('h1')?.textContent).toBe('Quiet');
   expect(line()).toBeNull();
@@ -91,8 +91,8 @@ test('where albums have no other members, opening one does not ask for others\' 
   const tag = `pending-solo-${Date.now().toString(36)}`;
   const local = createLocalBackend({ dbName: tag, opfsDir: tag, channelName: tag });
   let asked = 0;
-  const backend: Backend = { ...local, data: withOverrides(local.data, { countPendingItems: async (...args) => (asked++, local.data.countPendingItems(...args)) }) };
-  const album = await backend.data.createAlbum({ title: 'Mine alone' });
+  const backend: Backend = { ...local, itemWrites: withOverrides(local.itemWrites, { countPendingItems: async (...args) => (asked++, local.itemWrites.countPendingItems(...args)) }) };
+  const album = await backend.albums.createAlbum({ title: 'Mine alone' });
   await addReadyItem(backend, album.id);
   await othersPending(tag, album.id, 2);
   await show(backend, `/albums/${album.id}`);

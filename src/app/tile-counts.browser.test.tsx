@@ -44,15 +44,15 @@ function loadedItemIds(client: QueryClient, albumId: string): Set<string> {
 test('scrolling a 9,000-item album holds the counts of the loaded months only, and counts show at both ends', async () => {
   const names = isolatedLocal('tile-counts');
   const backend = createLocalBackend(names);
-  const album = await backend.data.createAlbum({ title: 'A year of photos' });
+  const album = await backend.albums.createAlbum({ title: 'A year of photos' });
   const COUNT = 9000;
   await seedLocalAlbum(names, album.id, COUNT, { seed: 11, fromYear: 2023, toYear: 2024 });
-  const months = await backend.data.countItemsByMonth(album.id, { sort: 'taken' });
-  const newest = (await backend.data.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!;
-  const lastMonth = await backend.data.listItems(album.id, { sort: 'taken', month: months.at(-1)!.month, limit: 1000 });
+  const months = await backend.items.countItemsByMonth(album.id, { sort: 'taken' });
+  const newest = (await backend.items.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!;
+  const lastMonth = await backend.items.listItems(album.id, { sort: 'taken', month: months.at(-1)!.month, limit: 1000 });
   const oldest = lastMonth.rows.at(-1)!;
-  await backend.data.addComment(album.id, newest.id, 'The first of the year');
-  await backend.data.setFavorite(album.id, oldest.id, true);
+  await backend.social.addComment(album.id, newest.id, 'The first of the year');
+  await backend.social.setFavorite(album.id, oldest.id, true);
 
   const client = createQueryClient();
   await renderRoutes(root, backend, `/albums/${album.id}`, client);
@@ -80,16 +80,16 @@ test('scrolling a 9,000-item album holds the counts of the loaded months only, a
 test('a month that comes in several pages has its counts asked for once, when it is all in', async () => {
   const names = isolatedLocal('tile-counts-once');
   const backend = createLocalBackend(names);
-  const album = await backend.data.createAlbum({ title: 'One busy month' });
+  const album = await backend.albums.createAlbum({ title: 'One busy month' });
   // 1,200 photos in one month: the grid reads it in three pages.
   await seedLocalAlbum(names, album.id, 1200, { seed: 5, fromYear: 2024, toYear: 2024 });
-  const months = await backend.data.countItemsByMonth(album.id, { sort: 'taken' });
+  const months = await backend.items.countItemsByMonth(album.id, { sort: 'taken' });
   expect(months.map((m) => m.count)).toEqual([1200]);
-  const newest = (await backend.data.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!;
-  await backend.data.addComment(album.id, newest.id, 'Asked about once');
+  const newest = (await backend.items.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!;
+  await backend.social.addComment(album.id, newest.id, 'Asked about once');
   const asked: string[] = [];
-  const itemSocial = backend.data.itemSocial.bind(backend.data);
-  backend.data.itemSocial = (albumId, ids, opts) => {
+  const itemSocial = backend.social.itemSocial.bind(backend.social);
+  backend.social.itemSocial = (albumId, ids, opts) => {
     asked.push(...ids);
     return itemSocial(albumId, ids, opts);
   };

@@ -140,18 +140,29 @@ export interface AuthPort {
   updateProfile(patch: { displayName?: string }): Promise<Profile>;
 }
 
-export interface DataPort {
+// The data ports, one per domain. A member's backend (local, Supabase) implements them all but share links where
+// albums cannot be shared by link; a link's visitor implements what showing the album takes (AlbumBackend) and a
+// link's guest what adding files takes (UploadBackend). A screen learns what a backend lacks from the port
+// being absent, never from a refusal.
+
+export interface AlbumsPort {
   listAlbums(opts?: CallOptions): Promise<Album[]>;
   /** Throws `album/not-found` for an album that does not exist or that the caller is not a member of. */
   getAlbum(albumId: string, opts?: CallOptions): Promise<Album>;
   createAlbum(input: AlbumInput, opts?: CallOptions): Promise<Album>;
   updateAlbum(albumId: string, patch: AlbumPatch, opts?: CallOptions): Promise<Album>;
   deleteAlbum(albumId: string, opts?: CallOptions): Promise<void>;
+}
 
+/** Reading an album's items. */
+export interface ItemsPort {
   listItems(albumId: string, query: ItemQuery, opts?: CallOptions): Promise<Page<Item>>;
   countItemsByMonth(albumId: string, query: ItemCountQuery, opts?: CallOptions): Promise<MonthCount[]>;
   getItem(albumId: string, itemId: string, opts?: CallOptions): Promise<Item>;
+}
 
+/** Adding items (reserve, finalize, fail), the trash, and others' unfinished uploads. */
+export interface ItemWritesPort {
   /** Reserves rows in `uploading` state (idempotent on `id`). Returns them with their object keys. */
   reserveItems(albumId: string, inputs: ReserveItemInput[], opts?: CallOptions): Promise<Item[]>;
   /** Marks an uploaded item `ready` with what the pipeline learnt; counters and activity follow. */
@@ -164,7 +175,9 @@ export interface DataPort {
   countPendingItems(albumId: string, opts?: CallOptions): Promise<number>;
   /** Owner only: clears those uploads, their bytes too; the owner's own stay. Returns how many were cleared. */
   clearPendingItems(albumId: string, opts?: CallOptions): Promise<number>;
+}
 
+export interface ActivityPort {
   /** The newest lines of activity across the caller's albums, newest first. */
   listActivity(limit: number, opts?: CallOptions): Promise<Activity[]>;
   /**
@@ -176,15 +189,16 @@ export interface DataPort {
   unreadCounts(opts?: CallOptions): Promise<Record<string, number>>;
   /** The caller has opened the album now: its unread count starts again from 0. `album/not-found` for a non-member. */
   markAlbumSeen(albumId: string, opts?: CallOptions): Promise<void>;
+}
 
-  // Members and invitations (PRODUCT.md §6). [Note: Members without sharing]: with
-  // `capabilities.sharing.members === false` (the local backend) an album has exactly one member, its owner:
-  // listMembers shows them, listInvites is empty, and every call that needs another person is refused with
-  // `album/forbidden` (setMemberRole, removeMember, transferOwnership, createInvite, and leaveAlbum, since the
-  // one member is the owner); an album that does not exist is `album/not-found` first. No invitation exists
-  // on such a backend: invitePreview and acceptInvite answer `invite/not-found`, revokeInvite
-  // `album/not-found` (as the server answers an id that is no invitation).
-
+// Members and invitations (PRODUCT.md §6). [Note: Members without sharing]: with
+// `capabilities.sharing.members === false` (the local backend) an album has exactly one member, its owner:
+// listMembers shows them, listInvites is empty, and every call that needs another person is refused with
+// `album/forbidden` (setMemberRole, removeMember, transferOwnership, createInvite, and leaveAlbum, since the
+// one member is the owner); an album that does not exist is `album/not-found` first. No invitation exists
+// on such a backend: invitePreview and acceptInvite answer `invite/not-found`, revokeInvite
+// `album/not-found` (as the server answers an id that is no invitation).
+export interface MembersPort {
   /** The album's members, the owner first, then by when they joined. */
   listMembers(albumId: string, opts?: CallOptions): Promise<Member[]>;
   /** Owner only; `owner` as the new role hands the album over, as transferOwnership does. */
@@ -205,10 +219,11 @@ export interface DataPort {
   invitePreview(token: string, opts?: CallOptions): Promise<InvitePreview>;
   /** Joins the album (or keeps a higher role already held) and returns its id; the same codes as invitePreview. */
   acceptInvite(token: string, opts?: CallOptions): Promise<string>;
+}
 
-  // Comments and favourites (PRODUCT.md §6: every member, viewers too). An album the caller does not belong
-  // to is `album/not-found`; an item not in the album is `item/not-found`.
-
+// Comments and favourites (PRODUCT.md §6: every member, viewers too). An album the caller does not belong
+// to is `album/not-found`; an item not in the album is `item/not-found`.
+export interface SocialPort {
   /** The item's comments, oldest first. */
   listComments(albumId: string, itemId: string, opts?: CallOptions): Promise<Comment[]>;
   /** 1–2,000 characters once trimmed (`validation/invalid` with field `comment`); stored trimmed. */
@@ -223,21 +238,22 @@ export interface DataPort {
   listFavoriters(albumId: string, itemId: string, opts?: CallOptions): Promise<Favoriter[]>;
   /** Counts and the caller's own heart for a page of tiles (at most 1,000 ids), in one call; unseen items left out. */
   itemSocial(albumId: string, itemIds: string[], opts?: CallOptions): Promise<ItemSocial[]>;
+}
 
-  // Share links (PRODUCT.md §6: the owner and editors). Without `capabilities.sharing.links` (the local
-  // backend) no link exists: listShareLinks is empty and creating or revoking one is `album/forbidden`; an
-  // album that does not exist is `album/not-found` first.
-
+// Share links (PRODUCT.md §6: the owner and editors). A backend whose albums cannot be shared by link has no such
+// port; an album that does not exist is `album/not-found` first.
+export interface ShareLinksPort {
   /** Every link of the album, revoked and expired ones too, newest first; [] for members who may not manage them. */
   listShareLinks(albumId: string, opts?: CallOptions): Promise<ShareLink[]>;
   /** The token is in the answer once, never again: only its hash is kept. Input is checked before anything is sent. */
   createShareLink(albumId: string, input: ShareLinkInput, opts?: CallOptions): Promise<{ link: ShareLink; token: string }>;
   /** Turns the link off at once; revoking twice keeps the first time. `album/not-found` for an id the caller cannot see. */
   revokeShareLink(linkId: string, opts?: CallOptions): Promise<void>;
+}
 
-  // Signed-in devices (/account). Without sign-in (the local backend) there is one device, this one, listed
-  // once touched; signing devices out has nothing to do there.
-
+// Signed-in devices (/account). Without sign-in (the local backend) there is one device, this one, listed
+// once touched; signing devices out has nothing to do there.
+export interface DevicesPort {
   /** The caller's devices still signed in, the most recently seen first; never another person's. */
   listDevices(opts?: CallOptions): Promise<Device[]>;
   /** This browser is in use: made or brought up to date, seen now. Label 1–120 clean characters (`validation/invalid`). */
@@ -358,18 +374,50 @@ export interface BackendCapabilities {
      * row, so screens skip what only others could cause (for instance others' unfinished uploads).
      */
     members: boolean;
-    /** Albums can be shared by public link (the share-links, share-open and share-upload functions). */
-    links: boolean;
   };
 }
 
-export interface Backend {
+/**
+ * What showing an album takes, and all a link's visitor has: the album, its items and their files. The grid,
+ * the viewer and downloads ask no more than this, so they run for members and visitors alike; what only
+ * members have is there when the port is (`social`, `members`, `realtime`).
+ */
+export interface AlbumBackend {
   capabilities: BackendCapabilities;
-  auth: AuthPort;
-  data: DataPort;
-  realtime: RealtimePort;
   functions: FunctionsPort;
+  files: Pick<FilesPort, 'urls' | 'read'>;
+  albums: Pick<AlbumsPort, 'getAlbum'>;
+  items: ItemsPort;
+  /** Who the members are, for credits; a visitor is told only the names of those who added what it sees. */
+  members?: Pick<MembersPort, 'listMembers'>;
+  social?: SocialPort;
+  itemWrites?: ItemWritesPort;
+  realtime?: RealtimePort;
+}
+
+/** A member's backend (local, Supabase): every domain. */
+export interface Backend extends AlbumBackend {
+  auth: AuthPort;
   files: FilesPort;
+  realtime: RealtimePort;
+  albums: AlbumsPort;
+  itemWrites: ItemWritesPort;
+  activity: ActivityPort;
+  members: MembersPort;
+  social: SocialPort;
+  devices: DevicesPort;
+  /** Absent where albums cannot be shared by link (the local backend: nothing leaves the device). */
+  shareLinks?: ShareLinksPort;
+}
+
+/** What the upload engine takes: adding files and, where the backend can say, whether the album keeps locations. */
+export interface UploadBackend {
+  capabilities: Pick<BackendCapabilities, 'network'>;
+  files: FilesPort;
+  items: Pick<ItemsPort, 'getItem'>;
+  itemWrites: Pick<ItemWritesPort, 'reserveItems' | 'finalizeItem' | 'failItem'>;
+  /** Absent for a link's guest, who cannot read the album: locations are then removed. */
+  albums?: Pick<AlbumsPort, 'getAlbum'>;
 }
 
 /** Object keys in the bucket (PRODUCT.md §3). Never built from user-supplied names. */

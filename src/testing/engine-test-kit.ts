@@ -1,7 +1,7 @@
 /** What the upload engine's browser tests share: engines that are disposed after each test, files, gates. */
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { withOverrides } from './contract/contract-fixtures';
-import type { Backend, DataPort } from '../backend/ports';
+import type { Backend } from '../backend/ports';
 import type { Item } from '../backend/entities';
 import { processMedia } from '../media/media-client';
 import { UploadEngine, type QueueSnapshot, type UploadEngineDeps } from '../upload/upload-engine';
@@ -128,9 +128,9 @@ export function gatedProcess() {
   return { process, open, opened, calls: () => calls, passed: () => passed };
 }
 
-/** The backend with some data calls replaced. */
-export function withData(backend: Backend, overrides: Partial<DataPort>): Backend {
-  return { ...backend, data: withOverrides(backend.data, overrides) };
+/** The backend with some calls of one of its ports replaced. */
+export function withPort<K extends 'items' | 'itemWrites' | 'albums'>(backend: Backend, name: K, overrides: Partial<Backend[K]>): Backend {
+  return { ...backend, [name]: withOverrides(backend[name], overrides) };
 }
 
 /** An answer still on its way: it never arrives, and the call rejects once its signal aborts. */
@@ -151,13 +151,13 @@ export function signalled() {
 }
 
 export async function readyItems(backend: Backend, albumId: string): Promise<Item[]> {
-  const page = await backend.data.listItems(albumId, { sort: 'added', limit: 1000 });
+  const page = await backend.items.listItems(albumId, { sort: 'added', limit: 1000 });
   return page.rows;
 }
 
 export async function setup() {
   const n = names();
   const backend = createLocalBackend(n.backend);
-  const album = await backend.data.createAlbum({ title: 'Summer' });
+  const album = await backend.albums.createAlbum({ title: 'Summer' });
   return { n, backend, album };
 }

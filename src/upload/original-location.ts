@@ -2,7 +2,7 @@
  * The original an upload sends, in an album that removes location. See [Note: Originals without location on
  * upload].
  */
-import type { Backend } from '../backend/ports';
+import type { UploadBackend } from '../backend/ports';
 import { throwIfAborted } from '../lib/app-error';
 import type { findLocationPatches, withPatches } from '../media/location-patches';
 import type { LocationDecision, ProcessedFacts } from './upload-task';
@@ -32,7 +32,7 @@ interface LocationFns {
 export class OriginalLocation {
   private readonly albumChoices = new Map<string, { keeps: Promise<boolean>; at: number }>();
 
-  constructor(private readonly backend: Backend) {}
+  constructor(private readonly backend: UploadBackend) {}
 
   /** Keep the file as it is (the album keeps locations), or the patches that blank its location. */
   async decide(albumId: string, source: Blob, signal: AbortSignal): Promise<LocationDecision> {
@@ -58,7 +58,10 @@ export class OriginalLocation {
     if (cached && Date.now() - cached.at < ALBUM_CHOICE_TTL_MS) return cached.keeps;
     // Not tied to one task's signal: the answer serves the whole batch. A failure is not remembered.
     throwIfAborted(signal);
-    const keeps = this.backend.data.getAlbum(albumId).then(
+    // A backend that cannot read the album (a link's guest) cannot say: locations are removed.
+    const albums = this.backend.albums;
+    if (!albums) return Promise.resolve(false);
+    const keeps = albums.getAlbum(albumId).then(
       (album) => album.keepLocation === true,
       () => {
         this.albumChoices.delete(albumId);

@@ -1,4 +1,4 @@
-import { objectKeys, type Backend, type UploadCheckpoint } from '../backend/ports';
+import { objectKeys, type UploadBackend, type UploadCheckpoint } from '../backend/ports';
 import { AppError, isAbortError, throwIfAborted, toAppError } from '../lib/app-error';
 import { boundItemMetadata } from '../lib/item-metadata';
 import type { hashFile, processMedia } from '../media/media-client';
@@ -63,7 +63,7 @@ export interface MediaFns {
 
 
 export interface TaskRunnerDeps {
-  backend: Backend;
+  backend: UploadBackend;
   tasks: QueueTasks;
   media: MediaFns;
   isOffline(): boolean;
@@ -99,7 +99,7 @@ function blobRoleOf(role: UploadObjectRole): StoredBlobRole {
  * freeing what the bucket already holds.
  */
 export class TaskRunner {
-  private readonly backend: Backend;
+  private readonly backend: UploadBackend;
   private readonly tasks: QueueTasks;
   private readonly location: OriginalLocation;
 
@@ -152,13 +152,13 @@ export class TaskRunner {
    * `'arrived'` instead when the item is already ready in its album: it keeps its bytes.
    */
   async cleanUp(task: UploadTask): Promise<'cleaned' | 'arrived'> {
-    const { files, data } = this.backend;
+    const { files, items, itemWrites } = this.backend;
     const signal = AbortSignal.timeout(CLEANUP_TIMEOUT_MS);
     const objects = task.objects ?? [];
     if (objects.length > 0 && objects.every((o) => o.done)) {
       // Everything is up, so finalizeItem may have gone through with its answer lost to the abort: an item
       // that made it into the album keeps its bytes.
-      const item = await data.getItem(task.albumId, task.id, { signal }).catch(() => null);
+      const item = await items.getItem(task.albumId, task.id, { signal }).catch(() => null);
       if (item?.status === 'ready') return 'arrived';
     }
     const finished = objects.filter((o) => o.done).map((o) => o.key);
@@ -166,7 +166,7 @@ export class TaskRunner {
       ...objects.filter((o) => !o.done).map((o) => files.abortUpload(o.key, o.checkpoint ?? undefined, { signal })),
       finished.length > 0 ? files.remove(finished, { signal }) : Promise.resolve(),
       // `reserved` is stored before the request is sent, so the reservation may never have been made.
-      task.reserved ? data.failItem(task.albumId, task.id, { signal }).catch(unlessNotFound) : Promise.resolve(),
+      task.reserved ? itemWrites.failItem(task.albumId, task.id, { signal }).catch(unlessNotFound) : Promise.resolve(),
     ]);
     for (const r of results) if (r.status === 'rejected') log.warn('Upload clean-up did not finish', r.reason);
     return 'cleaned';
@@ -258,11 +258,11 @@ export class TaskRunner {
   private async upload(task: UploadTask, signal: AbortSignal): Promise<void> {
     const facts = task.processed;
     if (!facts) throw new AppError('upload/interrupted', 'The file has not been processed yet.');
-    const { data, files } = this.backend;
+    const { itemWrites, files } = this.backend;
     if (!task.reserved || task.objects === null) {
       // Stored before asking: a cancel that loses the answer must still know to free the reservation.
       if (!task.reserved) await this.tasks.commit(task.id, signal, { reserved: true }, { advance: false });
-      await data.reserveItems(
+      await itemWrites.reserveItems(
         task.albumId,
         [{ id: task.id, filename: task.filename, mime: facts.mime, kind: facts.kind, bytes: task.bytes, ...(task.sha256 ? { sha256: task.sha256 } : {}) }],
         { signal },
@@ -309,7 +309,7 @@ export class TaskRunner {
     const facts = task.processed;
     if (!facts || !task.sha256) throw new AppError('upload/interrupted', 'The file has not been read yet.');
     const objects = task.objects ?? [];
-    await this.backend.data.finalizeItem(
+    await this.backend.itemWrites.finalizeItem(
       task.albumId,
       task.id,
       {

@@ -12,7 +12,7 @@ import {
   stateOf,
   textFile,
   until,
-  withData,
+  withPort,
 } from '../testing/engine-test-kit';
 
 afterEach(disposeEngines);
@@ -39,10 +39,10 @@ describe('Canceling an upload with the local backend and the real media pipeline
       .poll(async () => backend.files.read(`albums/${album.id}/${id}/original`).then(() => 'stored', () => 'gone'))
       .toBe('gone');
     await expect
-      .poll(async () => backend.data.getItem(album.id, id).then((item) => item.status))
+      .poll(async () => backend.items.getItem(album.id, id).then((item) => item.status))
       .toBe('failed');
     expect(await readyItems(backend, album.id)).toHaveLength(0);
-    expect((await backend.data.getAlbum(album.id)).itemCount).toBe(0);
+    expect((await backend.albums.getAlbum(album.id)).itemCount).toBe(0);
     const snapshot = engine.getSnapshot();
     expect(engine.getSnapshot()).toBe(snapshot);
   });
@@ -50,9 +50,9 @@ describe('Canceling an upload with the local backend and the real media pipeline
   it('canceling while the item is being reserved frees the reservation even though its answer never came', async () => {
     const { n, backend, album } = await setup();
     const reserved = signalled();
-    const slow = withData(backend, {
+    const slow = withPort(backend, 'itemWrites', {
       reserveItems: async (albumId, inputs, opts) => {
-        await backend.data.reserveItems(albumId, inputs);
+        await backend.itemWrites.reserveItems(albumId, inputs);
         reserved.fire();
         return answerLostOnAbort(opts?.signal);
       },
@@ -62,20 +62,20 @@ describe('Canceling an upload with the local backend and the real media pipeline
     const [note] = await engine.enqueue(album.id, [textFile('note.txt', 'a note')]);
     const id = note?.id ?? '';
     await reserved.fired;
-    expect((await backend.data.getItem(album.id, id)).status).toBe('uploading');
+    expect((await backend.items.getItem(album.id, id)).status).toBe('uploading');
 
     await engine.cancel(id);
     expect(stateOf(engine.getSnapshot(), id)).toBe('canceled');
     // The row no longer holds a place in the album.
-    await expect.poll(() => backend.data.getItem(album.id, id).then((item) => item.status)).toBe('failed');
+    await expect.poll(() => backend.items.getItem(album.id, id).then((item) => item.status)).toBe('failed');
   });
 
   it('a cancel that arrives after the item was finalized leaves the item and all its bytes in the album, and the queue says done', async () => {
     const { n, backend, album } = await setup();
     const finalized = signalled();
-    const slow = withData(backend, {
+    const slow = withPort(backend, 'itemWrites', {
       finalizeItem: async (albumId, itemId, input, opts) => {
-        await backend.data.finalizeItem(albumId, itemId, input);
+        await backend.itemWrites.finalizeItem(albumId, itemId, input);
         finalized.fire();
         return answerLostOnAbort(opts?.signal);
       },
@@ -94,6 +94,6 @@ describe('Canceling an upload with the local backend and the real media pipeline
     expect(await sameBytes(await backend.files.read(item?.originalKey ?? ''), file)).toBe(true);
     expect((await backend.files.read(item?.thumbKey ?? '')).size).toBeGreaterThan(0);
     expect((await backend.files.read(item?.previewKey ?? '')).size).toBeGreaterThan(0);
-    expect((await backend.data.getAlbum(album.id)).itemCount).toBe(1);
+    expect((await backend.albums.getAlbum(album.id)).itemCount).toBe(1);
   });
 });

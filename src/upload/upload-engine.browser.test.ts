@@ -18,7 +18,7 @@ import {
   stateOf,
   textFile,
   until,
-  withData,
+  withPort,
 } from '../testing/engine-test-kit';
 import type { UploadTaskView } from './upload-engine';
 
@@ -239,7 +239,7 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     const crashedAt = await until(first, (q) => q.tasks.some(isHalfSent));
     first.dispose();
     const halfSent = crashedAt.tasks.find(isHalfSent);
-    expect((await backend.data.getItem(album.id, halfSent?.id ?? '')).status).toBe('uploading');
+    expect((await backend.items.getItem(album.id, halfSent?.id ?? '')).status).toBe('uploading');
 
     const backendAfterReload = createLocalBackend(n.backend);
     const second = newEngine({ backend: backendAfterReload, dbName: n.queueDb });
@@ -256,7 +256,7 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
       expect(stored.size).toBe(file.size);
       expect(await sameBytes(stored, file)).toBe(true);
     }
-    const album2 = await backendAfterReload.data.getAlbum(album.id);
+    const album2 = await backendAfterReload.albums.getAlbum(album.id);
     expect(album2.itemCount).toBe(files.length);
   });
 
@@ -344,9 +344,9 @@ describe('UploadEngine offline, by what the backend declares', () => {
       return signal?.aborted ? Promise.reject(new DOMException('aborted', 'AbortError')) : null;
     };
     const needsNetwork = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false }, network: { required: true } } };
-    const backend = withData(needsNetwork, {
-      reserveItems: (albumId, items, opts) => cutOff(opts?.signal) ?? local.data.reserveItems(albumId, items, opts),
-      finalizeItem: (albumId, id, facts, opts) => cutOff(opts?.signal) ?? local.data.finalizeItem(albumId, id, facts, opts),
+    const backend = withPort(needsNetwork, 'itemWrites', {
+      reserveItems: (albumId, items, opts) => cutOff(opts?.signal) ?? local.itemWrites.reserveItems(albumId, items, opts),
+      finalizeItem: (albumId, id, facts, opts) => cutOff(opts?.signal) ?? local.itemWrites.finalizeItem(albumId, id, facts, opts),
     });
     const probe = () => {
       network.probes += 1;
@@ -379,7 +379,7 @@ describe('UploadEngine offline, by what the backend declares', () => {
   it('a server that does not answer while the network does fails the upload (retryable) instead of waiting as if offline', async () => {
     const { n, backend: local, album } = await setup();
     const needsNetwork = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false }, network: { required: true } } };
-    const backend = withData(needsNetwork, {
+    const backend = withPort(needsNetwork, 'itemWrites', {
       reserveItems: () => Promise.reject(new AppError('backend/unreachable', 'HTTP 503', { retryable: true })),
     });
     // The real probe: a HEAD request to this page's own origin, which answers.

@@ -1,4 +1,4 @@
-import type { Backend } from '../backend/ports';
+import type { UploadBackend } from '../backend/ports';
 import { limits } from '../config';
 import { AppError } from '../lib/app-error';
 import type { hashFile, processMedia } from '../media/media-client';
@@ -20,7 +20,7 @@ import { log } from '../lib/log';
 export type { QueueSnapshot, UploadTaskView } from './queue-snapshot';
 
 export interface UploadEngineDeps {
-  backend: Backend;
+  backend: UploadBackend;
   dbName?: string;
   /** The database whose inbox holds the shared files handed over by `enqueue`; the queue's own unless given. */
   inboxDbName?: string;
@@ -50,7 +50,7 @@ interface Life {
  * BroadcastChannel.
  */
 export class UploadEngine {
-  private readonly backend: Backend;
+  private readonly backend: UploadBackend;
   private readonly dbName: string;
   private readonly inboxDbName: string;
   private readonly lockName: string;

@@ -62,7 +62,7 @@ describe('uploading into an album that removes location', () => {
 
   it('keeps the place when the owner chose to keep originals as they are', async () => {
     const { n, backend, album } = await setup();
-    await backend.data.updateAlbum(album.id, { keepLocation: true });
+    await backend.albums.updateAlbum(album.id, { keepLocation: true });
     const photo = await cameraPhoto();
     const engine = newEngine({ backend, dbName: n.queueDb });
     await engine.start();

@@ -28,19 +28,19 @@ const headings = () => [...document.querySelectorAll('h2')].map((h) => h.textCon
 
 test('an editor made a viewer by the owner loses the album and share link sections; removed, they go home told why', async () => {
   const [ada, bob] = await Promise.all([wire.person('Ada'), wire.person('Bob')]);
-  const album = await ada.backend.data.createAlbum({ title: 'Lisbon' });
-  const { token } = await ada.backend.data.createInvite(album.id, { role: 'editor' });
-  await bob.backend.data.acceptInvite(token);
+  const album = await ada.backend.albums.createAlbum({ title: 'Lisbon' });
+  const { token } = await ada.backend.members.createInvite(album.id, { role: 'editor' });
+  await bob.backend.members.acceptInvite(token);
 
   const bobs = seeingJoins(bob.backend);
   await renderRoutes(root, bobs.backend, `/albums/${album.id}/settings`);
   await expect.poll(headings, { timeout: 15_000 }).toEqual(['Album', 'Location in originals', 'Members', 'Share links']);
   // The change is made once the screen's channel is joined: from then on it hears everything.
   await expect.poll(() => bobs.joined, { timeout: 15_000 }).toContain(album.id);
-  await ada.backend.data.setMemberRole(album.id, bob.id, 'viewer');
+  await ada.backend.members.setMemberRole(album.id, bob.id, 'viewer');
   await expect.poll(headings, { timeout: 10_000 }).toEqual(['Location in originals', 'Members']);
 
-  await ada.backend.data.removeMember(album.id, bob.id);
+  await ada.backend.members.removeMember(album.id, bob.id);
   await expect.element(page.getByText('You are no longer a member of “Lisbon”.', { exact: true }), { timeout: 10_000 }).toBeVisible();
   await expect.poll(() => document.querySelector('h1')?.textContent).toBe('Albums');
 });

@@ -32,10 +32,10 @@ afterAll(async () => {
 
 /** `owner`'s album with each of `others` joined with their role. */
 async function albumWith(owner: Person, others: [Person, Exclude<Role, 'owner'>][], title = 'Lisbon'): Promise<string> {
-  const album = await owner.backend.data.createAlbum({ title });
+  const album = await owner.backend.albums.createAlbum({ title });
   for (const [person, role] of others) {
-    const { token } = await owner.backend.data.createInvite(album.id, { role });
-    await person.backend.data.acceptInvite(token);
+    const { token } = await owner.backend.members.createInvite(album.id, { role });
+    await person.backend.members.acceptInvite(token);
   }
   return album.id;
 }
@@ -76,7 +76,7 @@ test('the owner chooses to keep originals as they are and the server holds it; a
   await expect.element(section().getByText('Location is removed from originals before upload.')).toBeVisible();
   expect(section().getByRole('radio').elements()).toHaveLength(0);
   // Not offered, and refused by the server if tried.
-  await expectAppError(bob.backend.data.updateAlbum(albumId, { keepLocation: true }), 'album/forbidden');
+  await expectAppError(bob.backend.albums.updateAlbum(albumId, { keepLocation: true }), 'album/forbidden');
 
   flushSync(() => root.render(null));
   await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
@@ -84,7 +84,7 @@ test('the owner chooses to keep originals as they are and the server holds it; a
   await section().getByRole('radio', { name: 'Keep originals as they are' }).click();
   await section().getByRole('button', { name: 'Save' }).click();
   await expect.element(section().getByText('Saved')).toBeVisible();
-  expect((await ada.backend.data.getAlbum(albumId)).keepLocation).toBe(true);
+  expect((await ada.backend.albums.getAlbum(albumId)).keepLocation).toBe(true);
 
   flushSync(() => root.render(null));
   await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
@@ -99,7 +99,7 @@ test('the owner makes an editor a viewer from the menu; the server holds the new
   await page.getByRole('button', { name: 'Change Bob' }).click();
   await page.getByRole('menuitem', { name: 'Make viewer' }).click();
   await eventually(() => memberRow(bob.id)?.textContent).toContain('Viewer');
-  expect((await bob.backend.data.getAlbum(albumId)).role).toBe('viewer');
+  expect((await bob.backend.albums.getAlbum(albumId)).role).toBe('viewer');
 });
 
 test('removing a member asks first; once confirmed they no longer see the album', async () => {
@@ -111,13 +111,13 @@ test('removing a member asks first; once confirmed they no longer see the album'
   await expect.element(page.getByRole('dialog', { name: 'Remove Bob?' })).toBeVisible();
   // Cancel keeps them.
   await page.getByRole('button', { name: 'Cancel' }).click();
-  expect((await bob.backend.data.getAlbum(albumId)).role).toBe('contributor');
+  expect((await bob.backend.albums.getAlbum(albumId)).role).toBe('contributor');
 
   await page.getByRole('button', { name: 'Change Bob' }).click();
   await page.getByRole('menuitem', { name: 'Remove from album…' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
   await eventually(() => memberRow(bob.id)).toBeNull();
-  await expectAppError(bob.backend.data.getAlbum(albumId), 'album/not-found');
+  await expectAppError(bob.backend.albums.getAlbum(albumId), 'album/not-found');
 });
 
 test('handing the album over names the person; the old owner becomes an editor and the sections follow', async () => {
@@ -132,8 +132,8 @@ test('handing the album over names the person; the old owner becomes an editor a
   await eventually(() => memberRow(bob.id)?.textContent).toContain('Owner');
   await eventually(headings).toEqual(['Album', 'Location in originals', 'Members', 'Share links']);
   expect(memberRow(ada.id)?.textContent).toContain('Editor');
-  expect((await bob.backend.data.getAlbum(albumId)).role).toBe('owner');
-  expect((await ada.backend.data.getAlbum(albumId)).role).toBe('editor');
+  expect((await bob.backend.albums.getAlbum(albumId)).role).toBe('owner');
+  expect((await ada.backend.albums.getAlbum(albumId)).role).toBe('editor');
 });
 
 test('the owner cannot leave and is told why', async () => {
@@ -161,9 +161,9 @@ for (const keep of [true, false]) {
     await eventually(() => document.querySelector('h1')?.textContent).toBe('Albums');
     // One notice: leaving is not also reported as having been removed.
     expect(document.body.textContent).not.toContain('no longer a member');
-    await expectAppError(bob.backend.data.getAlbum(albumId), 'album/not-found');
-    expect((await ada.backend.data.getAlbum(albumId)).itemCount).toBe(keep ? 3 : 1);
-    expect((await ada.backend.data.listMembers(albumId)).map((m) => m.userId)).toEqual([ada.id]);
+    await expectAppError(bob.backend.albums.getAlbum(albumId), 'album/not-found');
+    expect((await ada.backend.albums.getAlbum(albumId)).itemCount).toBe(keep ? 3 : 1);
+    expect((await ada.backend.members.listMembers(albumId)).map((m) => m.userId)).toEqual([ada.id]);
   });
 }
 
@@ -193,12 +193,12 @@ test('an invitation link is made with its role, expiry and uses, shown with a QR
 
   // The link works for someone else, with the role chosen, until it is revoked.
   const token = decodeURIComponent(url.split('/invite/')[1]!);
-  expect(await bob.backend.data.invitePreview(token)).toMatchObject({ albumTitle: 'Lisbon', inviterName: 'Ada' });
-  const [invite] = await ada.backend.data.listInvites(albumId);
+  expect(await bob.backend.members.invitePreview(token)).toMatchObject({ albumTitle: 'Lisbon', inviterName: 'Ada' });
+  const [invite] = await ada.backend.members.listInvites(albumId);
   expect(Math.round((Date.parse(invite!.expiresAt) - Date.now()) / 86_400_000)).toBe(30);
   await page.getByRole('button', { name: /^Revoke/ }).click();
   await expect.element(page.getByText('No pending invitations.')).toBeVisible();
-  await expectAppError(bob.backend.data.acceptInvite(token), 'invite/revoked');
+  await expectAppError(bob.backend.members.acceptInvite(token), 'invite/revoked');
 });
 
 test('Copy puts the link on the clipboard, and selects it when the browser refuses', async () => {
@@ -234,7 +234,7 @@ test('Copy puts the link on the clipboard, and selects it when the browser refus
 test('on this device the members list shows the owner alone, and members and invitations say sharing needs Supabase', async () => {
   const tag = `settings-local-${Date.now().toString(36)}`;
   const local = createLocalBackend({ dbName: tag, opfsDir: tag, channelName: tag });
-  const album = await local.data.createAlbum({ title: 'Home' });
+  const album = await local.albums.createAlbum({ title: 'Home' });
   await renderRoutes(root, local, `/albums/${album.id}/settings`);
   await eventually(() => document.querySelectorAll('.member-row').length).toBe(1);
   expect(headings()).toEqual(['Album', 'Location in originals', 'Members', 'Invitations', 'Share links', 'Danger zone']);
@@ -251,13 +251,13 @@ test('a save the server refuses (the editor was made a viewer meanwhile) says wh
   const title = page.getByLabelText('Title', { exact: true });
   await title.fill('Lisbon in May');
   await page.getByLabelText(/Description/).fill('Trams, tiles and custard tarts.');
-  await ada.backend.data.setMemberRole(albumId, bob.id, 'viewer');
+  await ada.backend.members.setMemberRole(albumId, bob.id, 'viewer');
   await page.getByRole('button', { name: 'Save' }).click();
   await eventually(() => document.querySelector('[data-error-code]')?.getAttribute('data-error-code')).toBe('album/forbidden');
   await expect.element(page.getByText('Your role in this album does not allow that.', { exact: false })).toBeVisible();
   await expect.element(title).toHaveValue('Lisbon in May');
   await expect.element(page.getByLabelText(/Description/)).toHaveValue('Trams, tiles and custard tarts.');
-  expect((await ada.backend.data.getAlbum(albumId)).title).toBe('Lisbon');
+  expect((await ada.backend.albums.getAlbum(albumId)).title).toBe('Lisbon');
 });
 
 test('an invitation the server refuses (the album changed hands meanwhile) says why, and the chosen options stay', async () => {
@@ -267,7 +267,7 @@ test('an invitation the server refuses (the album changed hands meanwhile) says 
   await byLink().getByLabelText('Role').selectOptions('editor');
   await page.getByLabelText(/Number of uses/).fill('3');
   // The album changes hands elsewhere: Ada may no longer invite.
-  await ada.backend.data.transferOwnership(albumId, bob.id);
+  await ada.backend.members.transferOwnership(albumId, bob.id);
   await page.getByRole('button', { name: 'Create invitation link' }).click();
   await eventually(() => document.querySelector('[data-error-code]')?.getAttribute('data-error-code')).toBe('album/forbidden');
   expect(document.querySelector('[data-testid="invite-link"]')).toBeNull();
@@ -301,7 +301,7 @@ test('the settings screen with members and a new link, and the invite page, have
   expect(await serious()).toEqual([]);
 
   flushSync(() => root.render(null));
-  const { token } = await ada.backend.data.createInvite(albumId, { role: 'viewer' });
+  const { token } = await ada.backend.members.createInvite(albumId, { role: 'viewer' });
   await renderRoutes(root, cy.backend, `/invite/${token}`);
   await expect.element(page.getByRole('button', { name: 'Join album' })).toBeVisible();
   expect(await serious()).toEqual([]);

@@ -4,7 +4,7 @@
  */
 import { commands } from 'vitest/browser';
 import type { Backend } from '../../src/backend/ports';
-import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
+import { createSupabaseBackend, type SupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
 import type { KeyValueStorage } from '../../src/backend/supabase/kept-profile';
 import { placeOriginalsWith } from '../../src/testing/contract/contract-fixtures';
 import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
@@ -48,7 +48,7 @@ export interface BrowserWire {
 }
 
 export interface Person {
-  backend: Backend;
+  backend: SupabaseBackend;
   id: string;
   name: string;
   email: string;

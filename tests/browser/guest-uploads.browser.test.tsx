@@ -52,7 +52,7 @@ const mineNames = () => [...document.querySelectorAll('[data-testid="guest-uploa
 
 test('a guest uploads two photos, sees them as theirs, deletes one, and members see the other "added by Ana (guest)"', async () => {
   const olive = await wire.person('Olive');
-  const album = await olive.backend.data.createAlbum({ title: 'Wedding' });
+  const album = await olive.backend.albums.createAlbum({ title: 'Wedding' });
   const token = await wire.guestShareLink(album.id, olive);
   const visitor = wire.visitor();
   render(visitor, token, await open(visitor, token));
@@ -71,7 +71,7 @@ test('a guest uploads two photos, sees them as theirs, deletes one, and members 
     .toBe(2);
   const a11y = await axe.run(host);
   expect(a11y.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
-  const before = (await olive.backend.data.listItems(album.id, { sort: 'added' })).rows;
+  const before = (await olive.backend.items.listItems(album.id, { sort: 'added' })).rows;
   expect(before.map((i) => [i.filename, i.uploaderId, i.guestLabel]).sort()).toEqual([
     ['beach.jpg', '', 'Ana'],
     ['forest.jpg', '', 'Ana'],
@@ -79,7 +79,7 @@ test('a guest uploads two photos, sees them as theirs, deletes one, and members 
 
   await page.getByRole('button', { name: 'Delete beach.jpg' }).click();
   await expect.poll(() => mineNames(), { timeout: 15_000 }).toEqual(['forest.jpg']);
-  const after = (await olive.backend.data.listItems(album.id, { sort: 'added' })).rows;
+  const after = (await olive.backend.items.listItems(album.id, { sort: 'added' })).rows;
   expect(after.map((i) => i.filename)).toEqual(['forest.jpg']);
 
   // The guest token stays in this browser: on the next visit the guest is known and sees what is theirs.
@@ -92,7 +92,7 @@ test('a guest uploads two photos, sees them as theirs, deletes one, and members 
 
 test('past the link\'s files per guest, the next photo says so and is not uploaded; a photo the album holds says it is already there', async () => {
   const olive = await wire.person('Olive');
-  const album = await olive.backend.data.createAlbum({ title: 'Party' });
+  const album = await olive.backend.albums.createAlbum({ title: 'Party' });
   const token = await wire.guestShareLink(album.id, olive, 1);
   const visitor = wire.visitor();
   render(visitor, token, await open(visitor, token), { guestMaxFiles: 1, guestMaxBytes: null });
@@ -108,5 +108,5 @@ test('past the link\'s files per guest, the next photo says so and is not upload
   // The same photo again: the album holds it already, which is said, not counted against the limit.
   await userEvent.upload(page.getByTestId('add-files-input'), [cake]);
   await expect.element(page.getByText('Already in the album.')).toBeVisible();
-  expect((await olive.backend.data.listItems(album.id, { sort: 'added' })).rows.map((i) => i.filename)).toEqual(['cake.jpg']);
+  expect((await olive.backend.items.listItems(album.id, { sort: 'added' })).rows.map((i) => i.filename)).toEqual(['cake.jpg']);
 }, 180_000);

@@ -32,15 +32,15 @@ const errorCode = () => document.querySelector('[data-error-code]')?.getAttribut
 
 test('a signed-in person sees the album and who invites them, joins, and the album opens with their role', async () => {
   const [ada, bob] = await Promise.all([wire.person('Ada'), wire.person('Bob')]);
-  const album = await ada.backend.data.createAlbum({ title: 'Lisbon' });
-  const { token } = await ada.backend.data.createInvite(album.id, { role: 'viewer' });
+  const album = await ada.backend.albums.createAlbum({ title: 'Lisbon' });
+  const { token } = await ada.backend.members.createInvite(album.id, { role: 'viewer' });
   await renderRoutes(root, bob.backend, `/invite/${token}`);
   await expect.element(page.getByRole('heading', { name: 'Ada invited you to “Lisbon”' })).toBeVisible();
   // Not a member yet: the cover cannot be read, and a neutral picture stands in.
   expect(document.querySelector('.invite-card__cover--blank')).not.toBeNull();
   await page.getByRole('button', { name: 'Join album' }).click();
   await expect.element(page.getByRole('heading', { level: 1, name: 'Lisbon' })).toBeVisible();
-  expect((await bob.backend.data.getAlbum(album.id)).role).toBe('viewer');
+  expect((await bob.backend.albums.getAlbum(album.id)).role).toBe('viewer');
   // A viewer is offered no Add on the album they joined.
   expect([...document.querySelectorAll('button')].map((b) => b.textContent?.trim())).not.toContain('Add');
 });
@@ -57,13 +57,13 @@ test('a signed-out visitor is asked to sign in and comes back to the invitation'
 
 test('an unknown, expired, revoked or used-up invitation each says so, with a way home', async () => {
   const [ada, bob, cy] = await Promise.all([wire.person('Ada'), wire.person('Bob'), wire.person('Cy')]);
-  const album = await ada.backend.data.createAlbum({ title: 'Porto' });
-  const expired = await ada.backend.data.createInvite(album.id, { role: 'viewer' });
+  const album = await ada.backend.albums.createAlbum({ title: 'Porto' });
+  const expired = await ada.backend.members.createInvite(album.id, { role: 'viewer' });
   await wire.expireInvite(expired.invite.id);
-  const revoked = await ada.backend.data.createInvite(album.id, { role: 'viewer' });
-  await ada.backend.data.revokeInvite(revoked.invite.id);
-  const usedUp = await ada.backend.data.createInvite(album.id, { role: 'viewer', maxUses: 1 });
-  await cy.backend.data.acceptInvite(usedUp.token);
+  const revoked = await ada.backend.members.createInvite(album.id, { role: 'viewer' });
+  await ada.backend.members.revokeInvite(revoked.invite.id);
+  const usedUp = await ada.backend.members.createInvite(album.id, { role: 'viewer', maxUses: 1 });
+  await cy.backend.members.acceptInvite(usedUp.token);
 
   const cases: [string, string, string][] = [
     ['AAAAAAAAAAAAAAAAAAAAAA', 'invite/not-found', 'This invitation does not exist.'],
@@ -79,7 +79,7 @@ test('an unknown, expired, revoked or used-up invitation each says so, with a wa
     await expect.element(page.getByRole('link', { name: 'Go to your albums' })).toBeVisible();
     expect(document.querySelector('button')?.textContent).not.toBe('Join album');
   }
-  await expect.poll(() => bob.backend.data.listAlbums()).toEqual([]);
+  await expect.poll(() => bob.backend.albums.listAlbums()).toEqual([]);
 });
 
 test('on this device the invite page says invitations need a Supabase project', async () => {

@@ -42,8 +42,8 @@ describe('throttled to 16 MiB/s', () => {
 describe('at loopback speed', () => {
   it('a cancel after the last byte has left still leaves no object behind', async () => {
     const b = s3Backend();
-    const album = await b.data.createAlbum({ title: 'Canceled' });
-    const items = await b.data.reserveItems(album.id, [1, 2, 3, 4, 5].map(() => reserveInput()));
+    const album = await b.albums.createAlbum({ title: 'Canceled' });
+    const items = await b.itemWrites.reserveItems(album.id, [1, 2, 3, 4, 5].map(() => reserveInput()));
     const body = new Blob([new Uint8Array(6 * 1024 * 1024).fill(7)], { type: 'image/jpeg' });
     for (const item of items) {
       const stop = new AbortController();

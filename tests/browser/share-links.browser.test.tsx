@@ -33,8 +33,8 @@ const row = (id: string) => document.querySelector<HTMLElement>(`[data-link-id="
 const form = () => page.getByRole('form', { name: 'New share link' });
 
 async function albumWith(owner: Person, others: [Person, 'editor' | 'contributor' | 'viewer'][] = []): Promise<string> {
-  const album = await owner.backend.data.createAlbum({ title: 'Lisbon' });
-  for (const [p, role] of others) await p.backend.data.acceptInvite((await owner.backend.data.createInvite(album.id, { role })).token);
+  const album = await owner.backend.albums.createAlbum({ title: 'Lisbon' });
+  for (const [p, role] of others) await p.backend.members.acceptInvite((await owner.backend.members.createInvite(album.id, { role })).token);
   return album.id;
 }
 
@@ -51,7 +51,7 @@ test('each link says its state, whether it asks a password, what it allows, its 
   const [trashed] = await wire.guestItems(party, 'Ana', 2);
   await wire.guestItems(party, 'Ben', 1);
   // What a member put in the trash is no longer in the album, so it is not counted.
-  await ada.backend.data.trashItems(albumId, [trashed!]);
+  await ada.backend.itemWrites.trashItems(albumId, [trashed!]);
   await renderRoutes(root, ada.backend, `/albums/${albumId}/settings`);
   await eventually(() => row(family)?.textContent).toContain('Family');
 
@@ -88,13 +88,13 @@ test('revoking asks first; once confirmed the link shows as revoked and the serv
   const dialog = page.getByRole('dialog', { name: 'Revoke “Family”?' });
   await expect.element(dialog).toHaveTextContent(/can no longer open the album/);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
-  expect((await ada.backend.data.listShareLinks(albumId))[0]!.revokedAt).toBeNull();
+  expect((await ada.backend.shareLinks.listShareLinks(albumId))[0]!.revokedAt).toBeNull();
 
   await page.getByRole('button', { name: 'Revoke “Family”' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
   await eventually(() => row(id)?.dataset.state).toBe('revoked');
   expect(row(id)!.textContent).toContain('Revoked');
-  expect((await ada.backend.data.listShareLinks(albumId))[0]!.revokedAt).not.toBeNull();
+  expect((await ada.backend.shareLinks.listShareLinks(albumId))[0]!.revokedAt).not.toBeNull();
 });
 
 test('the form says what is wrong as it is typed, keeps what was typed, and sends nothing until it is right', async () => {
@@ -146,7 +146,7 @@ test('the form says what is wrong as it is typed, keeps what was typed, and send
   await expect.element(password).toHaveValue('long enough');
   await expect.element(form().getByLabelText('View limit (optional)')).toHaveValue('25');
   await expect.element(form().getByLabelText('Files per guest (optional)')).toHaveValue('50');
-  expect(await ada.backend.data.listShareLinks(albumId)).toEqual([]);
+  expect(await ada.backend.shareLinks.listShareLinks(albumId)).toEqual([]);
 });
 
 test('an album that keeps locations tells whoever makes a link that visitors get previews only, and why', async () => {
@@ -156,7 +156,7 @@ test('an album that keeps locations tells whoever makes a link that visitors get
   await expect.element(form()).toBeVisible();
   expect(page.getByTestId('share-links-previews-only').query()).toBeNull();
 
-  await ada.backend.data.updateAlbum(albumId, { keepLocation: true });
+  await ada.backend.albums.updateAlbum(albumId, { keepLocation: true });
   flushSync(() => root.render(null));
   await renderRoutes(root, bob.backend, `/albums/${albumId}/settings`);
   await expect.element(page.getByTestId('share-links-previews-only')).toHaveTextContent(/previews only.*where each photo was taken/);
@@ -176,7 +176,7 @@ test('contributors and viewers have no Share links section; on this device it sa
 
   flushSync(() => root.render(null));
   const local = createLocalBackend(isolatedLocal('share-links'));
-  const album = await local.data.createAlbum({ title: 'Mine' });
+  const album = await local.albums.createAlbum({ title: 'Mine' });
   await renderRoutes(root, local, `/albums/${album.id}/settings`);
   await expect.element(page.getByTestId('share-links-need-supabase')).toHaveTextContent('Links need a Supabase project');
   expect(page.getByRole('form', { name: 'New share link' }).query()).toBeNull();

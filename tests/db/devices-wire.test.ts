@@ -55,7 +55,7 @@ async function account(n: number): Promise<{ browsers: Backend[]; devices: Devic
     browsers.push(b);
   }
   const devices = browsers.map((_, i) => device(`Browser ${i + 1} on Linux`));
-  for (const [i, b] of browsers.entries()) await b.data.touchDevice(devices[i]!);
+  for (const [i, b] of browsers.entries()) await b.devices.touchDevice(devices[i]!);
   return { browsers, devices };
 }
 
@@ -76,10 +76,10 @@ describe('devices over the emulated wire', () => {
     const other = await account(1);
     const [a, b] = browsers as [Backend, Backend];
     const ids = devices.map((d) => d.id).sort();
-    expect((await a.data.listDevices()).map((d) => d.id).sort()).toEqual(ids);
-    expect((await a.data.listDevices()).filter((d) => d.current).map((d) => d.id)).toEqual([devices[0]!.id]);
-    expect((await b.data.listDevices()).filter((d) => d.current).map((d) => d.id)).toEqual([devices[1]!.id]);
-    expect((await other.browsers[0]!.data.listDevices()).map((d) => d.id)).toEqual([other.devices[0]!.id]);
+    expect((await a.devices.listDevices()).map((d) => d.id).sort()).toEqual(ids);
+    expect((await a.devices.listDevices()).filter((d) => d.current).map((d) => d.id)).toEqual([devices[0]!.id]);
+    expect((await b.devices.listDevices()).filter((d) => d.current).map((d) => d.id)).toEqual([devices[1]!.id]);
+    expect((await other.browsers[0]!.devices.listDevices()).map((d) => d.id)).toEqual([other.devices[0]!.id]);
   });
 
   it('signing out another browser ends its session: its next refresh lands it signed out; the others stay signed in', async () => {
@@ -89,8 +89,8 @@ describe('devices over the emulated wire', () => {
     const stop = b.auth.onSessionChange((s) => changes.push(s));
     expect(await sessionNow(b)).not.toBeNull();
 
-    await a.data.signOutDevice(devices[1]!.id);
-    expect((await a.data.listDevices()).map((d) => d.id).sort()).toEqual([devices[0]!.id, devices[2]!.id].sort());
+    await a.devices.signOutDevice(devices[1]!.id);
+    expect((await a.devices.listDevices()).map((d) => d.id).sort()).toEqual([devices[0]!.id, devices[2]!.id].sort());
     tokensExpire();
     expect(await sessionNow(b)).toBeNull();
     await expect.poll(() => changes.at(-1), { timeout: 5_000 }).toBeNull();
@@ -106,7 +106,7 @@ describe('devices over the emulated wire', () => {
     const stop = b.auth.onSessionChange((s) => changes.push(s));
     expect(await b.auth.checkSession()).toBe('live');
 
-    await a.data.signOutDevice(devices[1]!.id);
+    await a.devices.signOutDevice(devices[1]!.id);
     expect(await b.auth.checkSession()).toBe('ended');
     await expect.poll(() => changes.at(-1), { timeout: 5_000 }).toBeNull();
     expect(await b.auth.getSession()).toBeNull();
@@ -118,17 +118,17 @@ describe('devices over the emulated wire', () => {
   it('another account cannot sign out a browser of this one', async () => {
     const { browsers, devices } = await account(2);
     const stranger = await account(1);
-    await stranger.browsers[0]!.data.signOutDevice(devices[1]!.id);
+    await stranger.browsers[0]!.devices.signOutDevice(devices[1]!.id);
     tokensExpire();
     expect(await sessionNow(browsers[1]!)).not.toBeNull();
-    expect((await browsers[0]!.data.listDevices()).map((d) => d.id).sort()).toEqual(devices.map((d) => d.id).sort());
+    expect((await browsers[0]!.devices.listDevices()).map((d) => d.id).sort()).toEqual(devices.map((d) => d.id).sort());
   });
 
   it('signing out of all other devices leaves this one listed and signed in, and every other one signed out', async () => {
     const { browsers, devices } = await account(3);
     const [a, b, c] = browsers as [Backend, Backend, Backend];
-    await a.data.signOutOtherDevices();
-    expect((await a.data.listDevices()).map((d) => [d.id, d.current])).toEqual([[devices[0]!.id, true]]);
+    await a.devices.signOutOtherDevices();
+    expect((await a.devices.listDevices()).map((d) => [d.id, d.current])).toEqual([[devices[0]!.id, true]]);
     tokensExpire();
     expect(await sessionNow(a)).not.toBeNull();
     expect(await sessionNow(b)).toBeNull();

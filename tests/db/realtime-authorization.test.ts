@@ -75,7 +75,7 @@ const TABLES = ['album_members', 'albums', 'favorites', 'items', 'comments'];
 describe('Realtime tells a non-member nothing about an album', () => {
   it('a stranger listening to postgres_changes on every table, with no filter, hears nothing of members, favourites, trash or deletion', async () => {
     const [owner, member, stranger] = await Promise.all([person('Owner'), person('Member'), person('Stranger')]);
-    const album = await owner.backend.data.createAlbum({ title: 'Not for strangers' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Not for strangers' });
     const item = await addReadyItem(owner.backend, album.id);
 
     const overheard: unknown[] = [];
@@ -90,13 +90,13 @@ describe('Realtime tells a non-member nothing about an album', () => {
       expect((await member.client.from('favorites').insert({ item_id: item.id, album_id: album.id })).error).toBeNull();
       expect((await member.client.from('favorites').delete().eq('item_id', item.id)).error).toBeNull();
       expect((await member.client.rpc('remove_member', { p_album_id: album.id, p_user_id: member.userId })).error).toBeNull();
-      await owner.backend.data.trashItems(album.id, [item.id]);
+      await owner.backend.itemWrites.trashItems(album.id, [item.id]);
       // The owner hears each of these on the album's channel, the removal and the favourite's deletion included.
       await waitFor(() => heard.find((ev) => ev.entity === 'favorite' && ev.op === 'delete'), DEADLINE, 'the favourite removed');
       await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'delete' && ev.row.userId === member.userId), DEADLINE, 'the member removed');
       await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id && ev.row.deletedAt), DEADLINE, 'the item trashed');
 
-      await owner.backend.data.deleteAlbum(album.id);
+      await owner.backend.albums.deleteAlbum(album.id);
       // An hour later the purge deletes the album's rows for good.
       await db.query(`select private.purge_expired(now() + interval '31 days', 1000)`);
       await db.query(`select private.purge_expired(now() + interval '31 days', 1000)`);
@@ -112,7 +112,7 @@ describe('Realtime tells a non-member nothing about an album', () => {
 
   it("a stranger who joins an album's private channel is refused, and neither sees nor shows presence there", async () => {
     const [owner, member, stranger] = await Promise.all([person('Owner'), person('Member'), person('Stranger')]);
-    const album = await owner.backend.data.createAlbum({ title: 'Who is looking' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Who is looking' });
     await invite(owner, member, album.id);
     let ownerSees: PresenceViewer[] = [];
     const { stop: stopOwner } = await subscribeLive(owner.backend, album.id, { onPresence: (v) => (ownerSees = v) });
@@ -146,7 +146,7 @@ describe('Realtime tells a non-member nothing about an album', () => {
 
   it("a member who signs out on a browser (or is signed out from another device) stops hearing the album's private channel there", async () => {
     const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
-    const album = await owner.backend.data.createAlbum({ title: 'Signed out' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Signed out' });
     await invite(owner, member, album.id);
     const channel = member.client.channel(`album:${album.id}`, { config: { private: true } });
     const heard: unknown[] = [];
@@ -179,7 +179,7 @@ describe('Realtime tells a non-member nothing about an album', () => {
 
   it('upload progress from a stranger, or from a member who may not add items, reaches no one; from a contributor it does', async () => {
     const [owner, viewer, editor, stranger] = await Promise.all([person('Owner'), person('Viewer'), person('Editor'), person('Stranger')]);
-    const album = await owner.backend.data.createAlbum({ title: 'Progress' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Progress' });
     await invite(owner, viewer, album.id, 'viewer');
     await invite(owner, editor, album.id, 'editor');
     const heard: BroadcastMessage[] = [];
@@ -220,7 +220,7 @@ describe('Realtime tells a non-member nothing about an album', () => {
 describe('A member cannot speak for the database', () => {
   it("a contributor's forged changes on the album's channel are applied by no one, and the changes topic takes nothing from them", async () => {
     const [owner, cora] = await Promise.all([person('Owner'), person('Cora')]);
-    const album = await owner.backend.data.createAlbum({ title: 'Forged' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Forged' });
     await invite(owner, cora, album.id, 'contributor');
     const item = await addReadyItem(owner.backend, album.id);
     const heard: ChangeEvent[] = [];
@@ -239,7 +239,7 @@ describe('A member cannot speak for the database', () => {
       await expect(spoof.httpSend('change', forged[1]!)).resolves.toBeDefined();
       // A real change after them arrives; none of the forged ones did.
       await cora.client.removeChannel(spoof);
-      await cora.backend.data.addComment(album.id, item.id, 'Really mine');
+      await cora.backend.social.addComment(album.id, item.id, 'Really mine');
       await waitFor(() => heard.find((ev) => ev.entity === 'comment' && ev.row.body === 'Really mine'), DEADLINE, 'the real comment');
       await sleep(300);
       expect(heard.map((ev) => `${ev.entity} ${ev.op}`)).toEqual(['comment insert']);
@@ -249,11 +249,11 @@ describe('A member cannot speak for the database', () => {
       expect(await join(direct)).toEqual({ status: 'SUBSCRIBED' });
       await direct.send({ type: 'broadcast', event: 'change', payload: forged[3]! });
       await cora.client.removeChannel(direct);
-      await cora.backend.data.addComment(album.id, item.id, 'Still mine');
+      await cora.backend.social.addComment(album.id, item.id, 'Still mine');
       await waitFor(() => heard.find((ev) => ev.entity === 'comment' && ev.row.body === 'Still mine'), DEADLINE, 'the second comment');
       await sleep(300);
       expect(heard.map((ev) => `${ev.entity} ${ev.op}`)).toEqual(['comment insert', 'comment insert']);
-      expect(await owner.backend.data.getItem(album.id, item.id)).toMatchObject({ id: item.id });
+      expect(await owner.backend.items.getItem(album.id, item.id)).toMatchObject({ id: item.id });
     } finally {
       stop();
     }
@@ -263,7 +263,7 @@ describe('A member cannot speak for the database', () => {
 describe('A member speaks only for themself', () => {
   it("a contributor's presence and upload progress as the owner are shown by no one; as themself, under their own name", async () => {
     const [owner, cora, vic] = await Promise.all([person('Owner'), person('Cora'), person('Vic')]);
-    const album = await owner.backend.data.createAlbum({ title: 'Who is who' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Who is who' });
     await invite(owner, cora, album.id, 'contributor');
     await invite(owner, vic, album.id, 'viewer');
     let vicSees: PresenceViewer[] = [];
@@ -308,7 +308,7 @@ describe('A member speaks only for themself', () => {
 describe('A removed member stops hearing', () => {
   it("a removed member who stays on the album's topics hears them until their token is refreshed, then the channels end", async () => {
     const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
-    const album = await owner.backend.data.createAlbum({ title: 'Removed' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Removed' });
     await invite(owner, member, album.id, 'contributor');
     const item = await addReadyItem(owner.backend, album.id);
     const heard: unknown[] = [];
@@ -320,7 +320,7 @@ describe('A removed member stops hearing', () => {
 
     expect((await owner.client.rpc('remove_member', { p_album_id: album.id, p_user_id: member.userId })).error).toBeNull();
     // What Realtime allows: its read policy is asked at the join and again with each new token, not per message.
-    await owner.backend.data.addComment(album.id, item.id, 'Heard after the removal');
+    await owner.backend.social.addComment(album.id, item.id, 'Heard after the removal');
     await waitFor(() => heard.find((p) => JSON.stringify(p).includes('Heard after the removal')), DEADLINE, 'the comment heard until the refresh');
 
     // supabase-js hands Realtime each refreshed token (every jwt_expiry, 15 minutes: supabase/config.toml).
@@ -332,7 +332,7 @@ describe('A removed member stops hearing', () => {
       'the channel ended',
     );
     const count = heard.length;
-    await owner.backend.data.addComment(album.id, item.id, 'Not heard');
+    await owner.backend.social.addComment(album.id, item.id, 'Not heard');
     await sleep(500);
     expect(heard.length).toBe(count);
     expect(changes.state).toBe('closed');
@@ -346,18 +346,18 @@ describe('Members still hear everything', () => {
     const heard: ChangeEvent[] = [];
     const { stop } = await subscribeLive(member.backend, null, { onChange: (ev) => heard.push(ev) });
     try {
-      const kept = await owner.backend.data.createAlbum({ title: 'Kept' });
-      const left = await owner.backend.data.createAlbum({ title: 'Left' });
+      const kept = await owner.backend.albums.createAlbum({ title: 'Kept' });
+      const left = await owner.backend.albums.createAlbum({ title: 'Left' });
       await invite(owner, member, kept.id);
       await invite(owner, member, left.id);
       await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'insert' && ev.albumId === left.id), DEADLINE, 'the album gained');
-      await owner.backend.data.updateAlbum(kept.id, { title: 'Kept, renamed' });
+      await owner.backend.albums.updateAlbum(kept.id, { title: 'Kept, renamed' });
       await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.row.title === 'Kept, renamed'), DEADLINE, 'the rename');
       await addReadyItem(owner.backend, kept.id);
       await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.albumId === kept.id && ev.row.itemCount === 1), DEADLINE, 'the count');
       expect((await owner.client.rpc('remove_member', { p_album_id: left.id, p_user_id: member.userId })).error).toBeNull();
       await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'delete' && ev.albumId === left.id), DEADLINE, 'the album lost');
-      await owner.backend.data.deleteAlbum(kept.id);
+      await owner.backend.albums.deleteAlbum(kept.id);
       await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.op === 'delete' && ev.albumId === kept.id), DEADLINE, 'the album deleted');
     } finally {
       stop();
@@ -366,7 +366,7 @@ describe('Members still hear everything', () => {
 
   it('counts that change faster than once per quiet time are told at once, and once more when they settle', async () => {
     const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
-    const album = await owner.backend.data.createAlbum({ title: 'Busy' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Busy' });
     await invite(owner, member, album.id);
     const heard: ChangeEvent[] = [];
     const { stop } = await subscribeLive(member.backend, null, { onChange: (ev) => ev.entity === 'album' && heard.push(ev) });
@@ -386,7 +386,7 @@ describe('Members still hear everything', () => {
 
   it('a trash of more than 100 items at once is one message to the album, not one per item', async () => {
     const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
-    const album = await owner.backend.data.createAlbum({ title: 'Bulk' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Bulk' });
     await invite(owner, member, album.id);
     const rows = await db.query<{ id: string }>(
       `insert into public.items (id, album_id, uploader_id, kind, status, filename, mime, bytes, original_key)
@@ -400,7 +400,7 @@ describe('Members still hear everything', () => {
     const heard: ChangeEvent[] = [];
     const { stop } = await subscribeLive(member.backend, album.id, { onChange: (ev) => heard.push(ev) });
     try {
-      await owner.backend.data.trashItems(album.id, rows.map((r) => r.id));
+      await owner.backend.itemWrites.trashItems(album.id, rows.map((r) => r.id));
       await waitFor(() => heard.find((ev) => ev.entity === 'album'), DEADLINE, 'the album changed');
       await sleep(500);
       expect(heard).toEqual([{ entity: 'album', op: 'update', albumId: album.id, row: { id: album.id } }]);

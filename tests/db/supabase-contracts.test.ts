@@ -59,12 +59,12 @@ describe('Supabase adapter over the emulated wire', () => {
   it('shows one account nothing of another account’s albums', async () => {
     const { backend: ada } = await signedUp();
     const { backend: bob } = await signedUp();
-    const album = await ada.data.createAlbum({ title: 'Private' });
-    await expectAppError(bob.data.getAlbum(album.id), 'album/not-found');
-    await expectAppError(bob.data.listItems(album.id, { sort: 'taken' }), 'album/not-found');
-    await expectAppError(bob.data.updateAlbum(album.id, { title: 'Taken over' }), 'album/not-found');
-    expect((await bob.data.listAlbums()).map((a) => a.id)).not.toContain(album.id);
-    expect((await ada.data.getAlbum(album.id)).title).toBe('Private');
+    const album = await ada.albums.createAlbum({ title: 'Private' });
+    await expectAppError(bob.albums.getAlbum(album.id), 'album/not-found');
+    await expectAppError(bob.items.listItems(album.id, { sort: 'taken' }), 'album/not-found');
+    await expectAppError(bob.albums.updateAlbum(album.id, { title: 'Taken over' }), 'album/not-found');
+    expect((await bob.albums.listAlbums()).map((a) => a.id)).not.toContain(album.id);
+    expect((await ada.albums.getAlbum(album.id)).title).toBe('Private');
   });
 
   it('refuses a wrong password, an email already registered, and reads by someone signed out', async () => {
@@ -74,7 +74,7 @@ describe('Supabase adapter over the emulated wire', () => {
     const taken = await expectAppError(other.auth.signUp(email, PASSWORD, 'Again'), 'validation/invalid');
     expect(taken.details).toMatchObject({ field: 'email' });
     expect(await other.auth.getSession()).toBeNull();
-    await expectAppError(other.data.listAlbums(), 'auth/session-expired');
+    await expectAppError(other.albums.listAlbums(), 'auth/session-expired');
   });
 
   // Tokens are stamped in whole seconds, so a 3-second token lives 2 to 3 seconds.
@@ -97,7 +97,7 @@ describe('Supabase adapter over the emulated wire', () => {
       const later = (await backend.auth.getSession())!;
       expect(later.userId).toBe(first.userId);
       expect(later.expiresAt!).toBeGreaterThan(first.expiresAt!);
-      expect((await backend.data.createAlbum({ title: 'After a refresh' })).ownerId).toBe(first.userId);
+      expect((await backend.albums.createAlbum({ title: 'After a refresh' })).ownerId).toBe(first.userId);
     });
 
     it('signing out the other devices ends their sessions once their tokens run out, and keeps this one', async () => {
@@ -108,9 +108,9 @@ describe('Supabase adapter over the emulated wire', () => {
       tokensRunOut();
       await expectAppError(there.auth.getSession(), 'auth/session-expired');
       expect(await there.auth.getSession()).toBeNull();
-      await expectAppError(there.data.listAlbums(), 'auth/session-expired');
+      await expectAppError(there.albums.listAlbums(), 'auth/session-expired');
       expect((await here.auth.getSession())?.email).toBe(email);
-      expect(await here.data.listAlbums()).toEqual([]);
+      expect(await here.albums.listAlbums()).toEqual([]);
     });
 
     it('sends no request the emulated project cannot serve', () => {
@@ -121,34 +121,34 @@ describe('Supabase adapter over the emulated wire', () => {
   it('shows the owner how many uploads a contributor left unfinished, and clears them; a contributor may do neither', async () => {
     const { backend: owner } = await signedUp();
     const { backend: cora } = await signedUp();
-    const album = await owner.data.createAlbum({ title: 'Shared' });
+    const album = await owner.albums.createAlbum({ title: 'Shared' });
     const coraId = (await cora.auth.getSession())!.userId;
     await db.query(`insert into public.album_members (album_id, user_id, role) values ($1, $2, 'contributor')`, [album.id, coraId]);
-    const reserved = await cora.data.reserveItems(album.id, [reserveInput(), reserveInput()]);
-    await cora.data.failItem(album.id, reserved[0]!.id);
+    const reserved = await cora.itemWrites.reserveItems(album.id, [reserveInput(), reserveInput()]);
+    await cora.itemWrites.failItem(album.id, reserved[0]!.id);
 
-    expect(await owner.data.countPendingItems(album.id)).toBe(2);
-    await expectAppError(cora.data.countPendingItems(album.id), 'album/forbidden');
-    await expectAppError(cora.data.clearPendingItems(album.id), 'album/forbidden');
-    expect(await owner.data.clearPendingItems(album.id)).toBe(2);
-    expect(await owner.data.countPendingItems(album.id)).toBe(0);
-    await expectAppError(cora.data.getItem(album.id, reserved[1]!.id), 'item/not-found');
+    expect(await owner.itemWrites.countPendingItems(album.id)).toBe(2);
+    await expectAppError(cora.itemWrites.countPendingItems(album.id), 'album/forbidden');
+    await expectAppError(cora.itemWrites.clearPendingItems(album.id), 'album/forbidden');
+    expect(await owner.itemWrites.clearPendingItems(album.id)).toBe(2);
+    expect(await owner.itemWrites.countPendingItems(album.id)).toBe(0);
+    await expectAppError(cora.items.getItem(album.id, reserved[1]!.id), 'item/not-found');
   });
 
   it('clears 12,000 unfinished uploads, in as many calls as it takes', async () => {
     const { backend: owner } = await signedUp();
-    const album = await owner.data.createAlbum({ title: 'Crowded' });
+    const album = await owner.albums.createAlbum({ title: 'Crowded' });
     const helpers = [await signedUp(), await signedUp()];
     for (const [i, { backend }] of helpers.entries()) {
       const id = (await backend.auth.getSession())!.userId;
       await db.query(`insert into public.album_members (album_id, user_id, role) values ($1, $2, 'contributor')`, [album.id, id]);
       const n = i === 0 ? 10_000 : 2_000;
-      await backend.data.reserveItems(album.id, Array.from({ length: n }, () => reserveInput()));
+      await backend.itemWrites.reserveItems(album.id, Array.from({ length: n }, () => reserveInput()));
     }
-    expect(await owner.data.countPendingItems(album.id)).toBe(12_000);
+    expect(await owner.itemWrites.countPendingItems(album.id)).toBe(12_000);
     // Each call clears at most 5,000 (tests/db/db-rules.test.ts); the adapter calls until all are gone.
-    expect(await owner.data.clearPendingItems(album.id)).toBe(12_000);
-    expect(await owner.data.countPendingItems(album.id)).toBe(0);
+    expect(await owner.itemWrites.clearPendingItems(album.id)).toBe(12_000);
+    expect(await owner.itemWrites.countPendingItems(album.id)).toBe(0);
   });
 
   it('sends no request the emulated project cannot serve', () => {

@@ -27,9 +27,9 @@ const person = () => signUpPerson(wire, 'Member');
 
 /** `owner`'s new album, joined by `others` through one invitation with `role`. */
 async function sharedAlbum(owner: Person, role: 'editor' | 'contributor' | 'viewer', ...others: Person[]): Promise<string> {
-  const album = await owner.backend.data.createAlbum({ title: 'Together' });
-  const { token } = await owner.backend.data.createInvite(album.id, { role });
-  for (const other of others) expect(await other.backend.data.acceptInvite(token)).toBe(album.id);
+  const album = await owner.backend.albums.createAlbum({ title: 'Together' });
+  const { token } = await owner.backend.members.createInvite(album.id, { role });
+  for (const other of others) expect(await other.backend.members.acceptInvite(token)).toBe(album.id);
   return album.id;
 }
 
@@ -37,91 +37,91 @@ describe('members and invitations over the emulated wire', () => {
   it('the owner invites; a stranger previews the album, joins with the role, and shows in the member list', async () => {
     const ada = await person();
     const bob = await person();
-    const album = await ada.backend.data.createAlbum({ title: 'Lisbon' });
-    const { invite, token } = await ada.backend.data.createInvite(album.id, { role: 'contributor', maxUses: 2 });
+    const album = await ada.backend.albums.createAlbum({ title: 'Lisbon' });
+    const { invite, token } = await ada.backend.members.createInvite(album.id, { role: 'contributor', maxUses: 2 });
     expect(token.length).toBeGreaterThanOrEqual(22);
     expect(invite).toMatchObject({ albumId: album.id, role: 'contributor', email: null, maxUses: 2, useCount: 0, createdBy: ada.id, revokedAt: null });
     const days = (Date.parse(invite.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
     expect(days).toBeLessThanOrEqual(7);
-    expect((await ada.backend.data.listInvites(album.id)).map((i) => i.id)).toEqual([invite.id]);
-    expect(JSON.stringify(await ada.backend.data.listInvites(album.id))).not.toContain(token);
+    expect((await ada.backend.members.listInvites(album.id)).map((i) => i.id)).toEqual([invite.id]);
+    expect(JSON.stringify(await ada.backend.members.listInvites(album.id))).not.toContain(token);
 
-    await expectAppError(bob.backend.data.getAlbum(album.id), 'album/not-found');
-    expect(await bob.backend.data.invitePreview(token)).toEqual({ albumTitle: 'Lisbon', coverThumbKey: null, coverThumbhash: null, inviterName: ada.name });
-    expect(await bob.backend.data.acceptInvite(token)).toBe(album.id);
-    expect((await bob.backend.data.getAlbum(album.id)).role).toBe('contributor');
+    await expectAppError(bob.backend.albums.getAlbum(album.id), 'album/not-found');
+    expect(await bob.backend.members.invitePreview(token)).toEqual({ albumTitle: 'Lisbon', coverThumbKey: null, coverThumbhash: null, inviterName: ada.name });
+    expect(await bob.backend.members.acceptInvite(token)).toBe(album.id);
+    expect((await bob.backend.albums.getAlbum(album.id)).role).toBe('contributor');
 
-    const members = await ada.backend.data.listMembers(album.id);
+    const members = await ada.backend.members.listMembers(album.id);
     expect(members.map((m) => [m.userId, m.displayName, m.role])).toEqual([
       [ada.id, ada.name, 'owner'],
       [bob.id, bob.name, 'contributor'],
     ]);
     expect(members[1]).toMatchObject({ addedBy: ada.id, addedByName: ada.name, avatarKey: null });
-    expect(await bob.backend.data.listMembers(album.id)).toEqual(members);
-    expect((await ada.backend.data.listInvites(album.id))[0]?.useCount).toBe(1);
+    expect(await bob.backend.members.listMembers(album.id)).toEqual(members);
+    expect((await ada.backend.members.listInvites(album.id))[0]?.useCount).toBe(1);
     // Only the owner sees the invitations.
-    expect(await bob.backend.data.listInvites(album.id)).toEqual([]);
+    expect(await bob.backend.members.listInvites(album.id)).toEqual([]);
     // Opening the link again as a member spends nothing.
-    expect(await bob.backend.data.acceptInvite(token)).toBe(album.id);
-    expect((await ada.backend.data.listInvites(album.id))[0]?.useCount).toBe(1);
+    expect(await bob.backend.members.acceptInvite(token)).toBe(album.id);
+    expect((await ada.backend.members.listInvites(album.id))[0]?.useCount).toBe(1);
   });
 
   it('the owner changes a role and removes a member; the member may do neither', async () => {
     const ada = await person();
     const bob = await person();
     const albumId = await sharedAlbum(ada, 'editor', bob);
-    await expectAppError(bob.backend.data.setMemberRole(albumId, ada.id, 'viewer'), 'album/forbidden');
-    await expectAppError(bob.backend.data.removeMember(albumId, ada.id), 'album/forbidden');
-    await expectAppError(bob.backend.data.createInvite(albumId, { role: 'editor' }), 'album/forbidden');
-    await expectAppError(bob.backend.data.transferOwnership(albumId, bob.id), 'album/forbidden');
+    await expectAppError(bob.backend.members.setMemberRole(albumId, ada.id, 'viewer'), 'album/forbidden');
+    await expectAppError(bob.backend.members.removeMember(albumId, ada.id), 'album/forbidden');
+    await expectAppError(bob.backend.members.createInvite(albumId, { role: 'editor' }), 'album/forbidden');
+    await expectAppError(bob.backend.members.transferOwnership(albumId, bob.id), 'album/forbidden');
 
-    await ada.backend.data.setMemberRole(albumId, bob.id, 'viewer');
-    expect((await bob.backend.data.getAlbum(albumId)).role).toBe('viewer');
-    expect((await ada.backend.data.listMembers(albumId)).find((m) => m.userId === bob.id)?.role).toBe('viewer');
+    await ada.backend.members.setMemberRole(albumId, bob.id, 'viewer');
+    expect((await bob.backend.albums.getAlbum(albumId)).role).toBe('viewer');
+    expect((await ada.backend.members.listMembers(albumId)).find((m) => m.userId === bob.id)?.role).toBe('viewer');
 
-    await ada.backend.data.removeMember(albumId, bob.id);
-    await expectAppError(bob.backend.data.getAlbum(albumId), 'album/not-found');
-    await expectAppError(bob.backend.data.listMembers(albumId), 'album/not-found');
-    expect((await ada.backend.data.listMembers(albumId)).map((m) => m.userId)).toEqual([ada.id]);
+    await ada.backend.members.removeMember(albumId, bob.id);
+    await expectAppError(bob.backend.albums.getAlbum(albumId), 'album/not-found');
+    await expectAppError(bob.backend.members.listMembers(albumId), 'album/not-found');
+    expect((await ada.backend.members.listMembers(albumId)).map((m) => m.userId)).toEqual([ada.id]);
   });
 
   it('a revoked invitation says so to whoever holds it, and leaves the pending list', async () => {
     const ada = await person();
     const bob = await person();
-    const album = await ada.backend.data.createAlbum({ title: 'Withdrawn' });
-    const { invite, token } = await ada.backend.data.createInvite(album.id, { role: 'viewer' });
-    await expectAppError(bob.backend.data.revokeInvite(invite.id), 'album/not-found');
-    await ada.backend.data.revokeInvite(invite.id);
-    await ada.backend.data.revokeInvite(invite.id);
-    expect(await ada.backend.data.listInvites(album.id)).toEqual([]);
-    await expectAppError(bob.backend.data.invitePreview(token), 'invite/revoked');
-    await expectAppError(bob.backend.data.acceptInvite(token), 'invite/revoked');
-    await expectAppError(bob.backend.data.getAlbum(album.id), 'album/not-found');
+    const album = await ada.backend.albums.createAlbum({ title: 'Withdrawn' });
+    const { invite, token } = await ada.backend.members.createInvite(album.id, { role: 'viewer' });
+    await expectAppError(bob.backend.members.revokeInvite(invite.id), 'album/not-found');
+    await ada.backend.members.revokeInvite(invite.id);
+    await ada.backend.members.revokeInvite(invite.id);
+    expect(await ada.backend.members.listInvites(album.id)).toEqual([]);
+    await expectAppError(bob.backend.members.invitePreview(token), 'invite/revoked');
+    await expectAppError(bob.backend.members.acceptInvite(token), 'invite/revoked');
+    await expectAppError(bob.backend.albums.getAlbum(album.id), 'album/not-found');
   });
 
   it('a single-use invitation lets one person in and tells the next it is used up', async () => {
     const ada = await person();
     const bob = await person();
     const cy = await person();
-    const album = await ada.backend.data.createAlbum({ title: 'One seat' });
-    const { token } = await ada.backend.data.createInvite(album.id, { role: 'viewer', maxUses: 1, expiresInDays: 1 });
-    expect(await bob.backend.data.acceptInvite(token)).toBe(album.id);
-    await expectAppError(cy.backend.data.acceptInvite(token), 'invite/used-up');
-    await expectAppError(cy.backend.data.invitePreview(token), 'invite/used-up');
-    expect(await ada.backend.data.listInvites(album.id)).toEqual([]);
+    const album = await ada.backend.albums.createAlbum({ title: 'One seat' });
+    const { token } = await ada.backend.members.createInvite(album.id, { role: 'viewer', maxUses: 1, expiresInDays: 1 });
+    expect(await bob.backend.members.acceptInvite(token)).toBe(album.id);
+    await expectAppError(cy.backend.members.acceptInvite(token), 'invite/used-up');
+    await expectAppError(cy.backend.members.invitePreview(token), 'invite/used-up');
+    expect(await ada.backend.members.listInvites(album.id)).toEqual([]);
   });
 
   it('refuses an invitation that lasts no day or more than a year, or that no one may use', async () => {
     const ada = await person();
-    const album = await ada.backend.data.createAlbum({ title: 'Bounds' });
+    const album = await ada.backend.albums.createAlbum({ title: 'Bounds' });
     for (const expiresInDays of [0, 366, 1.5]) {
-      const e = await expectAppError(ada.backend.data.createInvite(album.id, { role: 'viewer', expiresInDays }), 'validation/invalid');
+      const e = await expectAppError(ada.backend.members.createInvite(album.id, { role: 'viewer', expiresInDays }), 'validation/invalid');
       expect(e.details).toMatchObject({ field: 'expiresInDays' });
     }
-    await expectAppError(ada.backend.data.createInvite(album.id, { role: 'viewer', maxUses: 0 }), 'validation/invalid');
-    await expectAppError(ada.backend.data.createInvite(album.id, { role: 'owner' as never }), 'validation/invalid');
-    const { invite } = await ada.backend.data.createInvite(album.id, { role: 'viewer', expiresInDays: 365 });
+    await expectAppError(ada.backend.members.createInvite(album.id, { role: 'viewer', maxUses: 0 }), 'validation/invalid');
+    await expectAppError(ada.backend.members.createInvite(album.id, { role: 'owner' as never }), 'validation/invalid');
+    const { invite } = await ada.backend.members.createInvite(album.id, { role: 'viewer', expiresInDays: 365 });
     expect(Date.parse(invite.expiresAt) - Date.now()).toBeGreaterThan(364 * 86_400_000);
   });
 
@@ -132,20 +132,20 @@ describe('members and invitations over the emulated wire', () => {
     const adas = await addReadyItem(ada.backend, albumId);
     const bobs = await addReadyItem(bob.backend, albumId);
 
-    await ada.backend.data.transferOwnership(albumId, bob.id);
-    expect((await bob.backend.data.getAlbum(albumId)).role).toBe('owner');
-    expect((await ada.backend.data.listMembers(albumId)).map((m) => [m.userId, m.role])).toEqual([
+    await ada.backend.members.transferOwnership(albumId, bob.id);
+    expect((await bob.backend.albums.getAlbum(albumId)).role).toBe('owner');
+    expect((await ada.backend.members.listMembers(albumId)).map((m) => [m.userId, m.role])).toEqual([
       [bob.id, 'owner'],
       [ada.id, 'editor'],
     ]);
-    await expectAppError(bob.backend.data.leaveAlbum(albumId, { keepItems: true }), 'album/forbidden');
+    await expectAppError(bob.backend.members.leaveAlbum(albumId, { keepItems: true }), 'album/forbidden');
 
-    await ada.backend.data.leaveAlbum(albumId, { keepItems: false });
-    await expectAppError(ada.backend.data.getAlbum(albumId), 'album/not-found');
-    const trashed = await bob.backend.data.listItems(albumId, { sort: 'added', trashed: true });
+    await ada.backend.members.leaveAlbum(albumId, { keepItems: false });
+    await expectAppError(ada.backend.albums.getAlbum(albumId), 'album/not-found');
+    const trashed = await bob.backend.items.listItems(albumId, { sort: 'added', trashed: true });
     expect(trashed.rows.map((i) => i.id)).toEqual([adas.id]);
-    expect((await bob.backend.data.listItems(albumId, { sort: 'added' })).rows.map((i) => i.id)).toEqual([bobs.id]);
-    expect((await bob.backend.data.listMembers(albumId)).map((m) => m.userId)).toEqual([bob.id]);
+    expect((await bob.backend.items.listItems(albumId, { sort: 'added' })).rows.map((i) => i.id)).toEqual([bobs.id]);
+    expect((await bob.backend.members.listMembers(albumId)).map((m) => m.userId)).toEqual([bob.id]);
   });
 
   it('a member who leaves keeping their items leaves them in the album', async () => {
@@ -153,9 +153,9 @@ describe('members and invitations over the emulated wire', () => {
     const bob = await person();
     const albumId = await sharedAlbum(ada, 'contributor', bob);
     const bobs = await addReadyItem(bob.backend, albumId);
-    await bob.backend.data.leaveAlbum(albumId, { keepItems: true });
-    await expectAppError(bob.backend.data.getAlbum(albumId), 'album/not-found');
-    expect((await ada.backend.data.listItems(albumId, { sort: 'added' })).rows.map((i) => i.id)).toEqual([bobs.id]);
+    await bob.backend.members.leaveAlbum(albumId, { keepItems: true });
+    await expectAppError(bob.backend.albums.getAlbum(albumId), 'album/not-found');
+    expect((await ada.backend.items.listItems(albumId, { sort: 'added' })).rows.map((i) => i.id)).toEqual([bobs.id]);
   });
 
   it('the home screen\'s activity still reads once people join, change roles, leave, are removed and hand over', async () => {
@@ -163,11 +163,11 @@ describe('members and invitations over the emulated wire', () => {
     const bob = await person();
     const cy = await person();
     const albumId = await sharedAlbum(ada, 'viewer', bob, cy);
-    await ada.backend.data.setMemberRole(albumId, bob.id, 'editor');
-    await ada.backend.data.removeMember(albumId, cy.id);
-    await ada.backend.data.transferOwnership(albumId, bob.id);
-    await ada.backend.data.leaveAlbum(albumId, { keepItems: true });
-    const verbs = (await bob.backend.data.listActivity(20)).map((a) => a.verb);
+    await ada.backend.members.setMemberRole(albumId, bob.id, 'editor');
+    await ada.backend.members.removeMember(albumId, cy.id);
+    await ada.backend.members.transferOwnership(albumId, bob.id);
+    await ada.backend.members.leaveAlbum(albumId, { keepItems: true });
+    const verbs = (await bob.backend.activity.listActivity(20)).map((a) => a.verb);
     expect(verbs).toEqual(['left', 'transferred_ownership', 'removed_member', 'changed_role', 'joined', 'joined', 'created_album']);
   });
 

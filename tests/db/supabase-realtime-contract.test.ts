@@ -81,7 +81,7 @@ describe('Supabase realtime over the emulated wire', () => {
   it('tells a stranger who subscribes to an album nothing of its new items, while a member hears them', async () => {
     const pair = await makePair();
     const stranger = await signedUp();
-    const album = await pair.a.data.createAlbum({ title: 'Members only' });
+    const album = await pair.a.albums.createAlbum({ title: 'Members only' });
     await pair.share!(album.id);
     const heardByMember: ChangeEvent[] = [];
     const heardByStranger: ChangeEvent[] = [];
@@ -91,7 +91,7 @@ describe('Supabase realtime over the emulated wire', () => {
     const stopStranger = stranger.backend.realtime.subscribe(album.id, { onChange: (ev) => heardByStranger.push(ev), onJoined: (info) => strangerJoins.push(info) });
     try {
       const item = await addReadyItem(pair.a, album.id);
-      await pair.a.data.updateAlbum(album.id, { title: 'Members only, renamed' });
+      await pair.a.albums.updateAlbum(album.id, { title: 'Members only, renamed' });
       await waitFor(() => heardByMember.find((ev) => ev.entity === 'item' && ev.row.id === item.id), REALTIME_DEADLINE_MS * 2, 'the member hearing the item');
       // Whatever reaches the member has been sent by then; give a late one the same again to arrive.
       await sleep(300);
@@ -105,7 +105,7 @@ describe('Supabase realtime over the emulated wire', () => {
 
   it('tells a member about an item removed for good, by its key, as an event of the album', async () => {
     const pair = await makePair();
-    const album = await pair.a.data.createAlbum({ title: 'Purged' });
+    const album = await pair.a.albums.createAlbum({ title: 'Purged' });
     await pair.share!(album.id);
     const item = await addReadyItem(pair.a, album.id);
     const heard: ChangeEvent[] = [];
@@ -122,7 +122,7 @@ describe('Supabase realtime over the emulated wire', () => {
 
   it('after a dropped connection it joins again and says changes may have been missed; then it hears again', async () => {
     const pair = await makePair();
-    const album = await pair.a.data.createAlbum({ title: 'Flaky network' });
+    const album = await pair.a.albums.createAlbum({ title: 'Flaky network' });
     await pair.share!(album.id);
     const heard: ChangeEvent[] = [];
     const { stop, joins } = await subscribeLive(pair.b, album.id, { onChange: (ev) => heard.push(ev) });
@@ -146,7 +146,7 @@ describe('Supabase realtime over the emulated wire', () => {
     const member = await signedUp();
     const stranger = await signedUp();
     const [ownerDb, memberDb] = await Promise.all([rawClient(owner), rawClient(member)]);
-    const album = await owner.backend.data.createAlbum({ title });
+    const album = await owner.backend.albums.createAlbum({ title });
     await invite(ownerDb, memberDb, album.id);
     return { owner, member, stranger, ownerDb, memberDb, album };
   }
@@ -215,7 +215,7 @@ describe('Supabase realtime over the emulated wire', () => {
     const { owner, member, album } = await albumWithStranger('Catch up');
     const seen = new Set<string>();
     const read = async () => {
-      for (const it of (await member.backend.data.listItems(album.id, { sort: 'taken', limit: 100 })).rows) seen.add(it.id);
+      for (const it of (await member.backend.items.listItems(album.id, { sort: 'taken', limit: 100 })).rows) seen.add(it.id);
     };
     // What the album screen does: read again whenever the join says changes may have been missed.
     const { stop, joins } = await subscribeLive(member.backend, album.id, { onJoined: (info) => info.mayHaveMissed && void read() });

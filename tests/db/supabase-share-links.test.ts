@@ -26,8 +26,8 @@ const person = () => signUpPerson(wire, 'Sharer');
 
 /** `owner`'s album with `others` joined in their roles. */
 async function albumWith(owner: WirePerson, ...others: [WirePerson, 'editor' | 'contributor' | 'viewer'][]): Promise<string> {
-  const album = await owner.backend.data.createAlbum({ title: 'Shared by link' });
-  for (const [p, role] of others) await p.backend.data.acceptInvite((await owner.backend.data.createInvite(album.id, { role })).token);
+  const album = await owner.backend.albums.createAlbum({ title: 'Shared by link' });
+  for (const [p, role] of others) await p.backend.members.acceptInvite((await owner.backend.members.createInvite(album.id, { role })).token);
   return album.id;
 }
 
@@ -46,7 +46,7 @@ describe('share links over the emulated wire', () => {
       guestMaxBytes: 5 * 1024 ** 3,
     });
     await db.query(`update public.share_links set created_at = created_at - interval '1 minute' where id = $1`, [older]);
-    const links = await ada.backend.data.listShareLinks(albumId);
+    const links = await ada.backend.shareLinks.listShareLinks(albumId);
     expect(links.map((l) => l.id)).toEqual([newer, older]);
     expect(links[1]).toMatchObject({ albumId, label: 'For Ben', hasPassword: true, allowDownload: true, allowGuestUpload: false, maxViews: 10, viewCount: 3, createdBy: ada.id, revokedAt: null });
     expect(Date.parse(links[1]!.expiresAt!) - Date.now()).toBeGreaterThan(23 * 3_600_000);
@@ -63,9 +63,9 @@ describe('share links over the emulated wire', () => {
     const quiet = await seedShareLink(db, { albumId, createdBy: ada.id, label: 'Quiet', allowGuestUpload: true });
     const [first] = await seedGuestItems(db, party, 'Ana', 3);
     await seedGuestItems(db, party, 'Ben', 1, false);
-    await bob.backend.data.trashItems(albumId, [first!]);
+    await bob.backend.itemWrites.trashItems(albumId, [first!]);
     for (const who of [ada, bob]) {
-      const links = await who.backend.data.listShareLinks(albumId);
+      const links = await who.backend.shareLinks.listShareLinks(albumId);
       expect(Object.fromEntries(links.map((l) => [l.id, l.guestItemCount]))).toEqual({ [party]: 2, [quiet]: 0 });
     }
   });
@@ -74,14 +74,14 @@ describe('share links over the emulated wire', () => {
     const [ada, bob] = [await person(), await person()];
     const albumId = await albumWith(ada, [bob, 'editor']);
     const id = await seedShareLink(db, { albumId, createdBy: ada.id });
-    expect((await bob.backend.data.listShareLinks(albumId)).map((l) => l.id)).toEqual([id]);
-    await bob.backend.data.revokeShareLink(id);
-    const [revoked] = await ada.backend.data.listShareLinks(albumId);
+    expect((await bob.backend.shareLinks.listShareLinks(albumId)).map((l) => l.id)).toEqual([id]);
+    await bob.backend.shareLinks.revokeShareLink(id);
+    const [revoked] = await ada.backend.shareLinks.listShareLinks(albumId);
     expect(revoked!.revokedAt).not.toBeNull();
     // A second revoke, at a later time, would stamp a later one.
     await clockPasses(revoked!.revokedAt!);
-    await ada.backend.data.revokeShareLink(id);
-    expect((await ada.backend.data.listShareLinks(albumId))[0]!.revokedAt).toBe(revoked!.revokedAt);
+    await ada.backend.shareLinks.revokeShareLink(id);
+    expect((await ada.backend.shareLinks.listShareLinks(albumId))[0]!.revokedAt).toBe(revoked!.revokedAt);
   });
 
   it('a contributor, a viewer and a stranger see no link and cannot revoke one; the link stays on', async () => {
@@ -89,12 +89,12 @@ describe('share links over the emulated wire', () => {
     const albumId = await albumWith(ada, [cy, 'contributor'], [dee, 'viewer']);
     const id = await seedShareLink(db, { albumId, createdBy: ada.id, label: 'Family' });
     for (const member of [cy, dee]) {
-      expect(await member.backend.data.listShareLinks(albumId)).toEqual([]);
-      await expectAppError(member.backend.data.revokeShareLink(id), 'album/not-found');
+      expect(await member.backend.shareLinks.listShareLinks(albumId)).toEqual([]);
+      await expectAppError(member.backend.shareLinks.revokeShareLink(id), 'album/not-found');
     }
-    await expectAppError(eve.backend.data.listShareLinks(albumId), 'album/not-found');
-    await expectAppError(eve.backend.data.revokeShareLink(id), 'album/not-found');
-    expect((await ada.backend.data.listShareLinks(albumId))[0]).toMatchObject({ id, revokedAt: null });
+    await expectAppError(eve.backend.shareLinks.listShareLinks(albumId), 'album/not-found');
+    await expectAppError(eve.backend.shareLinks.revokeShareLink(id), 'album/not-found');
+    expect((await ada.backend.shareLinks.listShareLinks(albumId))[0]).toMatchObject({ id, revokedAt: null });
   });
 
   it('sends no request the emulated project cannot serve', () => {

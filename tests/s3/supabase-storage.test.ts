@@ -31,8 +31,8 @@ async function member(name?: string): Promise<Member> {
 
 /** An album of `who`'s with one reserved item; the keys of its original and thumbnail. */
 async function reserved(b: Backend, input = reserveInput()): Promise<{ albumId: string; itemId: string; original: string; thumb: string }> {
-  const album = await b.data.createAlbum({ title: 'Storage' });
-  const [item] = await b.data.reserveItems(album.id, [input]);
+  const album = await b.albums.createAlbum({ title: 'Storage' });
+  const [item] = await b.itemWrites.reserveItems(album.id, [input]);
   return { albumId: album.id, itemId: item!.id, original: item!.originalKey, thumb: item!.originalKey.replace(/original$/, 'thumb.webp') };
 }
 
@@ -48,7 +48,7 @@ describe('Supabase Storage: uploads of every size', () => {
     const { backend } = await member();
     const { albumId, itemId, original } = await reserved(backend, reserveInput({ bytes: size, mime: 'video/mp4', kind: 'video', filename: 'clip.mp4' }));
     // Nothing in the bucket yet: the upload cannot be finished ([Note: An upload is finished only once its original is stored]).
-    await expectAppError(backend.data.finalizeItem(albumId, itemId, finalizeInput()), 'upload/interrupted');
+    await expectAppError(backend.itemWrites.finalizeItem(albumId, itemId, finalizeInput()), 'upload/interrupted');
     const bytes = sampleBytes(size, size);
     const checkpoints: UploadCheckpoint[] = [];
     const result = await backend.files.upload(
@@ -61,7 +61,7 @@ describe('Supabase Storage: uploads of every size', () => {
     // Multipart from 16 MiB: Create and Complete went through (header-signed), each part checkpointed.
     expect(checkpoints.length > 0).toBe(size >= 16 * MiB);
     // The storage server's own row of the object says it is whole: the upload finishes.
-    expect(await backend.data.finalizeItem(albumId, itemId, finalizeInput())).toMatchObject({ status: 'ready', bytes: size });
+    expect(await backend.itemWrites.finalizeItem(albumId, itemId, finalizeInput())).toMatchObject({ status: 'ready', bytes: size });
   });
 
   it('resumes a 40 MiB upload after its process is killed, without sending the confirmed parts again', async () => {
@@ -165,17 +165,17 @@ describe('Supabase Storage: what this server says, in the product’s words', ()
 
   it('a contributor cannot delete the original of their own item once it is in the album; their unfinished upload, yes', async () => {
     const owner = await member('Owner');
-    const album = await owner.backend.data.createAlbum({ title: 'Together' });
+    const album = await owner.backend.albums.createAlbum({ title: 'Together' });
     const contributor = await member('Contributor');
-    const { token } = await owner.backend.data.createInvite(album.id, { role: 'contributor' });
-    await contributor.backend.data.acceptInvite(token);
+    const { token } = await owner.backend.members.createInvite(album.id, { role: 'contributor' });
+    await contributor.backend.members.acceptInvite(token);
 
-    const [ready, pending] = await contributor.backend.data.reserveItems(album.id, [reserveInput({ bytes: 300 }), reserveInput({ bytes: 300 })]);
+    const [ready, pending] = await contributor.backend.itemWrites.reserveItems(album.id, [reserveInput({ bytes: 300 }), reserveInput({ bytes: 300 })]);
     for (const item of [ready!, pending!]) {
       await contributor.backend.files.upload({ key: item.originalKey, blob: new Blob([sampleBytes(300, 4)]), contentType: 'image/jpeg' });
       expect(await world.stored(item.originalKey)).not.toBeNull();
     }
-    await contributor.backend.data.finalizeItem(album.id, ready!.id, finalizeInput());
+    await contributor.backend.itemWrites.finalizeItem(album.id, ready!.id, finalizeInput());
     await expectAppError(contributor.backend.files.remove([ready!.originalKey]), 'storage/denied');
     await expectAppError(owner.backend.files.remove([ready!.originalKey]), 'storage/denied');
     expect(await world.stored(ready!.originalKey)).not.toBeNull();

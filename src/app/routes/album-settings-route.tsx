@@ -72,7 +72,7 @@ function SettingsScreen({ album, home }: { album: Album; home: (toast: string) =
       <LocationChoiceSection key={`location-${album.id}`} album={album} />
       <MembersSection album={album} me={session?.userId ?? album.ownerId} sharing={sharing} onLeft={() => home(`You left “${album.title}”.`)} />
       {sections.invitations && <InvitationsSection albumId={album.id} sharing={sharing} />}
-      {sections.shareLinks && <ShareLinksSection album={album} links={backend.capabilities.sharing.links} />}
+      {sections.shareLinks && <ShareLinksSection album={album} links={backend.shareLinks !== undefined} />}
       {sections.dangerZone && <DangerZone album={album} onDeleted={() => home(`“${album.title}” was deleted.`)} />}
     </div>
   );

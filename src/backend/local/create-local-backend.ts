@@ -1,8 +1,12 @@
 /** The embedded backend: rows in IndexedDB, bytes in OPFS, live updates across tabs, one local profile. */
 import type { Backend } from '../ports';
+import { lazyPort } from '../lazy-port';
 import { LocalAuth } from './local-auth';
-import { LocalData } from './local-data';
+import { localActivity } from './local-activity';
+import { localAlbums } from './local-albums';
+import type { LocalDataDeps } from './local-data-deps';
 import { LocalDb } from './local-db';
+import { LocalDevices } from './local-devices';
 import { LocalFiles } from './local-files';
 import { LocalFunctions } from './local-functions';
 import { LocalRealtime } from './local-realtime';
@@ -18,6 +22,12 @@ export interface LocalBackendOptions {
 
 export const LOCAL_DEFAULTS = { dbName: 'shoebox', opfsDir: 'shoebox', channelName: 'shoebox' } as const;
 
+/**
+ * Every domain but share links (nothing leaves the device). The albums screen reads albums and activity; the
+ * other domains (an album's items, uploads, comments, members) load with their first call, so the first screen
+ * does not carry them. How each operation meets the database: local-data-deps.ts; indexes and counters:
+ * [Note: Local item indexes] in local-db.ts.
+ */
 export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
   const db = new LocalDb(opts.dbName ?? LOCAL_DEFAULTS.dbName);
   const files = new LocalFiles(opts.opfsDir ?? LOCAL_DEFAULTS.opfsDir);
@@ -25,6 +35,48 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
   let auth: LocalAuth | null = null;
   const realtime = new LocalRealtime(opts.channelName ?? LOCAL_DEFAULTS.channelName, () => auth!.profile());
   auth = new LocalAuth(db, realtime);
-  const data = new LocalData({ db, files, realtime, profile: () => auth.profile() });
-  return { capabilities: { storage: { onDevice: true }, network: { required: false }, sharing: { members: false, links: false } }, auth, data, realtime, functions: new LocalFunctions(data), files };
+  const deps: LocalDataDeps = { db, files, realtime, profile: () => auth.profile() };
+  return {
+    capabilities: { storage: { onDevice: true }, network: { required: false }, sharing: { members: false } },
+    auth,
+    realtime,
+    functions: new LocalFunctions(deps),
+    files,
+    albums: localAlbums(deps),
+    activity: localActivity(deps),
+    devices: new LocalDevices(),
+    items: lazyPort(() => import('./local-item-pages').then((m) => m.localItems(deps)), { listItems: true, countItemsByMonth: true, getItem: true }),
+    itemWrites: {
+      // Others' unfinished uploads are the owner's settings screen's alone: not loaded with the first upload.
+      ...lazyPort(() => import('./local-item-writes').then((m) => m.localItemWrites(deps)), {
+        reserveItems: true,
+        finalizeItem: true,
+        failItem: true,
+        trashItems: true,
+        restoreItems: true,
+      }),
+      ...lazyPort(() => import('./local-pending-items').then((m) => m.localPendingItems(deps)), { countPendingItems: true, clearPendingItems: true }),
+    },
+    members: lazyPort(() => import('./local-members').then((m) => m.localMembers(deps)), {
+      listMembers: true,
+      setMemberRole: true,
+      removeMember: true,
+      transferOwnership: true,
+      leaveAlbum: true,
+      createInvite: true,
+      listInvites: true,
+      revokeInvite: true,
+      invitePreview: true,
+      acceptInvite: true,
+    }),
+    social: lazyPort(() => import('./local-social').then((m) => m.localSocial(deps)), {
+      listComments: true,
+      addComment: true,
+      editComment: true,
+      deleteComment: true,
+      setFavorite: true,
+      listFavoriters: true,
+      itemSocial: true,
+    }),
+  };
 }

@@ -19,7 +19,7 @@ function isolated(): Required<LocalBackendOptions> {
 
 afterEach(() => resetLimits());
 
-describeDataPortContract('local', () => createLocalBackend(isolated()));
+describeDataPortContract('local', () => createLocalBackend(isolated()), { shareLinks: false });
 describeFilesPortContract('local', () => createLocalBackend(isolated()));
 describeAuthPortContract('local', () => createLocalBackend(isolated()));
 describeRealtimePortContract('local (two tabs)', () => {
@@ -46,13 +46,13 @@ describe('local backend', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const titles = Array.from({ length: 8 }, (_, i) => `Album ${i + 1}`);
-      for (const title of titles) await b.data.createAlbum({ title });
-      expect((await b.data.listAlbums()).map((a) => a.title)).toEqual(titles.toReversed());
+      for (const title of titles) await b.albums.createAlbum({ title });
+      expect((await b.albums.listAlbums()).map((a) => a.title)).toEqual(titles.toReversed());
 
-      const album = (await b.data.listAlbums())[0]!;
+      const album = (await b.albums.listAlbums())[0]!;
       const added: string[] = [];
       for (let i = 0; i < 8; i++) added.push((await addReadyItem(b, album.id, { takenAt: null })).id);
-      expect((await b.data.listItems(album.id, { sort: 'added' })).rows.map((i) => i.id)).toEqual(added.toReversed());
+      expect((await b.items.listItems(album.id, { sort: 'added' })).rows.map((i) => i.id)).toEqual(added.toReversed());
     } finally {
       vi.useRealTimers();
     }
@@ -62,13 +62,13 @@ describe('local backend', () => {
     const names = isolated();
     const tab1 = createLocalBackend(names);
     const tab2 = createLocalBackend(names);
-    const album = await tab1.data.createAlbum({ title: 'Two tabs' });
+    const album = await tab1.albums.createAlbum({ title: 'Two tabs' });
     const heard: { ev: ChangeEvent; at: number }[] = [];
     const stop = tab2.realtime.subscribe(album.id, { onChange: (ev) => heard.push({ ev, at: performance.now() }) });
     try {
-      const [reserved] = await tab1.data.reserveItems(album.id, [reserveInput()]);
+      const [reserved] = await tab1.itemWrites.reserveItems(album.id, [reserveInput()]);
       const start = performance.now();
-      await tab1.data.finalizeItem(album.id, reserved!.id, {
+      await tab1.itemWrites.finalizeItem(album.id, reserved!.id, {
         sha256: 'b'.repeat(64),
         width: 10,
         height: 10,
@@ -82,7 +82,7 @@ describe('local backend', () => {
       const got = await waitFor(() => heard.find((h) => h.ev.entity === 'item' && h.ev.row.status === 'ready'), 1500, 'the item');
       expect(got.at - start).toBeLessThan(1000);
       // And what the other tab then reads is the same row.
-      const page = await tab2.data.listItems(album.id, { sort: 'added' });
+      const page = await tab2.items.listItems(album.id, { sort: 'added' });
       expect(page.rows.map((i) => i.id)).toEqual([reserved!.id]);
       expect(heard.some((h) => h.ev.entity === 'album' && h.ev.row.itemCount === 1)).toBe(true);
     } finally {
@@ -92,7 +92,7 @@ describe('local backend', () => {
 
   it('tells subscribers in the same tab as well', async () => {
     const b = createLocalBackend(isolated());
-    const album = await b.data.createAlbum({ title: 'Same tab' });
+    const album = await b.albums.createAlbum({ title: 'Same tab' });
     const heard: ChangeEvent[] = [];
     const stop = b.realtime.subscribe(album.id, { onChange: (ev) => heard.push(ev) });
     const item = await addReadyItem(b, album.id);
@@ -109,9 +109,9 @@ describe('local backend', () => {
     const day = 86_400_000;
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + day });
     try {
-      const ahead = await b.data.createAlbum({ title: 'While the clock was a day ahead' });
+      const ahead = await b.albums.createAlbum({ title: 'While the clock was a day ahead' });
       vi.setSystemTime(Date.now() - day);
-      const next = await b.data.createAlbum({ title: 'After it was put right' });
+      const next = await b.albums.createAlbum({ title: 'After it was put right' });
       expect(Date.parse(ahead.updatedAt) - Date.parse(next.updatedAt)).toBeGreaterThan(day - 60_000);
       expect(next.updatedAt).toBe(new Date().toISOString());
     } finally {
@@ -123,7 +123,7 @@ describe('local backend', () => {
     const names = isolated();
     const tab1 = createLocalBackend(names);
     const tab2 = createLocalBackend(names);
-    const album = await tab1.data.createAlbum({ title: 'Viewers' });
+    const album = await tab1.albums.createAlbum({ title: 'Viewers' });
     let seen1: PresenceViewer[] = [];
     let seen2: PresenceViewer[] = [];
     const stop1 = tab1.realtime.subscribe(album.id, { onPresence: (v) => (seen1 = v) });
@@ -180,45 +180,45 @@ describe('local backend', () => {
   it('declares no other members: inviting, handing over and changing roles are refused, and the owner stays alone', async () => {
     const b = createLocalBackend(isolated());
     expect(b.capabilities.sharing.members).toBe(false);
-    const album = await b.data.createAlbum({ title: 'Only me' });
+    const album = await b.albums.createAlbum({ title: 'Only me' });
     const someone = crypto.randomUUID();
-    await expectAppError(b.data.createInvite(album.id, { role: 'viewer' }), 'album/forbidden');
-    await expectAppError(b.data.transferOwnership(album.id, someone), 'album/forbidden');
-    await expectAppError(b.data.setMemberRole(album.id, someone, 'editor'), 'album/forbidden');
-    await expectAppError(b.data.removeMember(album.id, someone), 'album/forbidden');
-    expect(await b.data.listInvites(album.id)).toEqual([]);
-    expect((await b.data.listMembers(album.id)).map((m) => m.role)).toEqual(['owner']);
+    await expectAppError(b.members.createInvite(album.id, { role: 'viewer' }), 'album/forbidden');
+    await expectAppError(b.members.transferOwnership(album.id, someone), 'album/forbidden');
+    await expectAppError(b.members.setMemberRole(album.id, someone, 'editor'), 'album/forbidden');
+    await expectAppError(b.members.removeMember(album.id, someone), 'album/forbidden');
+    expect(await b.members.listInvites(album.id)).toEqual([]);
+    expect((await b.members.listMembers(album.id)).map((m) => m.role)).toEqual(['owner']);
   });
 
   it('keeps albums and items across a reload', async () => {
     const names = isolated();
     const before = createLocalBackend(names);
-    const album = await before.data.createAlbum({ title: 'Persistent' });
+    const album = await before.albums.createAlbum({ title: 'Persistent' });
     const item = await addReadyItem(before, album.id);
     const after = createLocalBackend(names);
-    expect(await after.data.getAlbum(album.id)).toMatchObject({ title: 'Persistent', itemCount: 1 });
-    expect((await after.data.listItems(album.id, { sort: 'taken' })).rows).toEqual([item]);
+    expect(await after.albums.getAlbum(album.id)).toMatchObject({ title: 'Persistent', itemCount: 1 });
+    expect((await after.items.listItems(album.id, { sort: 'taken' })).rows).toEqual([item]);
   });
 
   it('purges items trashed longer than the trash period, rows and bytes, and nothing else', async () => {
     const b = createLocalBackend(isolated());
-    const album = await b.data.createAlbum({ title: 'Purge' });
+    const album = await b.albums.createAlbum({ title: 'Purge' });
     const old = await addReadyItem(b, album.id, { takenAt: '2020-01-01T00:00:00.000Z' });
     const kept = await addReadyItem(b, album.id, { takenAt: '2020-01-02T00:00:00.000Z' });
     for (const key of [old.originalKey, old.thumbKey!, kept.thumbKey!]) {
       await b.files.upload({ key, blob: new Blob(['bytes of ' + key]), contentType: 'application/octet-stream' });
     }
-    await b.data.trashItems(album.id, [old.id]);
+    await b.itemWrites.trashItems(album.id, [old.id]);
     expect(await b.functions.invoke('purge', {})).toEqual({ purged: 0 });
 
     await afterTrashPeriod(async () => expect(await b.functions.invoke('purge', {})).toEqual({ purged: 1 }));
-    await expectAppError(b.data.getItem(album.id, old.id), 'item/not-found');
-    expect((await b.data.listItems(album.id, { sort: 'taken', trashed: true })).rows).toEqual([]);
-    expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', trashed: true })).toEqual([]);
+    await expectAppError(b.items.getItem(album.id, old.id), 'item/not-found');
+    expect((await b.items.listItems(album.id, { sort: 'taken', trashed: true })).rows).toEqual([]);
+    expect(await b.items.countItemsByMonth(album.id, { sort: 'taken', trashed: true })).toEqual([]);
     const urls = await b.files.urls([old.originalKey, old.thumbKey!, kept.thumbKey!]);
     expect([...urls.keys()]).toEqual([kept.thumbKey]);
     expect(await opfsEntries((b.files as unknown as { rootName: string }).rootName, ['albums', album.id, old.id])).toBeNull();
-    expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 1 });
+    expect(await b.albums.getAlbum(album.id)).toMatchObject({ itemCount: 1 });
 
     const e = await expectAppError(b.functions.invoke('invite-email', {}), 'backend/unreachable');
     expect(e.message).toBe('This function is not available on the local backend.');
@@ -229,32 +229,32 @@ describe('local backend', () => {
   it('deletes an album with its items and their bytes', async () => {
     const names = isolated();
     const b = createLocalBackend(names);
-    const album = await b.data.createAlbum({ title: 'Doomed' });
-    const keep = await b.data.createAlbum({ title: 'Survivor' });
+    const album = await b.albums.createAlbum({ title: 'Doomed' });
+    const keep = await b.albums.createAlbum({ title: 'Survivor' });
     const item = await addReadyItem(b, album.id);
     const survivor = await addReadyItem(b, keep.id);
     await b.files.upload({ key: item.originalKey, blob: new Blob(['x']), contentType: 'image/jpeg' });
     await b.files.upload({ key: survivor.originalKey, blob: new Blob(['y']), contentType: 'image/jpeg' });
-    await b.data.deleteAlbum(album.id);
+    await b.albums.deleteAlbum(album.id);
     expect(await opfsEntries(names.opfsDir, ['albums', album.id])).toBeNull();
     expect((await b.files.urls([item.originalKey])).size).toBe(0);
     expect(await (await b.files.read(survivor.originalKey)).text()).toBe('y');
-    expect((await b.data.listActivity(50)).some((a) => a.albumId === album.id)).toBe(false);
-    expect((await b.data.getAlbum(keep.id)).itemCount).toBe(1);
+    expect((await b.activity.listActivity(50)).some((a) => a.albumId === album.id)).toBe(false);
+    expect((await b.albums.getAlbum(keep.id)).itemCount).toBe(1);
   });
 
   it('holds at most the configured number of items per album; failed uploads free their place', async () => {
     overrideLimits({ maxItemsPerAlbum: 3 });
     const b = createLocalBackend(isolated());
-    const album = await b.data.createAlbum({ title: 'Small' });
+    const album = await b.albums.createAlbum({ title: 'Small' });
     const first = [reserveInput(), reserveInput()];
-    await b.data.reserveItems(album.id, first);
-    const e = await expectAppError(b.data.reserveItems(album.id, [reserveInput(), reserveInput()]), 'validation/invalid');
+    await b.itemWrites.reserveItems(album.id, first);
+    const e = await expectAppError(b.itemWrites.reserveItems(album.id, [reserveInput(), reserveInput()]), 'validation/invalid');
     expect(e.message).toMatch(/full/);
-    expect(await b.data.reserveItems(album.id, first)).toHaveLength(2);
-    await b.data.failItem(album.id, first[0]!.id);
-    await b.data.reserveItems(album.id, [reserveInput(), reserveInput()]);
-    await expectAppError(b.data.reserveItems(album.id, [first[0]!]), 'validation/invalid');
+    expect(await b.itemWrites.reserveItems(album.id, first)).toHaveLength(2);
+    await b.itemWrites.failItem(album.id, first[0]!.id);
+    await b.itemWrites.reserveItems(album.id, [reserveInput(), reserveInput()]);
+    await expectAppError(b.itemWrites.reserveItems(album.id, [first[0]!]), 'validation/invalid');
   });
 
   it('never serves an uploaded SVG or HTML file as a document from the app origin', async () => {
@@ -273,11 +273,11 @@ describe('local backend', () => {
 
   it('takes a failed upload back as a retry under the same id', async () => {
     const b = createLocalBackend(isolated());
-    const album = await b.data.createAlbum({ title: 'Retry' });
+    const album = await b.albums.createAlbum({ title: 'Retry' });
     const input = reserveInput();
-    await b.data.reserveItems(album.id, [input]);
-    await b.data.failItem(album.id, input.id);
-    const [again] = await b.data.reserveItems(album.id, [input]);
+    await b.itemWrites.reserveItems(album.id, [input]);
+    await b.itemWrites.failItem(album.id, input.id);
+    const [again] = await b.itemWrites.reserveItems(album.id, [input]);
     expect(again!.status).toBe('uploading');
   });
 
@@ -287,21 +287,21 @@ describe('local backend', () => {
       await expectAppError(b.files.upload({ key, blob: new Blob(['x']), contentType: 'text/plain' }), 'validation/invalid');
     }
     expect((await b.files.urls(['../outside'])).size).toBe(0);
-    const album = await b.data.createAlbum({ title: 'Queries' });
-    await expectAppError(b.data.listItems(album.id, { sort: 'taken', cursor: 'garbage' }), 'validation/invalid');
-    await expectAppError(b.data.listItems(album.id, { sort: 'taken', month: '2024-13' }), 'validation/invalid');
-    await expectAppError(b.data.listItems(album.id, { sort: 'taken', limit: 0 }), 'validation/invalid');
-    await expectAppError(b.data.reserveItems(album.id, [reserveInput({ id: '../x' })]), 'validation/invalid');
+    const album = await b.albums.createAlbum({ title: 'Queries' });
+    await expectAppError(b.items.listItems(album.id, { sort: 'taken', cursor: 'garbage' }), 'validation/invalid');
+    await expectAppError(b.items.listItems(album.id, { sort: 'taken', month: '2024-13' }), 'validation/invalid');
+    await expectAppError(b.items.listItems(album.id, { sort: 'taken', limit: 0 }), 'validation/invalid');
+    await expectAppError(b.itemWrites.reserveItems(album.id, [reserveInput({ id: '../x' })]), 'validation/invalid');
     const added = await addReadyItem(b, album.id);
-    const cursorForAdded = (await b.data.listItems(album.id, { sort: 'added', limit: 1 })).rows[0];
+    const cursorForAdded = (await b.items.listItems(album.id, { sort: 'added', limit: 1 })).rows[0];
     expect(cursorForAdded?.id).toBe(added.id);
   });
 
   it('leaves nothing at the key of a canceled upload, and abortUpload clears what was left', async () => {
     const names = isolated();
     const b = createLocalBackend(names);
-    const album = await b.data.createAlbum({ title: 'Cancel' });
-    const [item] = await b.data.reserveItems(album.id, [reserveInput()]);
+    const album = await b.albums.createAlbum({ title: 'Cancel' });
+    const [item] = await b.itemWrites.reserveItems(album.id, [reserveInput()]);
     const controller = new AbortController();
     const upload = b.files.upload(
       { key: item!.originalKey, blob: new Blob([new Uint8Array(4 * 1024 * 1024)]), contentType: 'image/jpeg' },
@@ -319,7 +319,7 @@ describe('local backend', () => {
 
   it('serves one object URL per key until the object is removed', async () => {
     const b = createLocalBackend(isolated());
-    const album = await b.data.createAlbum({ title: 'URLs' });
+    const album = await b.albums.createAlbum({ title: 'URLs' });
     const key = objectKeys.thumb(album.id, crypto.randomUUID());
     await b.files.upload({ key, blob: new Blob(['thumb']), contentType: 'image/webp' });
     const first = (await b.files.urls([key])).get(key)!;
@@ -332,7 +332,7 @@ describe('local backend', () => {
   it('pages the same in browsers without getAllRecords (a cursor walk instead)', async () => {
     const names = isolated();
     const b = createLocalBackend(names);
-    const album = await b.data.createAlbum({ title: 'Fallback' });
+    const album = await b.albums.createAlbum({ title: 'Fallback' });
     await seedLocalAlbum(names, album.id, 450, { seed: 7 });
     await addReadyItem(b, album.id, { kind: 'video', takenAt: '2015-06-01T00:00:00.000Z' });
     const query = { sort: 'taken' as const, limit: 100 };
@@ -345,7 +345,7 @@ describe('local backend', () => {
       const withCursor = await listAll(b, album.id, query);
       expect(withCursor.rows.map((i) => i.id)).toEqual(withRecords.rows.map((i) => i.id));
       expect(withCursor.pages).toBe(5);
-      expect((await b.data.listItems(album.id, { sort: 'taken', kind: 'video' })).rows).toHaveLength(1);
+      expect((await b.items.listItems(album.id, { sort: 'taken', kind: 'video' })).rows).toHaveLength(1);
     } finally {
       Object.defineProperty(proto, 'getAllRecords', saved!);
     }
@@ -359,34 +359,34 @@ describe('local backend', () => {
     it('pages in order with continuous cursors and month counts that match the rows', async () => {
       const names = isolated();
       const b = createLocalBackend(names);
-      const album = await b.data.createAlbum({ title: 'Huge' });
+      const album = await b.albums.createAlbum({ title: 'Huge' });
       await seedLocalAlbum(names, album.id, COUNT, { seed: 42 });
-      expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: COUNT });
+      expect(await b.albums.getAlbum(album.id)).toMatchObject({ itemCount: COUNT });
 
       // Three pages in a row: newest first, no gap or repeat where they join.
       const pages: Item[] = [];
       let cursor: string | null = null;
       for (let i = 0; i < 3; i++) {
-        const page: { rows: Item[]; nextCursor: string | null } = await b.data.listItems(album.id, { sort: 'taken', limit: 200, cursor });
+        const page: { rows: Item[]; nextCursor: string | null } = await b.items.listItems(album.id, { sort: 'taken', limit: 200, cursor });
         expect(page.rows).toHaveLength(200);
         pages.push(...page.rows);
         cursor = page.nextCursor;
       }
       expectNewestFirst(pages, (i) => i.takenAt!);
       expect(new Set(pages.map((i) => i.id)).size).toBe(600);
-      const oneBig = (await b.data.listItems(album.id, { sort: 'taken', limit: 600 })).rows;
+      const oneBig = (await b.items.listItems(album.id, { sort: 'taken', limit: 600 })).rows;
       expect(oneBig.map((i) => i.id)).toEqual(pages.map((i) => i.id));
 
-      const byAdded = (await b.data.listItems(album.id, { sort: 'added', limit: 200 })).rows;
+      const byAdded = (await b.items.listItems(album.id, { sort: 'added', limit: 200 })).rows;
       expectNewestFirst(byAdded, (i) => i.createdAt);
 
-      const months = await b.data.countItemsByMonth(album.id, { sort: 'taken' });
+      const months = await b.items.countItemsByMonth(album.id, { sort: 'taken' });
       expect(months.reduce((n, m) => n + m.count, 0)).toBe(COUNT);
       for (let i = 1; i < months.length; i++) expect(months[i - 1]!.month > months[i]!.month).toBe(true);
       expect(months[0]!.month).toBe(pages[0]!.takenAt!.slice(0, 7));
-      const added = await b.data.countItemsByMonth(album.id, { sort: 'added' });
+      const added = await b.items.countItemsByMonth(album.id, { sort: 'added' });
       expect(added.reduce((n, m) => n + m.count, 0)).toBe(COUNT);
-      expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', kind: 'video' })).toEqual([]);
+      expect(await b.items.countItemsByMonth(album.id, { sort: 'taken', kind: 'video' })).toEqual([]);
 
       // A few months, read row by row through their pages, hold exactly what the counts say.
       const sample = [months[0]!, months[Math.floor(months.length / 2)]!, months[months.length - 1]!];
@@ -399,12 +399,12 @@ describe('local backend', () => {
 
       // Trashing from the big album moves the counts by exactly that much.
       const victim = pages[0]!;
-      await b.data.trashItems(album.id, [victim.id]);
-      const after = await b.data.countItemsByMonth(album.id, { sort: 'taken' });
+      await b.itemWrites.trashItems(album.id, [victim.id]);
+      const after = await b.items.countItemsByMonth(album.id, { sort: 'taken' });
       const month = victim.takenAt!.slice(0, 7);
       expect(after.find((m) => m.month === month)?.count ?? 0).toBe(months[0]!.count - 1);
-      expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', trashed: true })).toEqual([{ month, count: 1 }]);
-      expect((await b.data.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!.id).toBe(pages[1]!.id);
+      expect(await b.items.countItemsByMonth(album.id, { sort: 'taken', trashed: true })).toEqual([{ month, count: 1 }]);
+      expect((await b.items.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!.id).toBe(pages[1]!.id);
 
       // The seeded thumbnails are a few shared WebP files that decode.
       const urls = await b.files.urls(pages.map((i) => i.thumbKey!));

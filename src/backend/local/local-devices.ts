@@ -5,25 +5,29 @@
  */
 import { throwIfAborted } from '../../lib/app-error';
 import { checkDeviceInput } from '../../lib/device-input';
-import type { CallOptions, Device, DeviceInput } from '../ports';
+import type { CallOptions, Device, DeviceInput, DevicesPort } from '../ports';
 
-export class LocalDevices {
+export class LocalDevices implements DevicesPort {
   private device: Device | null = null;
 
   // async: a refusal is a rejected promise, as from every other port call.
-  async list(opts: CallOptions): Promise<Device[]> {
+  async listDevices(opts: CallOptions = {}): Promise<Device[]> {
     throwIfAborted(opts.signal);
     return this.device ? [{ ...this.device }] : [];
   }
 
-  async touch(input: DeviceInput, opts: CallOptions): Promise<void> {
+  async touchDevice(input: DeviceInput, opts: CallOptions = {}): Promise<void> {
     throwIfAborted(opts.signal);
     const d = checkDeviceInput(input);
     // One browser, one device: a new id (its storage was cleared) replaces the old one.
     this.device = { ...d, lastSeenAt: new Date().toISOString(), current: true };
   }
 
-  async signOut(_deviceId: string, opts: CallOptions): Promise<void> {
+  async signOutDevice(_deviceId: string, opts: CallOptions = {}): Promise<void> {
+    throwIfAborted(opts.signal);
+  }
+
+  async signOutOtherDevices(opts: CallOptions = {}): Promise<void> {
     throwIfAborted(opts.signal);
   }
 }

@@ -3,7 +3,7 @@
  * these reads small: [Note: Local item indexes] in local-db.ts.
  */
 import { unwrap } from 'idb';
-import type { CallOptions, ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page } from '../ports';
+import type { CallOptions, ItemCountQuery, ItemQuery, ItemSort, ItemsPort, MonthCount, Page } from '../ports';
 import type { Item, ItemKind } from '../entities';
 import { requireAlbum } from './local-album-view';
 import { decodeItemCursor, encodeItemCursor, type ItemCursor } from './local-cursor';
@@ -97,74 +97,72 @@ function favoritesPage(records: ItemRecord[], q: ParsedQuery): Page<Item> {
   return { rows: rows.map(toItem), nextCursor };
 }
 
-export function listItems(deps: LocalDataDeps, albumId: string, query: ItemQuery, opts: CallOptions): Promise<Page<Item>> {
-  return guard(opts.signal, async () => {
-    const q = parseQuery(query);
-    const profile = await deps.profile();
-    return readTransaction(deps, opts.signal, async (tx) => {
-      await requireAlbum(tx, albumId);
-      // [Note: Local filters]
-      if (uploaderExcludes(query, profile.id)) return { rows: [], nextCursor: null };
-      if (query.favoritesOnly) return favoritesPage(await favoriteRecords(tx, albumId, profile.id, q.lb, q.kinds), q);
-      const index = unwrap(tx).objectStore('items').index(q.sort);
-      const pages = await Promise.all(
-        q.kinds.map((kind) => {
-          const range = pageRange(albumId, q, kind);
-          return range ? readDescending<ItemRecord>(index, range, q.limit + 1) : Promise.resolve([]);
-        }),
-      );
-      const time = (r: ItemRecord) => (q.sort === 'taken' ? r.st : r.sa);
-      const merged = pages.flat().map((r) => r.value);
-      if (pages.length > 1) merged.sort((a, b) => compareDesc(time(a), a.id, time(b), b.id));
-      const rows = merged.slice(0, q.limit);
-      const last = rows[rows.length - 1];
-      const nextCursor = merged.length > q.limit && last ? encodeItemCursor({ sort: q.sort, time: time(last), id: last.id }) : null;
-      return { rows: rows.map(toItem), nextCursor };
-    });
-  });
-}
-
-export function countItemsByMonth(
-  deps: LocalDataDeps,
-  albumId: string,
-  query: ItemCountQuery,
-  opts: CallOptions,
-): Promise<MonthCount[]> {
-  return guard(opts.signal, async () => {
-    const sort = checkSort(query?.sort);
-    const kind = checkKind(query.kind);
-    const lb: ListBucket = query.trashed ? 't' : 'a';
-    const profile = await deps.profile();
-    return readTransaction(deps, opts.signal, async (tx) => {
-      await requireAlbum(tx, albumId);
-      // [Note: Local filters]
-      if (uploaderExcludes(query, profile.id)) return [];
-      if (query.favoritesOnly) {
-        const byMonth = new Map<string, number>();
-        for (const r of await favoriteRecords(tx, albumId, profile.id, lb, kind ? [kind] : ITEM_KINDS)) {
-          const month = monthOf(sort === 'taken' ? r.st : r.sa);
-          byMonth.set(month, (byMonth.get(month) ?? 0) + 1);
-        }
-        return [...byMonth].map(([month, count]) => ({ month, count })).sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
-      }
-      const rows = await tx.objectStore('counts').getAll(prefixRange(albumId, lb, sort));
-      const byMonth = new Map<string, number>();
-      for (const r of rows) {
-        if (kind && r.kind !== kind) continue;
-        byMonth.set(r.month, (byMonth.get(r.month) ?? 0) + r.n);
-      }
-      return [...byMonth]
-        .map(([month, count]) => ({ month, count }))
-        .sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
-    });
-  });
-}
-
-export function getItem(deps: LocalDataDeps, albumId: string, itemId: string, opts: CallOptions): Promise<Item> {
-  return readTransaction(deps, opts.signal, async (tx) => {
-    await requireAlbum(tx, albumId);
-    const record = typeof itemId === 'string' ? await tx.objectStore('items').get([albumId, itemId]) : undefined;
-    if (!record) throw itemNotFound();
-    return toItem(record);
-  });
+/** Reading items on IndexedDB. */
+export function localItems(deps: LocalDataDeps): ItemsPort {
+  return {
+    listItems(albumId: string, query: ItemQuery, opts: CallOptions = {}): Promise<Page<Item>> {
+      return guard(opts.signal, async () => {
+        const q = parseQuery(query);
+        const profile = await deps.profile();
+        return readTransaction(deps, opts.signal, async (tx) => {
+          await requireAlbum(tx, albumId);
+          // [Note: Local filters]
+          if (uploaderExcludes(query, profile.id)) return { rows: [], nextCursor: null };
+          if (query.favoritesOnly) return favoritesPage(await favoriteRecords(tx, albumId, profile.id, q.lb, q.kinds), q);
+          const index = unwrap(tx).objectStore('items').index(q.sort);
+          const pages = await Promise.all(
+            q.kinds.map((kind) => {
+              const range = pageRange(albumId, q, kind);
+              return range ? readDescending<ItemRecord>(index, range, q.limit + 1) : Promise.resolve([]);
+            }),
+          );
+          const time = (r: ItemRecord) => (q.sort === 'taken' ? r.st : r.sa);
+          const merged = pages.flat().map((r) => r.value);
+          if (pages.length > 1) merged.sort((a, b) => compareDesc(time(a), a.id, time(b), b.id));
+          const rows = merged.slice(0, q.limit);
+          const last = rows[rows.length - 1];
+          const nextCursor = merged.length > q.limit && last ? encodeItemCursor({ sort: q.sort, time: time(last), id: last.id }) : null;
+          return { rows: rows.map(toItem), nextCursor };
+        });
+      });
+    },
+    countItemsByMonth(albumId: string, query: ItemCountQuery, opts: CallOptions = {}): Promise<MonthCount[]> {
+      return guard(opts.signal, async () => {
+        const sort = checkSort(query?.sort);
+        const kind = checkKind(query.kind);
+        const lb: ListBucket = query.trashed ? 't' : 'a';
+        const profile = await deps.profile();
+        return readTransaction(deps, opts.signal, async (tx) => {
+          await requireAlbum(tx, albumId);
+          // [Note: Local filters]
+          if (uploaderExcludes(query, profile.id)) return [];
+          if (query.favoritesOnly) {
+            const byMonth = new Map<string, number>();
+            for (const r of await favoriteRecords(tx, albumId, profile.id, lb, kind ? [kind] : ITEM_KINDS)) {
+              const month = monthOf(sort === 'taken' ? r.st : r.sa);
+              byMonth.set(month, (byMonth.get(month) ?? 0) + 1);
+            }
+            return [...byMonth].map(([month, count]) => ({ month, count })).sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
+          }
+          const rows = await tx.objectStore('counts').getAll(prefixRange(albumId, lb, sort));
+          const byMonth = new Map<string, number>();
+          for (const r of rows) {
+            if (kind && r.kind !== kind) continue;
+            byMonth.set(r.month, (byMonth.get(r.month) ?? 0) + r.n);
+          }
+          return [...byMonth]
+            .map(([month, count]) => ({ month, count }))
+            .sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
+        });
+      });
+    },
+    getItem(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Item> {
+      return readTransaction(deps, opts.signal, async (tx) => {
+        await requireAlbum(tx, albumId);
+        const record = typeof itemId === 'string' ? await tx.objectStore('items').get([albumId, itemId]) : undefined;
+        if (!record) throw itemNotFound();
+        return toItem(record);
+      });
+    },
+  };
 }

@@ -5,7 +5,7 @@
  */
 import { limits } from '../../config';
 import { AppError } from '../../lib/app-error';
-import { objectKeys, type CallOptions, type ChangeEvent, type FinalizeItemInput, type ReserveItemInput } from '../ports';
+import { objectKeys, type CallOptions, type ChangeEvent, type FinalizeItemInput, type ItemWritesPort, type ReserveItemInput } from '../ports';
 import type { Item } from '../entities';
 import { addActivity, noteAddition } from './local-activity';
 import { albumView, requireAlbum } from './local-album-view';
@@ -14,147 +14,6 @@ import { guard, invalid, itemNotFound } from './local-errors';
 import { checkFinalizeInput, checkIds, checkReserveInput, type ReserveInput } from './local-item-input';
 import { ItemLedger } from './local-item-ledger';
 import { toItem, withListFields } from './local-item-record';
-
-export function reserveItems(deps: LocalDataDeps, albumId: string, inputs: ReserveItemInput[], opts: CallOptions): Promise<Item[]> {
-  return guard(opts.signal, async () => {
-    if (!Array.isArray(inputs)) throw invalid('items', 'The files to add must be a list.');
-    const maxBatch = limits().maxFilesPerBatch;
-    if (inputs.length > maxBatch) throw invalid('files', `Add at most ${maxBatch.toLocaleString('en')} files at once.`, 'too-many', maxBatch);
-    const unique = new Map<string, ReserveInput>();
-    for (const input of inputs) {
-      const checked = checkReserveInput(input);
-      if (!unique.has(checked.id)) unique.set(checked.id, checked);
-    }
-    if (unique.size === 0) return [];
-    const profile = await deps.profile();
-    const at = now();
-    const events: ChangeEvent[] = [];
-    const items = await writeTransaction(deps, async (tx) => {
-      const album = await requireAlbum(tx, albumId);
-      const store = tx.objectStore('items');
-      const wanted = [...unique.values()];
-      const existing = await Promise.all(wanted.map((w) => store.get([albumId, w.id])));
-      const adding = existing.filter((e) => !e || e.status === 'failed').length;
-      const max = limits().maxItemsPerAlbum;
-      if (album.heldCount + adding > max) {
-        throw new AppError('validation/invalid', `This album is full: it can hold ${max.toLocaleString('en')} items.`, {
-          details: { field: 'items', rule: 'full', limit: max },
-        });
-      }
-      const ledger = new ItemLedger();
-      const result: Item[] = [];
-      for (const [i, w] of wanted.entries()) {
-        const before = existing[i];
-        if (before && before.status !== 'failed') {
-          result.push(toItem(before));
-          continue;
-        }
-        // A failed item reserved again is a retry: it goes back to uploading.
-        const item: Item = before
-          ? { ...toItem(before), status: 'uploading' }
-          : {
-              id: w.id,
-              albumId,
-              uploaderId: profile.id,
-              kind: w.kind,
-              status: 'uploading',
-              filename: w.filename,
-              mime: w.mime,
-              bytes: w.bytes,
-              sha256: null,
-              width: null,
-              height: null,
-              durationMs: null,
-              takenAt: null,
-              originalKey: objectKeys.original(albumId, w.id),
-              previewKey: null,
-              thumbKey: null,
-              thumbhash: null,
-              metadata: {},
-              createdAt: at,
-              deletedAt: null,
-            };
-        const record = withListFields(item);
-        await store.put(record);
-        ledger.record(before ?? null, record);
-        events.push({ entity: 'item', op: before ? 'update' : 'insert', albumId, row: rowOf(item) });
-        result.push(item);
-      }
-      await ledger.flush(tx, null);
-      return result;
-    });
-    deps.realtime.emit(events);
-    return items;
-  });
-}
-
-export function finalizeItem(deps: LocalDataDeps, albumId: string, itemId: string, input: FinalizeItemInput, opts: CallOptions): Promise<Item> {
-  return guard(opts.signal, async () => {
-    const done = await checkFinalizeInput(input);
-    const profile = await deps.profile();
-    const at = now();
-    const events: ChangeEvent[] = [];
-    const item = await writeTransaction(deps, async (tx) => {
-      await requireAlbum(tx, albumId);
-      const store = tx.objectStore('items');
-      const before = typeof itemId === 'string' ? await store.get([albumId, itemId]) : undefined;
-      if (!before) throw itemNotFound();
-      // Finalizing again (a retry after a lost answer) changes nothing.
-      if (before.status === 'ready') return toItem(before);
-      const next: Item = {
-        ...toItem(before),
-        status: 'ready',
-        sha256: done.sha256,
-        width: done.width,
-        height: done.height,
-        durationMs: done.durationMs,
-        takenAt: done.takenAt,
-        thumbhash: done.thumbhash,
-        metadata: done.metadata,
-        thumbKey: done.hasThumb ? objectKeys.thumb(albumId, itemId) : null,
-        previewKey: done.hasPreview
-          ? before.kind === 'video'
-            ? objectKeys.poster(albumId, itemId)
-            : objectKeys.preview(albumId, itemId)
-          : null,
-        deletedAt: null,
-      };
-      const record = withListFields(next);
-      await store.put(record);
-      const ledger = new ItemLedger();
-      ledger.record(before, record);
-      await noteAddition(tx, albumId, profile.id, at, 1, itemId, record.kind);
-      const [album] = await ledger.flush(tx, at);
-      events.push({ entity: 'item', op: 'update', albumId, row: rowOf(next) });
-      if (album) events.push({ entity: 'album', op: 'update', albumId, row: rowOf(await albumView(tx, album)) });
-      return next;
-    });
-    deps.realtime.emit(events);
-    return item;
-  });
-}
-
-export function failItem(deps: LocalDataDeps, albumId: string, itemId: string, opts: CallOptions): Promise<void> {
-  return guard(opts.signal, async () => {
-    const events: ChangeEvent[] = [];
-    await writeTransaction(deps, async (tx) => {
-      await requireAlbum(tx, albumId);
-      const store = tx.objectStore('items');
-      const before = typeof itemId === 'string' ? await store.get([albumId, itemId]) : undefined;
-      if (!before) throw itemNotFound();
-      // Only an unfinished upload can fail; a ready item stays as it is.
-      if (before.status !== 'uploading') return;
-      const next: Item = { ...toItem(before), status: 'failed' };
-      const record = withListFields(next);
-      await store.put(record);
-      const ledger = new ItemLedger();
-      ledger.record(before, record);
-      await ledger.flush(tx, null);
-      events.push({ entity: 'item', op: 'update', albumId, row: rowOf(next) });
-    });
-    deps.realtime.emit(events);
-  });
-}
 
 /** Trashes (`trash` true) or restores ready items; one activity row for all that changed. */
 export function setTrashed(deps: LocalDataDeps, albumId: string, itemIds: string[], trash: boolean, opts: CallOptions): Promise<void> {
@@ -186,4 +45,150 @@ export function setTrashed(deps: LocalDataDeps, albumId: string, itemIds: string
     });
     deps.realtime.emit(events);
   });
+}
+
+/** Adding items and the trash on IndexedDB. */
+export function localItemWrites(deps: LocalDataDeps): Omit<ItemWritesPort, 'countPendingItems' | 'clearPendingItems'> {
+  return {
+    reserveItems(albumId: string, inputs: ReserveItemInput[], opts: CallOptions = {}): Promise<Item[]> {
+      return guard(opts.signal, async () => {
+        if (!Array.isArray(inputs)) throw invalid('items', 'The files to add must be a list.');
+        const maxBatch = limits().maxFilesPerBatch;
+        if (inputs.length > maxBatch) throw invalid('files', `Add at most ${maxBatch.toLocaleString('en')} files at once.`, 'too-many', maxBatch);
+        const unique = new Map<string, ReserveInput>();
+        for (const input of inputs) {
+          const checked = checkReserveInput(input);
+          if (!unique.has(checked.id)) unique.set(checked.id, checked);
+        }
+        if (unique.size === 0) return [];
+        const profile = await deps.profile();
+        const at = now();
+        const events: ChangeEvent[] = [];
+        const items = await writeTransaction(deps, async (tx) => {
+          const album = await requireAlbum(tx, albumId);
+          const store = tx.objectStore('items');
+          const wanted = [...unique.values()];
+          const existing = await Promise.all(wanted.map((w) => store.get([albumId, w.id])));
+          const adding = existing.filter((e) => !e || e.status === 'failed').length;
+          const max = limits().maxItemsPerAlbum;
+          if (album.heldCount + adding > max) {
+            throw new AppError('validation/invalid', `This album is full: it can hold ${max.toLocaleString('en')} items.`, {
+              details: { field: 'items', rule: 'full', limit: max },
+            });
+          }
+          const ledger = new ItemLedger();
+          const result: Item[] = [];
+          for (const [i, w] of wanted.entries()) {
+            const before = existing[i];
+            if (before && before.status !== 'failed') {
+              result.push(toItem(before));
+              continue;
+            }
+            // A failed item reserved again is a retry: it goes back to uploading.
+            const item: Item = before
+              ? { ...toItem(before), status: 'uploading' }
+              : {
+                  id: w.id,
+                  albumId,
+                  uploaderId: profile.id,
+                  kind: w.kind,
+                  status: 'uploading',
+                  filename: w.filename,
+                  mime: w.mime,
+                  bytes: w.bytes,
+                  sha256: null,
+                  width: null,
+                  height: null,
+                  durationMs: null,
+                  takenAt: null,
+                  originalKey: objectKeys.original(albumId, w.id),
+                  previewKey: null,
+                  thumbKey: null,
+                  thumbhash: null,
+                  metadata: {},
+                  createdAt: at,
+                  deletedAt: null,
+                };
+            const record = withListFields(item);
+            await store.put(record);
+            ledger.record(before ?? null, record);
+            events.push({ entity: 'item', op: before ? 'update' : 'insert', albumId, row: rowOf(item) });
+            result.push(item);
+          }
+          await ledger.flush(tx, null);
+          return result;
+        });
+        deps.realtime.emit(events);
+        return items;
+      });
+    },
+    finalizeItem(albumId: string, itemId: string, input: FinalizeItemInput, opts: CallOptions = {}): Promise<Item> {
+      return guard(opts.signal, async () => {
+        const done = await checkFinalizeInput(input);
+        const profile = await deps.profile();
+        const at = now();
+        const events: ChangeEvent[] = [];
+        const item = await writeTransaction(deps, async (tx) => {
+          await requireAlbum(tx, albumId);
+          const store = tx.objectStore('items');
+          const before = typeof itemId === 'string' ? await store.get([albumId, itemId]) : undefined;
+          if (!before) throw itemNotFound();
+          // Finalizing again (a retry after a lost answer) changes nothing.
+          if (before.status === 'ready') return toItem(before);
+          const next: Item = {
+            ...toItem(before),
+            status: 'ready',
+            sha256: done.sha256,
+            width: done.width,
+            height: done.height,
+            durationMs: done.durationMs,
+            takenAt: done.takenAt,
+            thumbhash: done.thumbhash,
+            metadata: done.metadata,
+            thumbKey: done.hasThumb ? objectKeys.thumb(albumId, itemId) : null,
+            previewKey: done.hasPreview
+              ? before.kind === 'video'
+                ? objectKeys.poster(albumId, itemId)
+                : objectKeys.preview(albumId, itemId)
+              : null,
+            deletedAt: null,
+          };
+          const record = withListFields(next);
+          await store.put(record);
+          const ledger = new ItemLedger();
+          ledger.record(before, record);
+          await noteAddition(tx, albumId, profile.id, at, 1, itemId, record.kind);
+          const [album] = await ledger.flush(tx, at);
+          events.push({ entity: 'item', op: 'update', albumId, row: rowOf(next) });
+          if (album) events.push({ entity: 'album', op: 'update', albumId, row: rowOf(await albumView(tx, album)) });
+          return next;
+        });
+        deps.realtime.emit(events);
+        return item;
+      });
+    },
+    failItem(albumId: string, itemId: string, opts: CallOptions = {}): Promise<void> {
+      return guard(opts.signal, async () => {
+        const events: ChangeEvent[] = [];
+        await writeTransaction(deps, async (tx) => {
+          await requireAlbum(tx, albumId);
+          const store = tx.objectStore('items');
+          const before = typeof itemId === 'string' ? await store.get([albumId, itemId]) : undefined;
+          if (!before) throw itemNotFound();
+          // Only an unfinished upload can fail; a ready item stays as it is.
+          if (before.status !== 'uploading') return;
+          const next: Item = { ...toItem(before), status: 'failed' };
+          const record = withListFields(next);
+          await store.put(record);
+          const ledger = new ItemLedger();
+          ledger.record(before, record);
+          await ledger.flush(tx, null);
+          events.push({ entity: 'item', op: 'update', albumId, row: rowOf(next) });
+        });
+        deps.realtime.emit(events);
+      });
+    },
+    trashItems: (albumId: string, itemIds: string[], opts: CallOptions = {}) => setTrashed(deps, albumId, itemIds, true, opts),
+    restoreItems: (albumId: string, itemIds: string[], opts: CallOptions = {}) => setTrashed(deps, albumId, itemIds, false, opts),
+  };
 }

@@ -4,8 +4,8 @@
  * refused. An unknown album is `album/not-found` before anything else, as on the server.
  */
 import { AppError } from '../../lib/app-error';
-import type { CallOptions } from '../ports';
-import type { Invite, Member, ShareLink } from '../entities';
+import type { CallOptions, MembersPort } from '../ports';
+import type { Invite, InviteInput, Member, Role } from '../entities';
 import { requireAlbum } from './local-album-view';
 import { readTransaction, type LocalDataDeps } from './local-data-deps';
 import { albumNotFound, guard } from './local-errors';
@@ -14,60 +14,45 @@ function needsOthers(): AppError {
   return new AppError('album/forbidden', 'Albums on this device have one member; sharing needs a Supabase project.', { retryable: false });
 }
 
-function noInvitation(): AppError {
-  return new AppError('invite/not-found', 'There are no invitations on this device.', { retryable: false });
-}
-
-export function listMembers(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<Member[]> {
-  return guard(opts.signal, async () => {
-    const profile = await deps.profile();
-    const album = await readTransaction(deps, opts.signal, (tx) => requireAlbum(tx, albumId));
-    return [
-      {
-        userId: album.ownerId,
-        displayName: profile.id === album.ownerId ? profile.displayName : '',
-        avatarKey: profile.id === album.ownerId ? profile.avatarKey : null,
-        role: 'owner',
-        addedBy: album.ownerId,
-        ...(profile.id === album.ownerId ? { addedByName: profile.displayName } : {}),
-        createdAt: album.createdAt,
-      },
-    ];
-  });
-}
-
-/** `album/not-found` for an unknown album, else `album/forbidden`: the refusal of every call that needs others. */
-export function refuse(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<never> {
-  return guard(opts.signal, async () => {
-    await readTransaction(deps, opts.signal, (tx) => requireAlbum(tx, albumId));
-    throw needsOthers();
-  });
-}
-
-export function listShareLinks(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<ShareLink[]> {
-  return guard(opts.signal, async () => {
-    await readTransaction(deps, opts.signal, (tx) => requireAlbum(tx, albumId));
-    return [];
-  });
-}
-
-/** A share link, which this device never has: there is no album to look up, only the refusal. */
-export function refuseLink(opts: CallOptions): Promise<never> {
-  return guard(opts.signal, () => Promise.reject(needsOthers()));
-}
-
-export function listInvites(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<Invite[]> {
-  return guard(opts.signal, async () => {
-    await readTransaction(deps, opts.signal, (tx) => requireAlbum(tx, albumId));
-    return [];
-  });
-}
-
-export function revokeInvite(opts: CallOptions): Promise<void> {
-  // The server's answer for an id that is no invitation.
-  return guard(opts.signal, () => Promise.reject(albumNotFound()));
-}
-
-export function findInvite(opts: CallOptions): Promise<never> {
-  return guard(opts.signal, () => Promise.reject(noInvitation()));
+/** Members and invitations on this device: the owner alone, and no invitation. */
+export function localMembers(deps: LocalDataDeps): MembersPort {
+  const album = (albumId: string, opts: CallOptions) => readTransaction(deps, opts.signal, (tx) => requireAlbum(tx, albumId));
+  /** `album/not-found` for an unknown album, else `album/forbidden`: the refusal of every call that needs others. */
+  const refuse = (albumId: string, opts: CallOptions = {}): Promise<never> =>
+    guard(opts.signal, async () => {
+      await album(albumId, opts);
+      throw needsOthers();
+    });
+  const noInvitation = (opts: CallOptions = {}): Promise<never> =>
+    guard(opts.signal, () => Promise.reject(new AppError('invite/not-found', 'There are no invitations on this device.', { retryable: false })));
+  return {
+    listMembers(albumId: string, opts: CallOptions = {}): Promise<Member[]> {
+      return guard(opts.signal, async () => {
+        const profile = await deps.profile();
+        const record = await album(albumId, opts);
+        const mine = profile.id === record.ownerId;
+        return [
+          {
+            userId: record.ownerId,
+            displayName: mine ? profile.displayName : '',
+            avatarKey: mine ? profile.avatarKey : null,
+            role: 'owner',
+            addedBy: record.ownerId,
+            ...(mine ? { addedByName: profile.displayName } : {}),
+            createdAt: record.createdAt,
+          },
+        ];
+      });
+    },
+    listInvites: (albumId: string, opts: CallOptions = {}): Promise<Invite[]> => guard(opts.signal, async () => (await album(albumId, opts), [])),
+    setMemberRole: (albumId: string, _userId: string, _role: Role, opts?: CallOptions) => refuse(albumId, opts),
+    removeMember: (albumId: string, _userId: string, opts?: CallOptions) => refuse(albumId, opts),
+    transferOwnership: (albumId: string, _userId: string, opts?: CallOptions) => refuse(albumId, opts),
+    leaveAlbum: (albumId: string, _choice: { keepItems: boolean }, opts?: CallOptions) => refuse(albumId, opts),
+    createInvite: (albumId: string, _input: InviteInput, opts?: CallOptions) => refuse(albumId, opts),
+    // The server's answer for an id that is no invitation.
+    revokeInvite: (_inviteId: string, opts: CallOptions = {}) => guard(opts.signal, () => Promise.reject(albumNotFound())),
+    invitePreview: (_token: string, opts?: CallOptions) => noInvitation(opts),
+    acceptInvite: (_token: string, opts?: CallOptions) => noInvitation(opts),
+  };
 }

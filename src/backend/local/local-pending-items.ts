@@ -3,7 +3,7 @@
  * supabase/migrations/20261123120300_pending_uploads.sql). On this device every row is the one profile's own,
  * so there are none to count or clear; the rule is still the server's, so a seeded row of someone else obeys it.
  */
-import type { CallOptions, ChangeEvent } from '../ports';
+import type { CallOptions, ChangeEvent, ItemWritesPort } from '../ports';
 import { albumView, requireAlbum } from './local-album-view';
 import { readTransaction, rowOf, writeTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
 import type { ItemRecord } from './local-db';
@@ -18,34 +18,38 @@ async function othersPending(tx: AnyTx, albumId: string, me: string): Promise<It
   return rows.filter((r) => r.status !== 'ready' && r.uploaderId !== me);
 }
 
-export function countPendingItems(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<number> {
-  return guard(opts.signal, async () => {
-    const profile = await deps.profile();
-    return (await readTransaction(deps, opts.signal, (tx) => othersPending(tx, albumId, profile.id))).length;
-  });
-}
-
-export function clearPendingItems(deps: LocalDataDeps, albumId: string, opts: CallOptions): Promise<number> {
-  return guard(opts.signal, async () => {
-    const profile = await deps.profile();
-    const events: ChangeEvent[] = [];
-    const gone = await writeTransaction(deps, async (tx) => {
-      const rows = await othersPending(tx, albumId, profile.id);
-      const ledger = new ItemLedger();
-      for (const row of rows) {
-        await tx.objectStore('items').delete([row.albumId, row.id]);
-        ledger.record(row, null);
-        events.push({ entity: 'item', op: 'delete', albumId, row: rowOf(toItem(row)) });
-      }
-      for (const album of await ledger.flush(tx, null)) {
-        events.push({ entity: 'album', op: 'update', albumId, row: rowOf(await albumView(tx, album)) });
-      }
-      return rows;
-    });
-    deps.realtime.emit(events);
-    const results = await Promise.allSettled(gone.map((r) => deps.files.removeTree(`albums/${r.albumId}/${r.id}`)));
-    const failed = results.filter((r) => r.status === 'rejected');
-    if (failed.length > 0) log.error(`Could not remove the files of ${failed.length} cleared uploads`, failed[0]);
-    return gone.length;
-  });
+/** Others' unfinished uploads: part of the item writes port. */
+export function localPendingItems(deps: LocalDataDeps): Pick<ItemWritesPort, 'countPendingItems' | 'clearPendingItems'> {
+  return {
+    countPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {
+      return guard(opts.signal, async () => {
+        const profile = await deps.profile();
+        return (await readTransaction(deps, opts.signal, (tx) => othersPending(tx, albumId, profile.id))).length;
+      });
+    },
+    clearPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {
+      return guard(opts.signal, async () => {
+        const profile = await deps.profile();
+        const events: ChangeEvent[] = [];
+        const gone = await writeTransaction(deps, async (tx) => {
+          const rows = await othersPending(tx, albumId, profile.id);
+          const ledger = new ItemLedger();
+          for (const row of rows) {
+            await tx.objectStore('items').delete([row.albumId, row.id]);
+            ledger.record(row, null);
+            events.push({ entity: 'item', op: 'delete', albumId, row: rowOf(toItem(row)) });
+          }
+          for (const album of await ledger.flush(tx, null)) {
+            events.push({ entity: 'album', op: 'update', albumId, row: rowOf(await albumView(tx, album)) });
+          }
+          return rows;
+        });
+        deps.realtime.emit(events);
+        const results = await Promise.allSettled(gone.map((r) => deps.files.removeTree(`albums/${r.albumId}/${r.id}`)));
+        const failed = results.filter((r) => r.status === 'rejected');
+        if (failed.length > 0) log.error(`Could not remove the files of ${failed.length} cleared uploads`, failed[0]);
+        return gone.length;
+      });
+    },
+  };
 }

@@ -24,19 +24,19 @@ it('tells another tab of a comment, its edit and deletion, and a heart, as plain
   const names = isolated();
   const writer = createLocalBackend(names);
   const reader = createLocalBackend(names);
-  const album = await writer.data.createAlbum({ title: 'Heard' });
+  const album = await writer.albums.createAlbum({ title: 'Heard' });
   const item = await addReadyItem(writer, album.id);
   const heard: ChangeEvent[] = [];
   let joined = false;
   const stop = reader.realtime.subscribe(album.id, { onChange: (ev) => heard.push(ev), onJoined: () => (joined = true) });
   try {
     await waitFor(() => (joined ? true : undefined), 5000, 'the reader joined');
-    const comment = await writer.data.addComment(album.id, item.id, 'Hello from the other tab');
-    await writer.data.editComment(album.id, comment.id, 'Hello again');
-    await writer.data.setFavorite(album.id, item.id, true);
-    await writer.data.setFavorite(album.id, item.id, true);
-    await writer.data.setFavorite(album.id, item.id, false);
-    await writer.data.deleteComment(album.id, comment.id);
+    const comment = await writer.social.addComment(album.id, item.id, 'Hello from the other tab');
+    await writer.social.editComment(album.id, comment.id, 'Hello again');
+    await writer.social.setFavorite(album.id, item.id, true);
+    await writer.social.setFavorite(album.id, item.id, true);
+    await writer.social.setFavorite(album.id, item.id, false);
+    await writer.social.deleteComment(album.id, comment.id);
     const social = () => heard.filter((e) => e.entity === 'comment' || e.entity === 'favorite');
     await waitFor(() => (social().length >= 5 ? true : undefined), 3000, 'five events');
     const me = (await writer.auth.getSession())!.userId;
@@ -65,18 +65,18 @@ it('tells another tab of a comment, its edit and deletion, and a heart, as plain
 it('leaves no comment or heart behind a purged item or a deleted album', async () => {
   const names = isolated();
   const b = createLocalBackend(names);
-  const album = await b.data.createAlbum({ title: 'Gone soon' });
+  const album = await b.albums.createAlbum({ title: 'Gone soon' });
   const [old, kept] = [await addReadyItem(b, album.id), await addReadyItem(b, album.id)];
   for (const item of [old, kept]) {
-    await b.data.addComment(album.id, item.id, 'Words');
-    await b.data.setFavorite(album.id, item.id, true);
+    await b.social.addComment(album.id, item.id, 'Words');
+    await b.social.setFavorite(album.id, item.id, true);
   }
   expect(await stored(names.dbName)).toEqual({ comments: 2, favorites: 2 });
-  await b.data.trashItems(album.id, [old.id]);
+  await b.itemWrites.trashItems(album.id, [old.id]);
   await afterTrashPeriod(async () => expect(await b.functions.invoke('purge', {})).toEqual({ purged: 1 }));
   expect(await stored(names.dbName)).toEqual({ comments: 1, favorites: 1 });
-  expect(await b.data.itemSocial(album.id, [kept.id])).toEqual([{ itemId: kept.id, commentCount: 1, favoriteCount: 1, myFavorite: true }]);
+  expect(await b.social.itemSocial(album.id, [kept.id])).toEqual([{ itemId: kept.id, commentCount: 1, favoriteCount: 1, myFavorite: true }]);
 
-  await b.data.deleteAlbum(album.id);
+  await b.albums.deleteAlbum(album.id);
   expect(await stored(names.dbName)).toEqual({ comments: 0, favorites: 0 });
 });

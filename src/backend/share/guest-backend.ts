@@ -2,15 +2,16 @@
  * A Backend for a share link's guest, so the upload engine (src/upload/) takes a guest's files through the
  * same pipeline as a member's: resumable, the same processing, the same objects. Items are reserved, finished
  * and marked failed through share-upload; the bucket is reached with S3Files and a signer that asks
- * share-upload's `sign` (only the guest's own keys). Everything a guest cannot do is `album/forbidden`.
+ * share-upload's `sign` (only the guest's own keys). It has only the ports adding files takes: a guest can do
+ * nothing else.
  */
 import { AppError } from '../../lib/app-error';
 import type { Item } from '../entities';
-import { objectKeys, type Backend, type CallOptions, type DataPort, type FilesPort, type FunctionsPort } from '../ports';
+import { objectKeys, type CallOptions, type FilesPort, type FunctionsPort, type UploadBackend } from '../ports';
 import { FunctionSigner } from '../s3/function-signer';
 import { S3Files } from '../s3/s3-files';
 import { duplicateError, GuestUploadClient } from './guest-upload-client';
-import { NO_ACCOUNT_CAPABILITIES, NO_DEVICES, NO_REALTIME, noAccountAuth } from './no-account';
+import { NO_ACCOUNT_CAPABILITIES } from './no-account';
 
 export interface GuestBackendConfig {
   /** The app's functions port (supabase-js's, sending the anon key). */
@@ -21,10 +22,7 @@ export interface GuestBackendConfig {
   contentMd5?: boolean;
 }
 
-const GUEST_REFUSAL = 'A guest of a share link can only add files and take back their own.';
-const forbidden = () => Promise.reject(new AppError('album/forbidden', GUEST_REFUSAL));
-
-export function createGuestBackend(config: GuestBackendConfig): Backend & { guest: GuestUploadClient } {
+export function createGuestBackend(config: GuestBackendConfig): UploadBackend & { guest: GuestUploadClient } {
   const client = new GuestUploadClient(config.functions, config.visit, config.guest);
   // FunctionSigner batches the requests of one tick into one call; here that call is share-upload's `sign`.
   const signer = new FunctionSigner({
@@ -41,64 +39,26 @@ export function createGuestBackend(config: GuestBackendConfig): Backend & { gues
     abortUpload: (key, checkpoint, opts) => s3.abortUpload(key, checkpoint, opts),
   };
 
-  const data: DataPort = {
-    async reserveItems(_albumId, inputs, opts) {
-      const { items, duplicates } = await client.reserve(inputs, opts);
-      const first = inputs.find((i) => duplicates.includes(i.id));
-      if (first && items.length === 0) throw duplicateError(first.filename);
-      return items;
-    },
-    finalizeItem: (_albumId, itemId, input, opts) => client.finalize(itemId, input, opts),
-    failItem: (_albumId, itemId, opts) => client.fail(itemId, opts),
-    async getItem(albumId, itemId, opts) {
-      const found = (await client.mine(opts)).items.find((i) => i.id === itemId);
-      if (!found) throw new AppError('item/not-found', 'This item is not one of your uploads.');
-      return guestItemAsItem(albumId, found);
-    },
-    listAlbums: forbidden,
-    getAlbum: forbidden,
-    createAlbum: forbidden,
-    updateAlbum: forbidden,
-    deleteAlbum: forbidden,
-    listItems: forbidden,
-    countItemsByMonth: forbidden,
-    trashItems: forbidden,
-    restoreItems: forbidden,
-    countPendingItems: forbidden,
-    clearPendingItems: forbidden,
-    listActivity: forbidden,
-    unreadCounts: () => Promise.resolve({}),
-    markAlbumSeen: forbidden,
-    listMembers: forbidden,
-    setMemberRole: forbidden,
-    removeMember: forbidden,
-    transferOwnership: forbidden,
-    leaveAlbum: forbidden,
-    createInvite: forbidden,
-    listInvites: forbidden,
-    revokeInvite: forbidden,
-    invitePreview: forbidden,
-    acceptInvite: forbidden,
-    listComments: forbidden,
-    addComment: forbidden,
-    editComment: forbidden,
-    deleteComment: forbidden,
-    setFavorite: forbidden,
-    listFavoriters: forbidden,
-    itemSocial: forbidden,
-    listShareLinks: forbidden,
-    createShareLink: forbidden,
-    revokeShareLink: forbidden,
-    ...NO_DEVICES,
-  };
-
   return {
     capabilities: NO_ACCOUNT_CAPABILITIES,
-    auth: noAccountAuth(GUEST_REFUSAL),
-    data,
-    realtime: NO_REALTIME,
-    functions: config.functions,
     files,
+    items: {
+      async getItem(albumId, itemId, opts) {
+        const found = (await client.mine(opts)).items.find((i) => i.id === itemId);
+        if (!found) throw new AppError('item/not-found', 'This item is not one of your uploads.');
+        return guestItemAsItem(albumId, found);
+      },
+    },
+    itemWrites: {
+      async reserveItems(_albumId, inputs, opts) {
+        const { items, duplicates } = await client.reserve(inputs, opts);
+        const first = inputs.find((i) => duplicates.includes(i.id));
+        if (first && items.length === 0) throw duplicateError(first.filename);
+        return items;
+      },
+      finalizeItem: (_albumId, itemId, input, opts) => client.finalize(itemId, input, opts),
+      failItem: (_albumId, itemId, opts) => client.fail(itemId, opts),
+    },
     guest: client,
   };
 }

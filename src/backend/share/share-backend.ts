@@ -1,13 +1,14 @@
 /**
- * A `Backend` for a link's visitor, so the album grid and the viewer work on `/s/:token` as they do for
+ * The backend of a link's visitor, so the album grid and the viewer work on `/s/:token` as they do for
  * members, unchanged: the album and its pages come from `share-open` (through ShareVisitor), URLs from what the
- * pages carried (refreshed through `urls` when they near expiry), and everything only members have (comments,
- * hearts, members, live updates, activity, any write) answers empty or `album/forbidden` without a request.
+ * pages carried (refreshed through `urls` when they near expiry), and the names of those who added what is
+ * shown. Nothing only members have (comments, hearts, live updates, activity, any write) is there at all: an
+ * AlbumBackend has no such ports.
  */
 import { AppError } from '../../lib/app-error';
 import type { Album, Item, Member } from '../entities';
-import type { Backend, CallOptions, DataPort, FilesPort, ItemCountQuery, ItemQuery, MonthCount, Page, UrlOptions } from '../ports';
-import { NO_ACCOUNT_CAPABILITIES, NO_DEVICES, NO_REALTIME, noAccountAuth } from './no-account';
+import type { AlbumBackend, CallOptions, FunctionsPort, ItemCountQuery, ItemQuery, ItemsPort, MonthCount, Page, UrlOptions } from '../ports';
+import { NO_ACCOUNT_CAPABILITIES } from './no-account';
 import { parseSharedKey, sharedKey } from './share-object-keys';
 import type { ShareOpenAnswer, SharedItem, SharedVariant } from './share-types';
 import type { ShareVisitor } from './share-visitor';
@@ -16,11 +17,6 @@ import type { ShareVisitor } from './share-visitor';
 export const SHARED_ALBUM_ID = 'shared';
 /** Items kept for the viewer's `getItem` (the grid holds its own); the oldest go first. */
 const KEEP_ITEMS = 5000;
-
-const VISITOR_REFUSAL = 'A link visitor cannot do this.';
-const forbidden = (): never => {
-  throw new AppError('album/forbidden', VISITOR_REFUSAL);
-};
 
 export function sharedAlbum(answer: ShareOpenAnswer): Album {
   return {
@@ -83,7 +79,7 @@ export function sharedItemToItem(row: SharedItem, uploaderId: string): Item {
 /** Only the visitor's view of the album: no trash, no favourites, no one person's items. */
 const narrowed = (q: Pick<ItemQuery, 'trashed' | 'favoritesOnly' | 'uploaderId'>) => !!(q.trashed || q.favoritesOnly || q.uploaderId);
 
-export function createShareBackend(visitor: ShareVisitor, functions: Backend['functions']): Backend {
+export function createShareBackend(visitor: ShareVisitor, functions: FunctionsPort): AlbumBackend {
   const credits = new Credits();
   const seen = new Map<string, Item>();
   const remember = (item: Item) => {
@@ -99,12 +95,7 @@ export function createShareBackend(visitor: ShareVisitor, functions: Backend['fu
   // The first counts call of the default view is answered by what `open` already said.
   let openMonthsUsed = false;
 
-  const data: DataPort = {
-    listAlbums: async () => [openedAlbum()],
-    getAlbum: async () => openedAlbum(),
-    createAlbum: async () => forbidden(),
-    updateAlbum: async () => forbidden(),
-    deleteAlbum: async () => forbidden(),
+  const items: ItemsPort = {
     async listItems(_albumId: string, query: ItemQuery, opts?: CallOptions): Promise<Page<Item>> {
       if (narrowed(query)) return { rows: [], nextCursor: null };
       const page = await visitor.items(
@@ -130,44 +121,9 @@ export function createShareBackend(visitor: ShareVisitor, functions: Backend['fu
       if (!item) throw new AppError('item/not-found', 'This item is not among those the link has shown.');
       return item;
     },
-    reserveItems: async () => forbidden(),
-    finalizeItem: async () => forbidden(),
-    failItem: async () => forbidden(),
-    trashItems: async () => forbidden(),
-    restoreItems: async () => forbidden(),
-    countPendingItems: async () => 0,
-    clearPendingItems: async () => forbidden(),
-    listActivity: async () => [],
-    unreadCounts: async () => ({}),
-    markAlbumSeen: async () => undefined,
-    listMembers: async () => credits.members(),
-    setMemberRole: async () => forbidden(),
-    removeMember: async () => forbidden(),
-    transferOwnership: async () => forbidden(),
-    leaveAlbum: async () => forbidden(),
-    createInvite: async () => forbidden(),
-    listInvites: async () => [],
-    revokeInvite: async () => forbidden(),
-    invitePreview: async () => {
-      throw new AppError('invite/not-found', 'A link visitor has no invitation.');
-    },
-    acceptInvite: async () => {
-      throw new AppError('invite/not-found', 'A link visitor has no invitation.');
-    },
-    listComments: async () => [],
-    addComment: async () => forbidden(),
-    editComment: async () => forbidden(),
-    deleteComment: async () => forbidden(),
-    setFavorite: async () => forbidden(),
-    listFavoriters: async () => [],
-    itemSocial: async () => [],
-    listShareLinks: async () => [],
-    createShareLink: async () => forbidden(),
-    revokeShareLink: async () => forbidden(),
-    ...NO_DEVICES,
   };
 
-  const files: FilesPort = {
+  const files: AlbumBackend['files'] = {
     async urls(keys: string[], opts: UrlOptions = {}): Promise<Map<string, string>> {
       if (opts.downloadAs !== undefined) {
         // A download asks afresh for a URL that saves the file under its name.
@@ -191,17 +147,14 @@ export function createShareBackend(visitor: ShareVisitor, functions: Backend['fu
       if (!res.ok) throw new AppError('storage/denied', `HTTP ${res.status}`);
       return res.blob();
     },
-    upload: async () => forbidden(),
-    remove: async () => forbidden(),
-    abortUpload: async () => forbidden(),
   };
 
   return {
     capabilities: NO_ACCOUNT_CAPABILITIES,
-    auth: noAccountAuth(VISITOR_REFUSAL),
-    data,
-    realtime: NO_REALTIME,
     functions,
     files,
+    albums: { getAlbum: async () => openedAlbum() },
+    items,
+    members: { listMembers: async () => credits.members() },
   };
 }

@@ -1,16 +1,24 @@
-/** The Supabase backend: auth, data, realtime and functions through supabase-js; files on S3 (supabase-files.ts). */
+/** The Supabase backend: auth, the data ports, realtime and functions through supabase-js; files on S3 (supabase-files.ts). */
 import { createClient } from '@supabase/supabase-js';
 import { log } from '../../lib/log';
 import type { StorageConfig } from '../../config';
-import type { Backend } from '../ports';
+import type { Backend, ShareLinksPort } from '../ports';
+import { SupabaseActivity } from './supabase-activity';
+import { SupabaseAlbums } from './supabase-albums';
 import { SupabaseAuth } from './supabase-auth';
+import { PostgrestCalls } from './supabase-calls';
+import { SupabaseDevices } from './supabase-devices';
 import { keptProfileIn, type KeyValueStorage } from './kept-profile';
-import { SupabaseData } from './supabase-data';
 import { takeEmailedSession } from './emailed-session';
 import { SupabaseFetch } from './supabase-fetch';
 import { createSupabaseFiles } from './supabase-files';
 import { SupabaseFunctions } from './supabase-functions';
+import { SupabaseItemWrites } from './supabase-item-writes';
+import { SupabaseItems } from './supabase-items';
+import { SupabaseMembers } from './supabase-members';
 import { SupabaseRealtime } from './supabase-realtime';
+import { SupabaseShareLinks } from './supabase-share-links';
+import { SupabaseSocial } from './supabase-social';
 
 /** A WebSocket class for Realtime where the runtime has none (Node before 22). */
 export type WebSocketClass = new (url: string, protocols?: string | string[]) => WebSocket;
@@ -28,7 +36,10 @@ export interface SupabaseBackendConfig {
   webSocket?: WebSocketClass;
 }
 
-export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
+/** Every domain, share links included. */
+export type SupabaseBackend = Backend & { shareLinks: ShareLinksPort };
+
+export function createSupabaseBackend(config: SupabaseBackendConfig): SupabaseBackend {
   const http = new SupabaseFetch(config.fetch);
   const persistSession = config.persistSession ?? true;
   const storageArea = persistSession ? (config.storageArea ?? (globalThis.localStorage as KeyValueStorage | undefined)) : undefined;
@@ -53,11 +64,20 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): Backend {
         (e: unknown) => log.warn('The session of the e-mailed link could not be checked.', e),
       )
     : null;
+  // Every data port sends its requests one way: errors and cancellation are handled once, in PostgrestCalls.
+  const calls = new PostgrestCalls(client, http);
   const auth = new SupabaseAuth(client, http, config.oauthProviders ?? [], adopted, storageArea ? keptProfileIn(storageArea) : null);
   return {
-    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: true, links: true } },
+    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: true } },
     auth,
-    data: new SupabaseData(client, http, functions),
+    albums: new SupabaseAlbums(calls),
+    items: new SupabaseItems(calls),
+    itemWrites: new SupabaseItemWrites(calls),
+    activity: new SupabaseActivity(calls),
+    members: new SupabaseMembers(calls),
+    social: new SupabaseSocial(calls),
+    shareLinks: new SupabaseShareLinks(calls, functions),
+    devices: new SupabaseDevices(calls),
     realtime: new SupabaseRealtime(client, auth),
     functions,
     files: createSupabaseFiles(client, config.url, config.anonKey, functions, config.storage),

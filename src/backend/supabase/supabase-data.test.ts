@@ -64,7 +64,7 @@ describe('Supabase data: requests on the wire', () => {
   it('lists albums from album_summaries, newest update first, with the user’s token, mapped to the app’s shape', async () => {
     const { backend, stub, token } = await signedIn();
     stub.on('GET', '/rest/v1/album_summaries', [ALBUM_ROW]);
-    const albums = await backend.data.listAlbums();
+    const albums = await backend.albums.listAlbums();
 
     const req = stub.last('/rest/v1/album_summaries');
     expect(req.url.searchParams.get('select')).toBe('*');
@@ -94,26 +94,26 @@ describe('Supabase data: requests on the wire', () => {
   it('reads one album as an object and answers album/not-found when PostgREST finds no row (PGRST116)', async () => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/album_summaries', json({ code: 'PGRST116', details: 'The result contains 0 rows', hint: null, message: 'JSON object requested, multiple (or no) rows returned' }, 406));
-    const e = await expectAppError(backend.data.getAlbum(ALBUM_ID), 'album/not-found');
+    const e = await expectAppError(backend.albums.getAlbum(ALBUM_ID), 'album/not-found');
     expect(e.retryable).toBe(false);
     const req = stub.last('/rest/v1/album_summaries');
     expect(req.url.searchParams.get('id')).toBe(`eq.${ALBUM_ID}`);
     expect(req.headers.get('accept')).toBe('application/vnd.pgrst.object+json');
 
     stub.on('GET', '/rest/v1/album_summaries', ALBUM_ROW);
-    expect((await backend.data.getAlbum(ALBUM_ID)).title).toBe('Lisbon');
+    expect((await backend.albums.getAlbum(ALBUM_ID)).title).toBe('Lisbon');
   });
 
   it('creates an album through create_album with the trimmed text, and refuses a bad title without asking the server', async () => {
     const { backend, stub } = await signedIn();
     stub.on('POST', '/rest/v1/rpc/create_album', [{ ...ALBUM_ROW, role: 'owner', title: 'Summer' }]);
-    const album = await backend.data.createAlbum({ title: '  Summer ', description: ' Beaches ' });
+    const album = await backend.albums.createAlbum({ title: '  Summer ', description: ' Beaches ' });
     const req = stub.last('/rest/v1/rpc/create_album', 'POST');
     expect(req.body).toEqual({ p_title: 'Summer', p_description: 'Beaches' });
     expect(album).toMatchObject({ title: 'Summer', role: 'owner' });
 
     stub.clear();
-    const e = await expectAppError(backend.data.createAlbum({ title: 'line\nbreak' }), 'validation/invalid');
+    const e = await expectAppError(backend.albums.createAlbum({ title: 'line\nbreak' }), 'validation/invalid');
     expect(e.details).toEqual({ field: 'title', rule: 'control' });
     expect(stub.requests).toHaveLength(0);
   });
@@ -121,7 +121,7 @@ describe('Supabase data: requests on the wire', () => {
   it('updates an album with a snake_case patch, including clearing the cover', async () => {
     const { backend, stub } = await signedIn();
     stub.on('POST', '/rest/v1/rpc/update_album', [{ ...ALBUM_ROW, title: 'Renamed' }]);
-    await backend.data.updateAlbum(ALBUM_ID, { title: ' Renamed ', coverItemId: null });
+    await backend.albums.updateAlbum(ALBUM_ID, { title: ' Renamed ', coverItemId: null });
     expect(stub.last('/rest/v1/rpc/update_album').body).toEqual({ p_album_id: ALBUM_ID, p_patch: { title: 'Renamed', cover_item_id: null } });
   });
 
@@ -134,7 +134,7 @@ describe('Supabase data: requests on the wire', () => {
       itemRow(1, '2024-01-01T00:00:00+00:00'),
     ];
     stub.on('GET', '/rest/v1/items', rows);
-    const first = await backend.data.listItems(ALBUM_ID, { sort: 'taken', limit: 3 });
+    const first = await backend.items.listItems(ALBUM_ID, { sort: 'taken', limit: 3 });
     let q = stub.last('/rest/v1/items').url.searchParams;
     expect(q.get('album_id')).toBe(`eq.${ALBUM_ID}`);
     expect(q.get('status')).toBe('eq.ready');
@@ -149,19 +149,19 @@ describe('Supabase data: requests on the wire', () => {
     expect(first.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
 
     stub.on('GET', '/rest/v1/items', [rows[3]]);
-    const second = await backend.data.listItems(ALBUM_ID, { sort: 'taken', limit: 3, cursor: first.nextCursor });
+    const second = await backend.items.listItems(ALBUM_ID, { sort: 'taken', limit: 3, cursor: first.nextCursor });
     q = stub.last('/rest/v1/items').url.searchParams;
     const t = '"2024-02-01T10:00:00.123456+00:00"';
     expect(q.get('or')).toBe(`(sort_taken.lt.${t},and(sort_taken.eq.${t},id.lt."${rows[2]!.id}"))`);
     expect(second).toEqual({ rows: [expect.objectContaining({ filename: 'IMG_1.jpg' })], nextCursor: null });
 
-    await expectAppError(backend.data.listItems(ALBUM_ID, { sort: 'taken', cursor: 'not-a-cursor' }), 'validation/invalid');
+    await expectAppError(backend.items.listItems(ALBUM_ID, { sort: 'taken', cursor: 'not-a-cursor' }), 'validation/invalid');
   });
 
   it('filters by month as a UTC range on the sort column, by kind, and reads the trash', async () => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/items', [itemRow(1, '2023-12-31T23:59:59+00:00', { kind: 'video' })]);
-    await backend.data.listItems(ALBUM_ID, { sort: 'added', month: '2023-12', kind: 'video', trashed: true });
+    await backend.items.listItems(ALBUM_ID, { sort: 'added', month: '2023-12', kind: 'video', trashed: true });
     const q = stub.last('/rest/v1/items').url.searchParams;
     expect(q.getAll('created_at')).toEqual(['gte.2023-12-01T00:00:00.000Z', 'lt.2024-01-01T00:00:00.000Z']);
     expect(q.get('kind')).toBe('eq.video');
@@ -169,16 +169,16 @@ describe('Supabase data: requests on the wire', () => {
     expect(q.get('order')).toBe('created_at.desc,id.desc');
     expect(q.get('limit')).toBe('201');
 
-    await expectAppError(backend.data.listItems(ALBUM_ID, { sort: 'taken', month: '2023-13' }), 'validation/invalid');
+    await expectAppError(backend.items.listItems(ALBUM_ID, { sort: 'taken', month: '2023-13' }), 'validation/invalid');
   });
 
   it('tells an empty album from one the caller cannot see', async () => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/items', []);
     stub.on('GET', '/rest/v1/album_summaries', [{ id: ALBUM_ID }]);
-    expect(await backend.data.listItems(ALBUM_ID, { sort: 'taken' })).toEqual({ rows: [], nextCursor: null });
+    expect(await backend.items.listItems(ALBUM_ID, { sort: 'taken' })).toEqual({ rows: [], nextCursor: null });
     stub.on('GET', '/rest/v1/album_summaries', []);
-    await expectAppError(backend.data.listItems(ALBUM_ID, { sort: 'taken' }), 'album/not-found');
+    await expectAppError(backend.items.listItems(ALBUM_ID, { sort: 'taken' }), 'album/not-found');
     expect(stub.last('/rest/v1/album_summaries').url.searchParams.get('id')).toBe(`eq.${ALBUM_ID}`);
   });
 
@@ -187,9 +187,9 @@ describe('Supabase data: requests on the wire', () => {
     const none = json({ code: 'PGRST116', details: 'The result contains 0 rows', hint: null, message: 'JSON object requested, multiple (or no) rows returned' }, 406);
     stub.on('GET', '/rest/v1/items', none);
     stub.on('GET', '/rest/v1/album_summaries', [{ id: ALBUM_ID }]);
-    await expectAppError(backend.data.getItem(ALBUM_ID, crypto.randomUUID()), 'item/not-found');
+    await expectAppError(backend.items.getItem(ALBUM_ID, crypto.randomUUID()), 'item/not-found');
     stub.on('GET', '/rest/v1/album_summaries', []);
-    await expectAppError(backend.data.getItem(ALBUM_ID, crypto.randomUUID()), 'album/not-found');
+    await expectAppError(backend.items.getItem(ALBUM_ID, crypto.randomUUID()), 'album/not-found');
   });
 
   it('counts by month through count_items_by_month', async () => {
@@ -198,7 +198,7 @@ describe('Supabase data: requests on the wire', () => {
       { month: '2023-02', count: 1 },
       { month: '2023-01', count: '3' },
     ]);
-    expect(await backend.data.countItemsByMonth(ALBUM_ID, { sort: 'taken', kind: 'video' })).toEqual([
+    expect(await backend.items.countItemsByMonth(ALBUM_ID, { sort: 'taken', kind: 'video' })).toEqual([
       { month: '2023-02', count: 1 },
       { month: '2023-01', count: 3 },
     ]);
@@ -210,13 +210,13 @@ describe('Supabase data: requests on the wire', () => {
     const inputs = [reserveInput(), reserveInput({ kind: 'video', bytes: 5000 })];
     // The function may answer in any order; the port answers in the order asked.
     stub.on('POST', '/rest/v1/rpc/reserve_items', inputs.map((i, n) => itemRow(n, '2024-01-01T00:00:00+00:00', { id: i.id, status: 'uploading' })).reverse());
-    const reserved = await backend.data.reserveItems(ALBUM_ID, inputs);
+    const reserved = await backend.itemWrites.reserveItems(ALBUM_ID, inputs);
     expect(reserved.map((i) => i.id)).toEqual(inputs.map((i) => i.id));
     expect(stub.last('/rest/v1/rpc/reserve_items').body).toEqual({ p_album_id: ALBUM_ID, p_items: inputs });
 
     const itemId = inputs[0]!.id;
     stub.on('POST', '/rest/v1/rpc/finalize_item', [itemRow(1, '2024-01-01T00:00:00+00:00', { id: itemId })]);
-    await backend.data.finalizeItem(ALBUM_ID, itemId, finalizeInput({ durationMs: 1500, takenAt: '2024-01-01T00:00:00.000Z', metadata: { iso: 100 } }));
+    await backend.itemWrites.finalizeItem(ALBUM_ID, itemId, finalizeInput({ durationMs: 1500, takenAt: '2024-01-01T00:00:00.000Z', metadata: { iso: 100 } }));
     expect(stub.last('/rest/v1/rpc/finalize_item').body).toEqual({
       p_album_id: ALBUM_ID,
       p_item_id: itemId,
@@ -233,16 +233,16 @@ describe('Supabase data: requests on the wire', () => {
       },
     });
     stub.on('POST', '/rest/v1/rpc/finalize_item', []);
-    await expectAppError(backend.data.finalizeItem(ALBUM_ID, itemId, finalizeInput()), 'item/not-found');
+    await expectAppError(backend.itemWrites.finalizeItem(ALBUM_ID, itemId, finalizeInput()), 'item/not-found');
 
     for (const fn of ['fail_item', 'trash_items', 'restore_items', 'delete_album']) stub.on('POST', `/rest/v1/rpc/${fn}`, new Response(null, { status: 204 }));
-    await backend.data.failItem(ALBUM_ID, itemId);
+    await backend.itemWrites.failItem(ALBUM_ID, itemId);
     expect(stub.last('/rest/v1/rpc/fail_item').body).toEqual({ p_album_id: ALBUM_ID, p_item_id: itemId });
-    await backend.data.trashItems(ALBUM_ID, [itemId]);
+    await backend.itemWrites.trashItems(ALBUM_ID, [itemId]);
     expect(stub.last('/rest/v1/rpc/trash_items').body).toEqual({ p_album_id: ALBUM_ID, p_item_ids: [itemId] });
-    await backend.data.restoreItems(ALBUM_ID, [itemId]);
+    await backend.itemWrites.restoreItems(ALBUM_ID, [itemId]);
     expect(stub.last('/rest/v1/rpc/restore_items').body).toEqual({ p_album_id: ALBUM_ID, p_item_ids: [itemId] });
-    await backend.data.deleteAlbum(ALBUM_ID);
+    await backend.albums.deleteAlbum(ALBUM_ID);
     expect(stub.last('/rest/v1/rpc/delete_album').body).toEqual({ p_album_id: ALBUM_ID });
   });
 
@@ -251,7 +251,7 @@ describe('Supabase data: requests on the wire', () => {
     stub.on('GET', '/rest/v1/activity_feed', [
       { id: 'a1', album_id: ALBUM_ID, album_title: 'Lisbon', actor_id: 'u1', actor_name: 'Ada', verb: 'added_items', subject: 'i1', subject_kind: null, count: 3, created_at: '2024-06-01T00:00:00+00:00' },
     ]);
-    expect(await backend.data.listActivity(20)).toEqual([
+    expect(await backend.activity.listActivity(20)).toEqual([
       { id: 'a1', albumId: ALBUM_ID, albumTitle: 'Lisbon', actorId: 'u1', actorName: 'Ada', verb: 'added_items', subjectId: 'i1', subjectKind: null, count: 3, createdAt: '2024-06-01T00:00:00.000Z' },
     ]);
     const q = stub.last('/rest/v1/activity_feed').url.searchParams;
@@ -266,14 +266,14 @@ describe('Supabase data: every error becomes an AppError', () => {
   it.each(productCodes)('a function raising %s (P0001) gives that code, and the function’s words only to the log', async (code) => {
     const { backend, stub } = await signedIn();
     stub.on('POST', '/rest/v1/rpc/trash_items', raised(code, 'Said by the database.'));
-    const e = await expectAppError(backend.data.trashItems(ALBUM_ID, []), code);
+    const e = await expectAppError(backend.itemWrites.trashItems(ALBUM_ID, []), code);
     expect(e.message).toContain('Said by the database.');
   });
 
   it('passes the field named in a P0001 hint on as details', async () => {
     const { backend, stub } = await signedIn();
     stub.on('POST', '/rest/v1/rpc/update_album', json({ code: 'P0001', message: 'validation/invalid', details: 'The cover must be a photo or video.', hint: '{"field":"coverItemId"}' }, 400));
-    const e = await expectAppError(backend.data.updateAlbum(ALBUM_ID, { coverItemId: crypto.randomUUID() }), 'validation/invalid');
+    const e = await expectAppError(backend.albums.updateAlbum(ALBUM_ID, { coverItemId: crypto.randomUUID() }), 'validation/invalid');
     expect(e.details).toEqual({ field: 'coverItemId', rule: 'invalid' });
   });
 
@@ -287,18 +287,18 @@ describe('Supabase data: every error becomes an AppError', () => {
   ] as const)('Postgres/PostgREST %s (HTTP %i, “%s”) becomes %s', async (code, status, message, expected) => {
     const { backend, stub } = await signedIn();
     stub.on('POST', '/rest/v1/rpc/trash_items', json({ code, message, details: null, hint: null }, status));
-    const e = await expectAppError(backend.data.trashItems(ALBUM_ID, []), expected);
+    const e = await expectAppError(backend.itemWrites.trashItems(ALBUM_ID, []), expected);
     expect(e.retryable).toBe(false);
   });
 
   it('server failures are retryable; a 429 says when to retry from Retry-After', async () => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/album_summaries', json({ message: 'upstream failed' }, 502));
-    let e = await expectAppError(backend.data.listAlbums(), 'backend/unreachable');
+    let e = await expectAppError(backend.albums.listAlbums(), 'backend/unreachable');
     expect(e.retryable).toBe(true);
 
     stub.on('GET', '/rest/v1/album_summaries', json({ message: 'API rate limit exceeded' }, 429, { 'Retry-After': '7' }));
-    e = await expectAppError(backend.data.listAlbums(), 'backend/unreachable');
+    e = await expectAppError(backend.albums.listAlbums(), 'backend/unreachable');
     expect(e.retryable).toBe(true);
     expect(e.retryAfterMs).toBeGreaterThan(6000);
     expect(e.retryAfterMs).toBeLessThanOrEqual(7000);
@@ -309,17 +309,17 @@ describe('Supabase data: every error becomes an AppError', () => {
     stub.on('GET', '/rest/v1/album_summaries', () => {
       throw new TypeError('fetch failed');
     });
-    const e = await expectAppError(backend.data.listAlbums(), 'backend/unreachable');
+    const e = await expectAppError(backend.albums.listAlbums(), 'backend/unreachable');
     expect(e.retryable).toBe(true);
     vi.stubGlobal('navigator', { onLine: false });
-    const offline = await expectAppError(backend.data.listAlbums(), 'offline');
+    const offline = await expectAppError(backend.albums.listAlbums(), 'offline');
     expect(offline.retryable).toBe(true);
   });
 
   it('a cancellation passes through as an AbortError, before or during the request', async () => {
     const { backend, stub } = await signedIn();
-    await expectAbortError(backend.data.listAlbums({ signal: AbortSignal.abort() }));
-    await expectAbortError(backend.data.createAlbum({ title: 'Never' }, { signal: AbortSignal.abort() }));
+    await expectAbortError(backend.albums.listAlbums({ signal: AbortSignal.abort() }));
+    await expectAbortError(backend.albums.createAlbum({ title: 'Never' }, { signal: AbortSignal.abort() }));
     expect(stub.requests).toHaveLength(0);
 
     const controller = new AbortController();
@@ -330,7 +330,7 @@ describe('Supabase data: every error becomes an AppError', () => {
     });
     let caught: unknown = null;
     try {
-      await backend.data.listAlbums({ signal: controller.signal });
+      await backend.albums.listAlbums({ signal: controller.signal });
     } catch (err) {
       caught = err;
     }

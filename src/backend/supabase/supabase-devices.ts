@@ -8,8 +8,8 @@ import * as z from 'zod/mini';
 import { throwIfAborted } from '../../lib/app-error';
 import { checkDeviceInput } from '../../lib/device-input';
 import { authError } from './supabase-errors';
-import type { CallOptions, Device, DeviceInput } from '../ports';
-import type { MemberCalls } from './supabase-members';
+import type { CallOptions, Device, DeviceInput, DevicesPort } from '../ports';
+import type { PostgrestCalls } from './supabase-calls';
 import { iso, parseRow, rows, text, timestamp } from './supabase-rows';
 
 const DEVICE_ROW = z.object({
@@ -26,24 +26,24 @@ export function toDevice(row: unknown): Device {
   return { id: r.id, label: r.label, kind: r.kind, installed: r.installed_pwa, lastSeenAt: iso(r.last_seen_at), current: r.current };
 }
 
-export class SupabaseDevices {
-  constructor(private readonly calls: MemberCalls) {}
+export class SupabaseDevices implements DevicesPort {
+  constructor(private readonly calls: PostgrestCalls) {}
 
-  async list(opts: CallOptions): Promise<Device[]> {
+  async listDevices(opts: CallOptions = {}): Promise<Device[]> {
     return rows(await this.calls.send(this.calls.rpc('list_devices', {}), opts.signal)).map(toDevice);
   }
 
-  async touch(input: DeviceInput, opts: CallOptions): Promise<void> {
+  async touchDevice(input: DeviceInput, opts: CallOptions = {}): Promise<void> {
     throwIfAborted(opts.signal);
     const d = checkDeviceInput(input);
     await this.calls.send(this.calls.rpc('touch_device', { p_id: d.id, p_label: d.label, p_kind: d.kind, p_installed: d.installed }), opts.signal);
   }
 
-  async signOut(deviceId: string, opts: CallOptions): Promise<void> {
+  async signOutDevice(deviceId: string, opts: CallOptions = {}): Promise<void> {
     await this.calls.send(this.calls.rpc('sign_out_device', { p_id: deviceId }), opts.signal);
   }
 
-  async signOutOthers(opts: CallOptions): Promise<void> {
+  async signOutOtherDevices(opts: CallOptions = {}): Promise<void> {
     throwIfAborted(opts.signal);
     const { error } = await this.calls.client.auth.signOut({ scope: 'others' });
     if (error) throw authError(error);

@@ -35,7 +35,7 @@ describe('Supabase members and invitations: what the app cannot read fails the c
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/album_members', [MEMBER_ROW]);
     stub.on('GET', '/rest/v1/profiles', [PROFILE_ROW]);
-    expect(await backend.data.listMembers(ALBUM_ID)).toEqual([
+    expect(await backend.members.listMembers(ALBUM_ID)).toEqual([
       { userId: USER.id, displayName: 'Ada', avatarKey: null, role: 'owner', addedBy: USER.id, addedByName: 'Ada', createdAt: '2024-05-01T10:00:00.000Z' },
     ]);
   });
@@ -47,14 +47,14 @@ describe('Supabase members and invitations: what the app cannot read fails the c
   ])('a member whose %s is %j', async (column, value) => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/album_members', [{ ...MEMBER_ROW, [column]: value }]);
-    await expectUnreadable(backend.data.listMembers(ALBUM_ID), column);
+    await expectUnreadable(backend.members.listMembers(ALBUM_ID), column);
   });
 
   it('a member whose profile has no name', async () => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/album_members', [MEMBER_ROW]);
     stub.on('GET', '/rest/v1/profiles', [{ ...PROFILE_ROW, display_name: null }]);
-    await expectUnreadable(backend.data.listMembers(ALBUM_ID), 'display_name');
+    await expectUnreadable(backend.members.listMembers(ALBUM_ID), 'display_name');
   });
 
   it.each([
@@ -64,16 +64,16 @@ describe('Supabase members and invitations: what the app cannot read fails the c
   ])('an invitation whose %s is %j', async (column, value) => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/invites', [{ ...INVITE_ROW, [column]: value }]);
-    await expectUnreadable(backend.data.listInvites(ALBUM_ID), column);
+    await expectUnreadable(backend.members.listInvites(ALBUM_ID), column);
   });
 
   it('a new invitation without its token, a preview without its title, an accept without its album', async () => {
     const { backend, stub } = await signedIn();
     stub.on('POST', '/rest/v1/rpc/create_invite', [{ invite_id: INVITE_ID, token: null }]);
-    await expectUnreadable(backend.data.createInvite(ALBUM_ID, { role: 'viewer' }), 'token');
+    await expectUnreadable(backend.members.createInvite(ALBUM_ID, { role: 'viewer' }), 'token');
     stub.on('POST', '/rest/v1/rpc/invite_preview', [{ cover_thumb_key: null, inviter_name: 'Ada' }]);
-    await expectUnreadable(backend.data.invitePreview(TOKEN), 'album_title');
+    await expectUnreadable(backend.members.invitePreview(TOKEN), 'album_title');
     stub.on('POST', '/rest/v1/rpc/accept_invite', [{ title: 'Lisbon' }]);
-    await expectUnreadable(backend.data.acceptInvite(TOKEN), 'id');
+    await expectUnreadable(backend.members.acceptInvite(TOKEN), 'id');
   });
 });

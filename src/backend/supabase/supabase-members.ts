@@ -3,20 +3,11 @@
  * the caller see them; every change goes through its SQL function (supabase/migrations/20261123200000_* and
  * 20261123200100_*), which checks the caller's role and answers with the codes of PRODUCT.md §8.
  */
-import type { SupabaseClient } from '@supabase/supabase-js';
-import { AppError, throwIfAborted, type ErrorCode } from '../../lib/app-error';
-import type { CallOptions } from '../ports';
+import { AppError, throwIfAborted } from '../../lib/app-error';
+import type { CallOptions, MembersPort } from '../ports';
 import type { Invite, InviteInput, InvitePreview, Member, Role } from '../entities';
-import type { Sendable } from './supabase-data';
+import type { PostgrestCalls, Sendable } from './supabase-calls';
 import { INVITE_COLUMNS, rows, toAlbumId, toInvite, toInvitePreview, toMembership, toNewInvite, toProfileCard } from './supabase-rows';
-
-/** What the data adapter lends: one way to send a request, so errors and cancellation are handled once. */
-export interface MemberCalls {
-  client: SupabaseClient;
-  send(query: Sendable, signal: AbortSignal | undefined, notFound?: ErrorCode): Promise<unknown>;
-  rpc(fn: string, args: Record<string, unknown>): Sendable;
-  requireAlbum(albumId: string, signal: AbortSignal | undefined): Promise<void>;
-}
 
 const DAY_MS = 86_400_000;
 const MAX_INVITE_DAYS = 365;
@@ -39,12 +30,13 @@ function checkInviteInput(input: InviteInput): { expiresAt: string | null; maxUs
   return { expiresAt: ms === null ? null : new Date(Date.now() + ms).toISOString(), maxUses: uses ?? null };
 }
 
-export class SupabaseMembers {
-  constructor(private readonly calls: MemberCalls) {}
+export class SupabaseMembers implements MembersPort {
+  constructor(private readonly calls: PostgrestCalls) {}
 
-  async listMembers(albumId: string, opts: CallOptions): Promise<Member[]> {
+  async listMembers(albumId: string, opts: CallOptions = {}): Promise<Member[]> {
     throwIfAborted(opts.signal);
-    const { client, send } = this.calls;
+    const { client } = this.calls;
+    const send = this.calls.send.bind(this.calls);
     const query = client.from('album_members').select('user_id,role,added_by,created_at').eq('album_id', albumId);
     const memberships = rows(await send(query as unknown as Sendable, opts.signal, 'album/not-found')).map(toMembership);
     // A member always sees themselves, so no rows means no album the caller belongs to.
@@ -71,26 +63,26 @@ export class SupabaseMembers {
     return members.sort((a, b) => Number(b.role === 'owner') - Number(a.role === 'owner') || a.createdAt.localeCompare(b.createdAt) || a.userId.localeCompare(b.userId));
   }
 
-  async setMemberRole(albumId: string, userId: string, role: Role, opts: CallOptions): Promise<void> {
+  async setMemberRole(albumId: string, userId: string, role: Role, opts: CallOptions = {}): Promise<void> {
     await this.calls.send(this.calls.rpc('set_member_role', { p_album_id: albumId, p_user_id: userId, p_role: role }), opts.signal, 'album/not-found');
   }
 
-  async removeMember(albumId: string, userId: string, opts: CallOptions): Promise<void> {
+  async removeMember(albumId: string, userId: string, opts: CallOptions = {}): Promise<void> {
     await this.calls.send(this.calls.rpc('remove_member', { p_album_id: albumId, p_user_id: userId }), opts.signal, 'album/not-found');
   }
 
-  async transferOwnership(albumId: string, userId: string, opts: CallOptions): Promise<void> {
+  async transferOwnership(albumId: string, userId: string, opts: CallOptions = {}): Promise<void> {
     await this.calls.send(this.calls.rpc('transfer_ownership', { p_album_id: albumId, p_new_owner_id: userId }), opts.signal, 'album/not-found');
   }
 
-  async leaveAlbum(albumId: string, choice: { keepItems: boolean }, opts: CallOptions): Promise<void> {
+  async leaveAlbum(albumId: string, choice: { keepItems: boolean }, opts: CallOptions = {}): Promise<void> {
     if (typeof choice?.keepItems !== 'boolean') {
       throw new AppError('validation/invalid', 'Say whether the items you added stay in the album.', { details: { field: 'keepItems' } });
     }
     await this.calls.send(this.calls.rpc('leave_album', { p_album_id: albumId, p_keep_items: choice.keepItems }), opts.signal, 'album/not-found');
   }
 
-  async createInvite(albumId: string, input: InviteInput, opts: CallOptions): Promise<{ invite: Invite; token: string }> {
+  async createInvite(albumId: string, input: InviteInput, opts: CallOptions = {}): Promise<{ invite: Invite; token: string }> {
     throwIfAborted(opts.signal);
     const { expiresAt, maxUses } = checkInviteInput(input);
     const args = { p_album_id: albumId, p_role: input.role, p_email: null, p_expires_at: expiresAt, p_max_uses: maxUses };
@@ -102,7 +94,7 @@ export class SupabaseMembers {
     return { invite, token: created.token };
   }
 
-  async listInvites(albumId: string, opts: CallOptions): Promise<Invite[]> {
+  async listInvites(albumId: string, opts: CallOptions = {}): Promise<Invite[]> {
     throwIfAborted(opts.signal);
     const query = this.calls.client
       .from('invites')
@@ -118,17 +110,17 @@ export class SupabaseMembers {
     return invites.filter((i) => i.maxUses === null || i.useCount < i.maxUses);
   }
 
-  async revokeInvite(inviteId: string, opts: CallOptions): Promise<void> {
+  async revokeInvite(inviteId: string, opts: CallOptions = {}): Promise<void> {
     await this.calls.send(this.calls.rpc('revoke_invite', { p_invite_id: inviteId }), opts.signal, 'album/not-found');
   }
 
-  async invitePreview(token: string, opts: CallOptions): Promise<InvitePreview> {
+  async invitePreview(token: string, opts: CallOptions = {}): Promise<InvitePreview> {
     const [preview] = rows(await this.calls.send(this.calls.rpc('invite_preview', { p_token: token }), opts.signal, 'invite/not-found')).map(toInvitePreview);
     if (!preview) throw noAnswer('invitation');
     return preview;
   }
 
-  async acceptInvite(token: string, opts: CallOptions): Promise<string> {
+  async acceptInvite(token: string, opts: CallOptions = {}): Promise<string> {
     const [albumId] = rows(await this.calls.send(this.calls.rpc('accept_invite', { p_token: token }), opts.signal, 'invite/not-found')).map(toAlbumId);
     if (!albumId) throw noAnswer('album');
     return albumId;

@@ -74,20 +74,20 @@ describe('Supabase rows: what the app cannot read fails the call', () => {
   ])('an album whose %s is %j', async (column, value) => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/album_summaries', [{ ...ALBUM_ROW, [column]: value }]);
-    await expectUnreadable(backend.data.listAlbums(), column);
-    await expectUnreadable(backend.data.getAlbum(ALBUM_ID), column);
+    await expectUnreadable(backend.albums.listAlbums(), column);
+    await expectUnreadable(backend.albums.getAlbum(ALBUM_ID), column);
   });
 
   it('an answer that holds no rows at all', async () => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/album_summaries', json('albums'));
-    await expectAppError(backend.data.listAlbums(), 'backend/unreachable');
+    await expectAppError(backend.albums.listAlbums(), 'backend/unreachable');
   });
 
   it('a well-formed album, with its nulls, still reads', async () => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/album_summaries', [ALBUM_ROW]);
-    expect(await backend.data.listAlbums()).toMatchObject([{ title: 'Lisbon', description: '', itemCount: 3, coverItemId: null, updatedAt: '2024-05-02T11:00:00.000Z' }]);
+    expect(await backend.albums.listAlbums()).toMatchObject([{ title: 'Lisbon', description: '', itemCount: 3, coverItemId: null, updatedAt: '2024-05-02T11:00:00.000Z' }]);
   });
 
   it.each([
@@ -101,25 +101,25 @@ describe('Supabase rows: what the app cannot read fails the call', () => {
   ])('an item whose %s is %j', async (column, value) => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/items', [{ ...ITEM_ROW, [column]: value }]);
-    await expectUnreadable(backend.data.listItems(ALBUM_ID, { sort: 'taken' }), column);
+    await expectUnreadable(backend.items.listItems(ALBUM_ID, { sort: 'taken' }), column);
     stub.on('POST', '/rest/v1/rpc/reserve_items', [{ ...ITEM_ROW, [column]: value }]);
-    await expectUnreadable(backend.data.reserveItems(ALBUM_ID, [{ id: ITEM_ID, filename: 'IMG_1.jpg', mime: 'image/jpeg', kind: 'image', bytes: 1001 }]), column);
+    await expectUnreadable(backend.itemWrites.reserveItems(ALBUM_ID, [{ id: ITEM_ID, filename: 'IMG_1.jpg', mime: 'image/jpeg', kind: 'image', bytes: 1001 }]), column);
   });
 
   it('a month count that is not a count', async () => {
     const { backend, stub } = await signedIn();
     stub.on('POST', '/rest/v1/rpc/count_items_by_month', [{ month: '2023-02', count: 'many' }]);
-    await expectUnreadable(backend.data.countItemsByMonth(ALBUM_ID, { sort: 'taken' }), 'count');
+    await expectUnreadable(backend.items.countItemsByMonth(ALBUM_ID, { sort: 'taken' }), 'count');
     stub.on('POST', '/rest/v1/rpc/count_items_by_month', [{ month: null, count: 2 }]);
-    await expectUnreadable(backend.data.countItemsByMonth(ALBUM_ID, { sort: 'taken' }), 'month');
+    await expectUnreadable(backend.items.countItemsByMonth(ALBUM_ID, { sort: 'taken' }), 'month');
   });
 
   it('an activity of an unknown verb or without a count', async () => {
     const { backend, stub } = await signedIn();
     stub.on('GET', '/rest/v1/activity_feed', [{ ...ACTIVITY_ROW, verb: 'exploded' }]);
-    await expectUnreadable(backend.data.listActivity(20), 'verb');
+    await expectUnreadable(backend.activity.listActivity(20), 'verb');
     stub.on('GET', '/rest/v1/activity_feed', [{ ...ACTIVITY_ROW, count: undefined }]);
-    await expectUnreadable(backend.data.listActivity(20), 'count');
+    await expectUnreadable(backend.activity.listActivity(20), 'count');
   });
 
   it('a profile without a display name: signing in fails instead of greeting ""', async () => {

@@ -7,10 +7,9 @@
 import * as z from 'zod/mini';
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import { checkShareLinkInput } from '../../lib/share-link-rules';
-import type { CallOptions, FunctionsPort } from '../ports';
+import type { CallOptions, FunctionsPort, ShareLinksPort } from '../ports';
 import type { ShareLink, ShareLinkInput } from '../entities';
-import type { Sendable } from './supabase-data';
-import type { MemberCalls } from './supabase-members';
+import type { PostgrestCalls, Sendable } from './supabase-calls';
 import { iso, isoOrNull, parseRow, rows, text, timestamp, toNumber, toNumberOrNull, whole } from './supabase-rows';
 
 /** The columns granted to owners and editors (20261121100800_hidden_link_secrets.sql and 20261125090000_*). */
@@ -109,13 +108,13 @@ export function toCreatedShareLink(answer: unknown): { link: ShareLink; token: s
   };
 }
 
-export class SupabaseShareLinks {
+export class SupabaseShareLinks implements ShareLinksPort {
   constructor(
-    private readonly calls: MemberCalls,
+    private readonly calls: PostgrestCalls,
     private readonly functions: FunctionsPort,
   ) {}
 
-  async list(albumId: string, opts: CallOptions): Promise<ShareLink[]> {
+  async listShareLinks(albumId: string, opts: CallOptions = {}): Promise<ShareLink[]> {
     throwIfAborted(opts.signal);
     const query = this.calls.client
       .from('share_links')
@@ -135,7 +134,7 @@ export class SupabaseShareLinks {
     return links.map((link) => ({ ...link, guestItemCount: added.get(link.id) ?? 0 }));
   }
 
-  async create(albumId: string, input: ShareLinkInput, opts: CallOptions): Promise<{ link: ShareLink; token: string }> {
+  async createShareLink(albumId: string, input: ShareLinkInput, opts: CallOptions = {}): Promise<{ link: ShareLink; token: string }> {
     throwIfAborted(opts.signal);
     const checked = checkShareLinkInput(input);
     const body = {
@@ -154,7 +153,7 @@ export class SupabaseShareLinks {
     return toCreatedShareLink(await this.functions.invoke('share-links', body, opts));
   }
 
-  async revoke(linkId: string, opts: CallOptions): Promise<void> {
+  async revokeShareLink(linkId: string, opts: CallOptions = {}): Promise<void> {
     throwIfAborted(opts.signal);
     const { client, send } = this.calls;
     // Only a link still on is stamped, so revoking twice keeps the first time. The update asks for no row

@@ -9,10 +9,9 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import * as z from 'zod/mini';
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import { commentBody, parseField } from '../../lib/validation';
-import type { CallOptions } from '../ports';
+import type { CallOptions, SocialPort } from '../ports';
 import type { Comment, Favoriter, ItemSocial } from '../entities';
-import type { MemberCalls } from './supabase-members';
-import type { Sendable } from './supabase-data';
+import type { PostgrestCalls, Sendable } from './supabase-calls';
 import { isoTime, rows } from './supabase-rows';
 
 const MAX_SOCIAL_IDS = 1000;
@@ -64,8 +63,8 @@ function pgCode(e: unknown): string | undefined {
 
 const COMMENT_COLUMNS = 'id,item_id,album_id,author_id,body,created_at,edited_at';
 
-export class SupabaseSocial {
-  constructor(private readonly calls: MemberCalls) {}
+export class SupabaseSocial implements SocialPort {
+  constructor(private readonly calls: PostgrestCalls) {}
 
   private get client(): SupabaseClient {
     return this.calls.client;
@@ -91,12 +90,12 @@ export class SupabaseSocial {
     return typeof row?.display_name === 'string' ? row.display_name : '';
   }
 
-  async listComments(albumId: string, itemId: string, opts: CallOptions): Promise<Comment[]> {
+  async listComments(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Comment[]> {
     const data = await this.calls.send(this.calls.rpc('item_comments', { p_album_id: albumId, p_item_id: itemId }), opts.signal, 'album/not-found');
     return rows(data).map((r) => toComment(r));
   }
 
-  async addComment(albumId: string, itemId: string, body: string, opts: CallOptions): Promise<Comment> {
+  async addComment(albumId: string, itemId: string, body: string, opts: CallOptions = {}): Promise<Comment> {
     throwIfAborted(opts.signal);
     const text = parseField(commentBody, body, 'comment');
     const query = this.client.from('comments').insert({ album_id: albumId, item_id: itemId, body: text }).select(COMMENT_COLUMNS);
@@ -114,7 +113,7 @@ export class SupabaseSocial {
     return { ...comment, authorName: await this.authorName(comment.authorId, opts.signal) };
   }
 
-  async editComment(albumId: string, commentId: string, body: string, opts: CallOptions): Promise<Comment> {
+  async editComment(albumId: string, commentId: string, body: string, opts: CallOptions = {}): Promise<Comment> {
     throwIfAborted(opts.signal);
     const text = parseField(commentBody, body, 'comment');
     const query = this.client.from('comments').update({ body: text }).eq('album_id', albumId).eq('id', commentId).select(COMMENT_COLUMNS);
@@ -125,7 +124,7 @@ export class SupabaseSocial {
     return { ...comment, authorName: await this.authorName(comment.authorId, opts.signal) };
   }
 
-  async deleteComment(albumId: string, commentId: string, opts: CallOptions): Promise<void> {
+  async deleteComment(albumId: string, commentId: string, opts: CallOptions = {}): Promise<void> {
     throwIfAborted(opts.signal);
     const query = this.client.from('comments').delete().eq('album_id', albumId).eq('id', commentId).select('id');
     const deleted = rows(await this.calls.send(query as unknown as Sendable, opts.signal, 'album/not-found'));
@@ -138,7 +137,7 @@ export class SupabaseSocial {
     }
   }
 
-  async setFavorite(albumId: string, itemId: string, on: boolean, opts: CallOptions): Promise<void> {
+  async setFavorite(albumId: string, itemId: string, on: boolean, opts: CallOptions = {}): Promise<void> {
     throwIfAborted(opts.signal);
     if (typeof on !== 'boolean') throw new AppError('validation/invalid', 'A heart is given or taken back.', { details: { field: 'items' } });
     const userId = await this.signedInId();
@@ -158,7 +157,7 @@ export class SupabaseSocial {
     if (removed.length === 0) await this.calls.requireAlbum(albumId, opts.signal);
   }
 
-  async listFavoriters(albumId: string, itemId: string, opts: CallOptions): Promise<Favoriter[]> {
+  async listFavoriters(albumId: string, itemId: string, opts: CallOptions = {}): Promise<Favoriter[]> {
     const data = await this.calls.send(this.calls.rpc('item_favoriters', { p_album_id: albumId, p_item_id: itemId }), opts.signal, 'album/not-found');
     return rows(data).map((row) => {
       const r = parse(FAVORITER, row, 'a heart');
@@ -166,7 +165,7 @@ export class SupabaseSocial {
     });
   }
 
-  async itemSocial(albumId: string, itemIds: string[], opts: CallOptions): Promise<ItemSocial[]> {
+  async itemSocial(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<ItemSocial[]> {
     throwIfAborted(opts.signal);
     if (!Array.isArray(itemIds) || itemIds.length > MAX_SOCIAL_IDS) {
       throw new AppError('validation/invalid', `Ask about 0 to ${MAX_SOCIAL_IDS} items at once.`, { details: { field: 'items', rule: 'too-many', limit: MAX_SOCIAL_IDS } });

@@ -9,16 +9,16 @@ export const FEED_LINES = 30;
 
 /** The recent activity across the caller's albums, grouped into entries. */
 export function useActivityFeed(limit = FEED_LINES) {
-  const { data } = useBackend();
-  const query = useQuery({ queryKey: activityKeys.feed(limit), queryFn: ({ signal }) => data.listActivity(limit, { signal }) });
+  const { activity } = useBackend();
+  const query = useQuery({ queryKey: activityKeys.feed(limit), queryFn: ({ signal }) => activity.listActivity(limit, { signal }) });
   const entries = useMemo<ActivityEntry[] | undefined>(() => (query.data ? groupActivity(query.data) : undefined), [query.data]);
   return { ...query, entries };
 }
 
 /** For each album with something new by others since the caller last opened it, how much. */
 export function useUnreadCounts() {
-  const { data } = useBackend();
-  return useQuery({ queryKey: activityKeys.unread(), queryFn: ({ signal }) => data.unreadCounts({ signal }) });
+  const { activity } = useBackend();
+  return useQuery({ queryKey: activityKeys.unread(), queryFn: ({ signal }) => activity.unreadCounts({ signal }) });
 }
 
 function clearUnread(counts: Record<string, number> | undefined, albumId: string): Record<string, number> | undefined {
@@ -32,16 +32,16 @@ function clearUnread(counts: Record<string, number> | undefined, albumId: string
  * and the backend starts counting again from now. A failure only leaves the badge for next time.
  */
 export function useMarkAlbumSeen(albumId: string): void {
-  const { data } = useBackend();
+  const { activity } = useBackend();
   const qc = useQueryClient();
   useEffect(() => {
     const controller = new AbortController();
     qc.setQueryData<Record<string, number>>(activityKeys.unread(), (c) => clearUnread(c, albumId));
-    data
+    activity
       .markAlbumSeen(albumId, { signal: controller.signal })
       // A count read while the mark was on its way may have brought the badge back.
       .then(() => qc.setQueryData<Record<string, number>>(activityKeys.unread(), (c) => clearUnread(c, albumId)))
       .catch(() => undefined);
     return () => controller.abort();
-  }, [data, qc, albumId]);
+  }, [activity, qc, albumId]);
 }

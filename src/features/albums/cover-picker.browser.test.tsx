@@ -18,7 +18,7 @@ afterEach(() => flushSync(() => root.render(null)));
 test('a choice is named by its filename with direction overrides and marks shown as a placeholder, not obeyed', async () => {
   const names = isolatedLocal('cover-picker');
   const backend = createLocalBackend(names);
-  const album = await backend.data.createAlbum({ title: 'Covers' });
+  const album = await backend.albums.createAlbum({ title: 'Covers' });
   // "photo‮gpj.exe" reads as "photoexe.jpg" where the override is obeyed.
   const given = ['photo\u202Egpj.exe', 'a\u200Fb\u200E\u061Cc.jpg'];
   await seedLocalAlbum(names, album.id, 2, { filename: (i) => given[i]! });

@@ -11,11 +11,11 @@ import { thumbhashDataUrl } from '../items/thumbhash-image';
 const CHOICES = 48;
 
 function useCoverChoices(albumId: string) {
-  const { data } = useBackend();
+  const { items } = useBackend();
   return useQuery({
     queryKey: itemKeys.coverChoices(albumId),
     queryFn: async ({ signal }) => {
-      const page = await data.listItems(albumId, { sort: 'added', limit: CHOICES * 2 }, { signal });
+      const page = await items.listItems(albumId, { sort: 'added', limit: CHOICES * 2 }, { signal });
       return page.rows.filter((i) => i.status === 'ready' && (i.kind === 'image' || i.kind === 'video') && i.thumbKey).slice(0, CHOICES);
     },
   });

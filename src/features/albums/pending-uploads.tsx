@@ -11,18 +11,18 @@ import { albumKeys } from './album-keys';
 import { can } from './album-permissions';
 
 export function PendingUploads({ album }: { album: Album }) {
-  const { data, capabilities } = useBackend();
+  const { capabilities, itemWrites } = useBackend();
   const qc = useQueryClient();
   // Clearing what a member left behind is the owner's, with the other decisions about members. Where albums
   // have no other members there is nothing to ask (and a large album would be read whole for it).
   const isOwner = can(album.role, 'manageMembers') && capabilities.sharing.members;
   const pending = useQuery({
     queryKey: albumKeys.pending(album.id),
-    queryFn: ({ signal }) => data.countPendingItems(album.id, { signal }),
+    queryFn: ({ signal }) => itemWrites.countPendingItems(album.id, { signal }),
     enabled: isOwner,
   });
   const clear = useMutation({
-    mutationFn: () => data.clearPendingItems(album.id),
+    mutationFn: () => itemWrites.clearPendingItems(album.id),
     onSettled: () => void qc.invalidateQueries({ queryKey: albumKeys.pending(album.id) }),
   });
 

@@ -6,20 +6,20 @@ import type { Album } from '../../backend/entities';
 import { albumKeys } from './album-keys';
 
 export function useAlbums() {
-  const { data } = useBackend();
-  return useQuery({ queryKey: albumKeys.list(), queryFn: ({ signal }) => data.listAlbums({ signal }) });
+  const { albums } = useBackend();
+  return useQuery({ queryKey: albumKeys.list(), queryFn: ({ signal }) => albums.listAlbums({ signal }) });
 }
 
 export function useAlbum(albumId: string) {
-  const { data } = useBackend();
-  return useQuery({ queryKey: albumKeys.detail(albumId), queryFn: ({ signal }) => data.getAlbum(albumId, { signal }) });
+  const { albums } = useBackend();
+  return useQuery({ queryKey: albumKeys.detail(albumId), queryFn: ({ signal }) => albums.getAlbum(albumId, { signal }) });
 }
 
 export function useCreateAlbum() {
-  const { data } = useBackend();
+  const { albums } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: AlbumInput) => data.createAlbum(input),
+    mutationFn: (input: AlbumInput) => albums.createAlbum(input),
     onSuccess: (album) => {
       qc.setQueryData(albumKeys.detail(album.id), album);
       // Into the list from the answer, first (the list is newest first): the refetch below is cancelled when
@@ -33,10 +33,10 @@ export function useCreateAlbum() {
 }
 
 export function useUpdateAlbum(albumId: string) {
-  const { data } = useBackend();
+  const { albums } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (patch: AlbumPatch) => data.updateAlbum(albumId, patch),
+    mutationFn: (patch: AlbumPatch) => albums.updateAlbum(albumId, patch),
     onSuccess: (album) => {
       qc.setQueryData(albumKeys.detail(albumId), album);
       qc.setQueryData<Album[]>(albumKeys.list(), (list) => list?.map((a) => (a.id === album.id ? album : a)));
@@ -45,10 +45,10 @@ export function useUpdateAlbum(albumId: string) {
 }
 
 export function useDeleteAlbum() {
-  const { data } = useBackend();
+  const { albums } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (albumId: string) => data.deleteAlbum(albumId),
+    mutationFn: (albumId: string) => albums.deleteAlbum(albumId),
     onSuccess: (_v, albumId) => {
       qc.setQueryData<Album[]>(albumKeys.list(), (list) => list?.filter((a) => a.id !== albumId));
       qc.removeQueries({ queryKey: albumKeys.detail(albumId) });

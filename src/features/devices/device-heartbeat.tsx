@@ -22,7 +22,7 @@ export const CHECK_EVERY_MS = 3 * 60 * 1000;
  * devices list records it itself when shown (useDevices).
  */
 export function DeviceHeartbeat() {
-  const { data, auth } = useBackend();
+  const { auth, devices } = useBackend();
   const session = useSession();
   const qc = useQueryClient();
   const userId = session?.userId ?? null;
@@ -56,7 +56,7 @@ export function DeviceHeartbeat() {
       touching = true;
       lastTouch = Date.now();
       try {
-        await data.touchDevice(await thisDevice(), { signal });
+        await devices.touchDevice(await thisDevice(), { signal });
         void qc.invalidateQueries({ queryKey: deviceKeys.list() });
       } catch (e) {
         // The list is a convenience: a failed touch is tried again at the next hour or return to the app.
@@ -86,7 +86,7 @@ export function DeviceHeartbeat() {
       clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [userId, accounts, data, auth, qc]);
+  }, [userId, accounts, devices, auth, qc]);
 
   return null;
 }

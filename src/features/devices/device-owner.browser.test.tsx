@@ -133,7 +133,7 @@ async function thumbnailsKept(): Promise<string[]> {
 
 /** Ana, signed in on `backend`, adds a file to an album of hers and pauses it: an upload not finished. */
 async function anaQueuesAFile(backend: Backend): Promise<string> {
-  const album = await backend.data.createAlbum({ title: 'Porto' });
+  const album = await backend.albums.createAlbum({ title: 'Porto' });
   await eventually(() => engine !== null && screensOf() !== 'none').toBe(true);
   const [view] = await engine!.enqueue(album.id, [new File(['a long day at the beach'], 'ana-beach.txt', { type: 'text/plain' })]);
   await engine!.pause(view!.id);

@@ -9,23 +9,23 @@ import { thisDevice } from './this-device';
  * heartbeat keeps it, see DeviceHeartbeat): the list is then this page's own, and it is seen now.
  */
 export function useDevices() {
-  const { data, auth } = useBackend();
+  const { auth, devices } = useBackend();
   const accounts = auth.capabilities().requiresSignIn;
   return useQuery({
     queryKey: deviceKeys.list(),
     queryFn: async ({ signal }) => {
-      if (!accounts) await data.touchDevice(await thisDevice(), { signal });
-      return data.listDevices({ signal });
+      if (!accounts) await devices.touchDevice(await thisDevice(), { signal });
+      return devices.listDevices({ signal });
     },
   });
 }
 
 /** One other device, or every other one (`'others'`). */
 export function useSignOutDevice() {
-  const { data } = useBackend();
+  const { devices } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (which: string) => (which === 'others' ? data.signOutOtherDevices() : data.signOutDevice(which)),
+    mutationFn: (which: string) => (which === 'others' ? devices.signOutOtherDevices() : devices.signOutDevice(which)),
     onSettled: () => qc.invalidateQueries({ queryKey: deviceKeys.list() }),
   });
 }

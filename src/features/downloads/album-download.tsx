@@ -1,4 +1,4 @@
-import { useBackend } from '../../backend/backend-context';
+import { useAlbumBackend } from '../../backend/backend-context';
 import type { Album, Item } from '../../backend/entities';
 import { Icon } from '../../ui/icon';
 import { downloadItems } from '../items/use-item-actions';
@@ -13,7 +13,7 @@ import { zipItemOf } from './zip-plan';
 
 /** A member's downloads of an album: the whole album (as a ZIP or into a folder) or a selection as a ZIP. */
 export function useAlbumDownload(album: Album) {
-  const backend = useBackend();
+  const backend = useAlbumBackend();
   const download = useDownload();
   const start = (mode: DownloadMode, selected?: Item[]) => {
     let items: Item[] = selected ?? [];
@@ -21,7 +21,7 @@ export function useAlbumDownload(album: Album) {
       name: album.title,
       mode,
       load: async (signal) => {
-        if (!selected) items = await loadAlbumItems(backend.data, album.id, signal);
+        if (!selected) items = await loadAlbumItems(backend.items, album.id, signal);
         return items.map(zipItemOf);
       },
       open: (entry, signal) => openMemberOriginals(backend, items)(entry, signal),

@@ -39,20 +39,20 @@ function readZip(zip: Uint8Array): Map<string, { bytes: Uint8Array; modified: nu
 
 test('an album of real photos on this device zips into an archive with each photo byte for byte, safe names and a manifest', async () => {
   const backend = createLocalBackend(isolatedLocal('album-zip'));
-  const album = await backend.data.createAlbum({ title: 'Lisbon' });
+  const album = await backend.albums.createAlbum({ title: 'Lisbon' });
   const photos = [
     { filename: 'IMG_0001.jpg', bytes: await fixture('orientation-1.jpg'), takenAt: '2024-05-01T10:00:00Z' },
     { filename: 'img_0001.JPG', bytes: await fixture('orientation-6.jpg'), takenAt: '2023-02-03T10:00:00Z' },
     { filename: '../../évora\u202Egpj.exe', bytes: await fixture('xmp.jpg'), takenAt: null },
   ];
-  const reserved = await backend.data.reserveItems(album.id, photos.map((p) => ({ id: crypto.randomUUID(), filename: p.filename, mime: 'image/jpeg', kind: 'image' as const, bytes: p.bytes.length })));
+  const reserved = await backend.itemWrites.reserveItems(album.id, photos.map((p) => ({ id: crypto.randomUUID(), filename: p.filename, mime: 'image/jpeg', kind: 'image' as const, bytes: p.bytes.length })));
   for (const [i, item] of reserved.entries()) {
     const p = photos[i]!;
     await backend.files.upload({ key: item.originalKey, blob: new Blob([p.bytes as Uint8Array<ArrayBuffer>]), contentType: 'image/jpeg' });
-    await backend.data.finalizeItem(album.id, item.id, { sha256: String(i).repeat(64), width: 8, height: 6, durationMs: null, takenAt: p.takenAt, hasPreview: false, hasThumb: false, thumbhash: null, metadata: { cameraMake: 'Canon', iso: 100 + i } });
+    await backend.itemWrites.finalizeItem(album.id, item.id, { sha256: String(i).repeat(64), width: 8, height: 6, durationMs: null, takenAt: p.takenAt, hasPreview: false, hasThumb: false, thumbhash: null, metadata: { cameraMake: 'Canon', iso: 100 + i } });
   }
 
-  const items = await loadAlbumItems(backend.data, album.id, new AbortController().signal);
+  const items = await loadAlbumItems(backend.items, album.id, new AbortController().signal);
   const plan = planZip(items.map(zipItemOf));
   const seen: ZipProgress[] = [];
   const { stream, size, done } = await zipStream(plan, openMemberOriginals(backend, items), { onProgress: (p) => seen.push(p) });
@@ -86,8 +86,8 @@ test('an album of real photos on this device zips into an archive with each phot
 
 test('a file that is not there fails the archive with the product error instead of a short ZIP', async () => {
   const backend = createLocalBackend(isolatedLocal('album-zip-missing'));
-  const album = await backend.data.createAlbum({ title: 'Gone' });
-  const [item] = await backend.data.reserveItems(album.id, [{ id: crypto.randomUUID(), filename: 'a.jpg', mime: 'image/jpeg', kind: 'image', bytes: 10 }]);
+  const album = await backend.albums.createAlbum({ title: 'Gone' });
+  const [item] = await backend.itemWrites.reserveItems(album.id, [{ id: crypto.randomUUID(), filename: 'a.jpg', mime: 'image/jpeg', kind: 'image', bytes: 10 }]);
   const plan = planZip([zipItemOf(item!)]);
   const { stream, done } = await zipStream(plan, openMemberOriginals(backend, [item!]));
   await expect(new Response(stream).arrayBuffer()).rejects.toThrow();

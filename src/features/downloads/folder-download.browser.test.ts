@@ -41,19 +41,19 @@ interface Album {
 /** An album on this device with three real photos: two whose names differ only in case, one with an unsafe name. */
 async function albumOfPhotos(name: string): Promise<Album> {
   const backend = createLocalBackend(isolatedLocal(name));
-  const album = await backend.data.createAlbum({ title: 'Lisbon' });
+  const album = await backend.albums.createAlbum({ title: 'Lisbon' });
   const photos = [
     { filename: 'IMG_0001.jpg', bytes: await fixture('orientation-1.jpg'), takenAt: '2024-05-01T10:00:00Z' },
     { filename: 'img_0001.JPG', bytes: await fixture('orientation-6.jpg'), takenAt: '2023-02-03T10:00:00Z' },
     { filename: '../../évora\u202Egpj.exe', bytes: await fixture('xmp.jpg'), takenAt: null },
   ];
-  const reserved = await backend.data.reserveItems(album.id, photos.map((p) => ({ id: crypto.randomUUID(), filename: p.filename, mime: 'image/jpeg', kind: 'image' as const, bytes: p.bytes.length })));
+  const reserved = await backend.itemWrites.reserveItems(album.id, photos.map((p) => ({ id: crypto.randomUUID(), filename: p.filename, mime: 'image/jpeg', kind: 'image' as const, bytes: p.bytes.length })));
   for (const [i, item] of reserved.entries()) {
     const p = photos[i]!;
     await backend.files.upload({ key: item.originalKey, blob: new Blob([p.bytes as Uint8Array<ArrayBuffer>]), contentType: 'image/jpeg' });
-    await backend.data.finalizeItem(album.id, item.id, { sha256: String(i).repeat(64), width: 8, height: 6, durationMs: null, takenAt: p.takenAt, hasPreview: false, hasThumb: false, thumbhash: null, metadata: {} });
+    await backend.itemWrites.finalizeItem(album.id, item.id, { sha256: String(i).repeat(64), width: 8, height: 6, durationMs: null, takenAt: p.takenAt, hasPreview: false, hasThumb: false, thumbhash: null, metadata: {} });
   }
-  const items = await loadAlbumItems(backend.data, album.id, new AbortController().signal);
+  const items = await loadAlbumItems(backend.items, album.id, new AbortController().signal);
   const plan = planZip(items.map(zipItemOf));
   const byId = new Map(reserved.map((r, i) => [r.id, photos[i]!.bytes]));
   return { backend, plan, open: openMemberOriginals(backend, items), bytes: new Map(plan.entries.map((e) => [e.name, byId.get(e.item.id)!])) };

@@ -1,5 +1,5 @@
 import type { Item } from '../../backend/entities';
-import type { Backend } from '../../backend/ports';
+import type { AlbumBackend } from '../../backend/ports';
 import { AppError } from '../../lib/app-error';
 import type { OpenEntry } from './zip-stream';
 
@@ -9,7 +9,7 @@ import type { OpenEntry } from './zip-stream';
  * original gets its own short-lived URL just before it is fetched (an album can take hours to download, longer
  * than a URL made at the start would live) and its body is streamed, never buffered.
  */
-export function openMemberOriginals(backend: Pick<Backend, 'capabilities' | 'files'>, items: readonly Item[]): OpenEntry {
+export function openMemberOriginals(backend: Pick<AlbumBackend, 'capabilities' | 'files'>, items: readonly Item[]): OpenEntry {
   const byId = new Map(items.map((i) => [i.id, i]));
   const { files } = backend;
   return async (entry, signal) => {

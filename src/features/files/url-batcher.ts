@@ -17,7 +17,7 @@ export class UrlBatcher {
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    private readonly files: FilesPort,
+    private readonly files: Pick<FilesPort, 'urls'>,
     private readonly maxAgeMs = 45 * 60_000,
     private readonly batchSize = 200,
     /**

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useBackend } from '../../backend/backend-context';
+import { useAlbumBackend } from '../../backend/backend-context';
 
 /** URLs for a set of object keys, fetched in one call (one call per page of thumbnails). */
 export function useObjectUrls(keys: (string | null | undefined)[]) {
-  const { files } = useBackend();
+  const { files } = useAlbumBackend();
   const wanted = keys.filter((k): k is string => !!k);
   return useQuery({
     queryKey: ['object-urls', ...wanted],

@@ -1,7 +1,7 @@
 import { experimental_streamedQuery as streamedQuery, useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { useBackend } from '../../backend/backend-context';
-import type { DataPort, ItemQuery } from '../../backend/ports';
+import { useAlbumBackend } from '../../backend/backend-context';
+import type { ItemQuery, ItemsPort } from '../../backend/ports';
 import type { Item } from '../../backend/entities';
 import { isAbortError } from '../../lib/app-error';
 import type { GridSection } from './grid-model';
@@ -26,11 +26,11 @@ const KEEP_ITEMS = 1500;
  * coming, the grid lays out what has arrived and keeps a placeholder for the rest. A refetch (a reconnection,
  * a change) keeps the rows on screen and replaces them once the new ones are all in.
  */
-async function* monthPages(data: DataPort, albumId: string, view: AlbumView, month: string, signal: AbortSignal): AsyncGenerator<Item[]> {
+async function* monthPages(items: ItemsPort, albumId: string, view: AlbumView, month: string, signal: AbortSignal): AsyncGenerator<Item[]> {
   let cursor: string | null = null;
   let limit = FIRST_PAGE;
   do {
-    const page = await data.listItems(albumId, { ...view, month, cursor, limit }, { signal });
+    const page = await items.listItems(albumId, { ...view, month, cursor, limit }, { signal });
     yield page.rows;
     cursor = page.nextCursor;
     limit = PAGE;
@@ -48,11 +48,11 @@ function appendPage(rows: Item[], page: Item[]): Item[] {
  * One month's rows as a query. Made here, outside the hook, on purpose: [Note: Query functions made outside
  * render].
  */
-function monthQuery(data: DataPort, albumId: string, view: AlbumView, month: string) {
+function monthQuery(items: ItemsPort, albumId: string, view: AlbumView, month: string) {
   return {
     queryKey: itemKeys.month(albumId, view, month),
     queryFn: streamedQuery<Item[], Item[]>({
-      streamFn: ({ signal }) => monthPages(data, albumId, view, month, signal),
+      streamFn: ({ signal }) => monthPages(items, albumId, view, month, signal),
       refetchMode: 'replace',
       reducer: appendPage,
       initialValue: [],
@@ -71,10 +71,10 @@ function monthQuery(data: DataPort, albumId: string, view: AlbumView, month: str
  * for (those near the viewport) — so a huge album never means all its rows in memory.
  */
 export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths: ReadonlySet<string>) {
-  const { data } = useBackend();
+  const { items } = useAlbumBackend();
   const months = useQuery({
     queryKey: itemKeys.months(albumId, view),
-    queryFn: ({ signal }) => data.countItemsByMonth(albumId, view, { signal }),
+    queryFn: ({ signal }) => items.countItemsByMonth(albumId, view, { signal }),
   });
   // Months stay loaded for a while after they scroll away: dropping a month at once would turn its rows back
   // into placeholders of another height, move what is on screen, and ask for other months — a loop.
@@ -97,7 +97,7 @@ export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths:
     const keep = new Set(sticky);
     return (months.data ?? []).filter((m) => keep.has(m.month));
   }, [months.data, sticky]);
-  const loaded = useQueries({ queries: wanted.map((m) => monthQuery(data, albumId, view, m.month)) });
+  const loaded = useQueries({ queries: wanted.map((m) => monthQuery(items, albumId, view, m.month)) });
   const byMonth = new Map<string, Item[]>();
   /** Months whose first pages are shown while the rest are still coming. */
   const partial = new Set<string>();

@@ -1,24 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useBackend } from '../../backend/backend-context';
+import { requirePort, useAlbumBackend } from '../../backend/backend-context';
 import type { FilesPort } from '../../backend/ports';
 import type { Item } from '../../backend/entities';
 import { albumKeys } from '../albums/album-keys';
 import { itemKeys } from './item-keys';
 
 export function useTrashItems(albumId: string) {
-  const { data } = useBackend();
+  // The viewer is a link visitor's too, who is never offered the trash.
+  const { itemWrites } = useAlbumBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (ids: string[]) => data.trashItems(albumId, ids),
+    mutationFn: (ids: string[]) => requirePort(itemWrites, 'item writes').trashItems(albumId, ids),
     onSettled: () => invalidateAlbum(qc, albumId),
   });
 }
 
 export function useRestoreItems(albumId: string) {
-  const { data } = useBackend();
+  const { itemWrites } = useAlbumBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (ids: string[]) => data.restoreItems(albumId, ids),
+    mutationFn: (ids: string[]) => requirePort(itemWrites, 'item writes').restoreItems(albumId, ids),
     onSettled: () => invalidateAlbum(qc, albumId),
   });
 }
@@ -31,7 +32,7 @@ export function invalidateAlbum(qc: ReturnType<typeof useQueryClient>, albumId: 
 }
 
 /** Saves originals under their own filenames (the name comes from the row; the key never holds it). */
-export async function downloadItems(files: FilesPort, items: Item[]): Promise<void> {
+export async function downloadItems(files: Pick<FilesPort, 'urls'>, items: Item[]): Promise<void> {
   for (const item of items) {
     const urls = await files.urls([item.originalKey], { downloadAs: item.filename });
     const url = urls.get(item.originalKey);

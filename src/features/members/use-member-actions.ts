@@ -12,38 +12,38 @@ function refreshMembers(qc: QueryClient, albumId: string): void {
 }
 
 export function useSetMemberRole(albumId: string) {
-  const { data } = useBackend();
+  const { members } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ userId, role }: { userId: string; role: Role }) => data.setMemberRole(albumId, userId, role),
+    mutationFn: ({ userId, role }: { userId: string; role: Role }) => members.setMemberRole(albumId, userId, role),
     onSettled: () => refreshMembers(qc, albumId),
   });
 }
 
 export function useRemoveMember(albumId: string) {
-  const { data } = useBackend();
+  const { members } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => data.removeMember(albumId, userId),
+    mutationFn: (userId: string) => members.removeMember(albumId, userId),
     onSettled: () => refreshMembers(qc, albumId),
   });
 }
 
 export function useTransferOwnership(albumId: string) {
-  const { data } = useBackend();
+  const { members } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => data.transferOwnership(albumId, userId),
+    mutationFn: (userId: string) => members.transferOwnership(albumId, userId),
     onSettled: () => refreshMembers(qc, albumId),
   });
 }
 
 /** Leaving: the album goes from every list this person sees. */
 export function useLeaveAlbum(albumId: string) {
-  const { data } = useBackend();
+  const { members } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (keepItems: boolean) => data.leaveAlbum(albumId, { keepItems }),
+    mutationFn: (keepItems: boolean) => members.leaveAlbum(albumId, { keepItems }),
     onSuccess: () => {
       qc.setQueryData<Album[]>(albumKeys.list(), (list) => list?.filter((a) => a.id !== albumId));
       qc.removeQueries({ queryKey: albumKeys.detail(albumId) });

@@ -4,6 +4,6 @@ import { memberKeys } from './member-keys';
 
 /** The album's members (one request per album, whoever asks: the member list, credits, filters). */
 export function useMembers(albumId: string) {
-  const { data } = useBackend();
-  return useQuery({ queryKey: memberKeys.list(albumId), queryFn: ({ signal }) => data.listMembers(albumId, { signal }) });
+  const { members } = useBackend();
+  return useQuery({ queryKey: memberKeys.list(albumId), queryFn: ({ signal }) => members.listMembers(albumId, { signal }) });
 }

@@ -4,7 +4,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, useSyncExternalStore, type FormEvent } from 'react';
-import { useBackend } from '../../backend/backend-context';
+import { useAlbumBackend } from '../../backend/backend-context';
 import { createGuestUploadBackend, joinShareAsGuest } from '../../backend/create-backend';
 import { AppError } from '../../lib/app-error';
 import { describeError, GUEST_LIMIT_REACHED } from '../../lib/error-messages';
@@ -65,7 +65,7 @@ function Limits({ link }: Pick<GuestUploadsProps, 'link'>) {
 
 function NameForm({ visit, onJoined }: { visit: string; onJoined: (g: StoredGuest) => void }) {
   const id = useId();
-  const backend = useBackend();
+  const backend = useAlbumBackend();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -98,7 +98,7 @@ function NameForm({ visit, onJoined }: { visit: string; onJoined: (g: StoredGues
 
 /** The guest's own upload engine and backend, made once per guest and given back on unmount. */
 function useGuestEngine(token: string, visit: string, guest: StoredGuest) {
-  const backend = useBackend();
+  const backend = useAlbumBackend();
   const [made, setMade] = useState<{ engine: UploadEngine; mine: Awaited<ReturnType<typeof createGuestUploadBackend>>['guest'] } | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {

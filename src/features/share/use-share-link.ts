@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useBackend } from '../../backend/backend-context';
-import type { Backend } from '../../backend/ports';
+import type { AlbumBackend } from '../../backend/ports';
 import { createShareBackend } from '../../backend/share/share-backend';
 import type { ShareOpenAnswer } from '../../backend/share/share-types';
 import { ShareVisitor } from '../../backend/share/share-visitor';
@@ -14,7 +14,7 @@ import { isAbortError, isAppError, type AppError } from '../../lib/app-error';
 export type ShareLinkState =
   | { status: 'opening' }
   | { status: 'password'; refusal: AppError | null; retryAt: number | null }
-  | { status: 'open'; answer: ShareOpenAnswer; backend: Backend }
+  | { status: 'open'; answer: ShareOpenAnswer; backend: AlbumBackend }
   | { status: 'gone'; error: AppError }
   | { status: 'failed'; error: unknown };
 

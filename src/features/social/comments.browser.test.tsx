@@ -27,9 +27,9 @@ const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 
 async function albumWithPhotos() {
   const names = isolated();
   const backend = createLocalBackend(names);
-  const album = await backend.data.createAlbum({ title: 'Lisbon' });
+  const album = await backend.albums.createAlbum({ title: 'Lisbon' });
   await seedLocalAlbum(names, album.id, 3, { seed: 5 });
-  const items = (await backend.data.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
+  const items = (await backend.items.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
   return { backend, album, items };
 }
 
@@ -62,7 +62,7 @@ test('the panel shows none yet, then adds, edits and deletes one\'s comment, wit
   expect(row().textContent).not.toContain('edited');
   // The viewer's comment button and the tile behind it count it.
   await eventually(() => document.querySelector('[data-testid="comments-toggle"]')?.getAttribute('aria-label')).toBe('Comments (1)');
-  expect((await backend.data.listComments(album.id, items[0]!.id)).map((c) => c.body)).toEqual(['Golden hour on the river']);
+  expect((await backend.social.listComments(album.id, items[0]!.id)).map((c) => c.body)).toEqual(['Golden hour on the river']);
 
   await userEvent.click(button(row(), 'Edit')!);
   const editBox = row().querySelector<HTMLTextAreaElement>('textarea')!;
@@ -76,7 +76,7 @@ test('the panel shows none yet, then adds, edits and deletes one\'s comment, wit
   expect(row().textContent).toContain('Delete this comment?');
   await userEvent.click(button(row(), 'Delete')!);
   await eventually(() => panel()?.textContent).toContain('No comments yet.');
-  expect(await backend.data.listComments(album.id, items[0]!.id)).toEqual([]);
+  expect(await backend.social.listComments(album.id, items[0]!.id)).toEqual([]);
   await eventually(() => document.querySelector('[data-testid="comments-toggle"]')?.getAttribute('aria-label')).toBe('Comments');
 });
 
@@ -85,7 +85,7 @@ test('a comment that fails keeps the typed text and says why; an empty one is re
   let sent = 0;
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, {
+    social: withOverrides(real.social, {
       addComment: () => {
         sent++;
         return Promise.reject(new AppError('backend/unreachable', 'down', { retryable: true }));
@@ -110,7 +110,7 @@ test('a comment that fails keeps the typed text and says why; an empty one is re
 test('only http and https addresses become links, opening in a new tab without a hold on the app; nothing is HTML', async () => {
   const { backend, album, items } = await albumWithPhotos();
   const body = 'Map: https://example.org/lisbon?day=2. Not these: javascript:alert(1) data:text/html,<b>x</b> <img src=x onerror="window.hacked=1"> www.example.com';
-  await backend.data.addComment(album.id, items[0]!.id, body);
+  await backend.social.addComment(album.id, items[0]!.id, body);
   await openComments(backend, album.id, items[0]!.id);
   await eventually(() => panel()?.querySelector('.comment__body')).toBeTruthy();
   const bodyEl = panel()!.querySelector<HTMLElement>('.comment__body')!;
@@ -131,7 +131,7 @@ test('f gives and takes back one\'s heart in the viewer, but not while typing a 
   (document.querySelector('.viewer') as HTMLElement).focus();
   await userEvent.keyboard('f');
   await eventually(() => heart()?.getAttribute('aria-pressed')).toBe('true');
-  await eventually(async () => (await backend.data.itemSocial(album.id, [itemId]))[0]?.myFavorite).toBe(true);
+  await eventually(async () => (await backend.social.itemSocial(album.id, [itemId]))[0]?.myFavorite).toBe(true);
   await eventually(() => document.querySelector('[data-testid="favorite-count"]')?.textContent).toBe('1');
 
   await userEvent.click(box()!);
@@ -143,17 +143,19 @@ test('f gives and takes back one\'s heart in the viewer, but not while typing a 
   (document.querySelector('.viewer') as HTMLElement).focus();
   await userEvent.keyboard('f');
   await eventually(() => heart()?.getAttribute('aria-pressed')).toBe('false');
-  await eventually(async () => (await backend.data.itemSocial(album.id, [itemId]))[0]).toEqual({ itemId, commentCount: 0, favoriteCount: 0, myFavorite: false });
+  await eventually(async () => (await backend.social.itemSocial(album.id, [itemId]))[0]).toEqual({ itemId, commentCount: 0, favoriteCount: 0, myFavorite: false });
 });
 
 async function othersComment(role: Role) {
   const { backend: real, album, items } = await albumWithPhotos();
-  await real.data.addComment(album.id, items[0]!.id, 'Someone else said this');
+  await real.social.addComment(album.id, items[0]!.id, 'Someone else said this');
   const backend: Backend = {
     ...real,
-    data: withOverrides(real.data, {
-      getAlbum: async (id, opts) => ({ ...(await real.data.getAlbum(id, opts)), role }),
-      listComments: async (id, itemId, opts) => (await real.data.listComments(id, itemId, opts)).map((c) => ({ ...c, authorId: 'someone-else', authorName: 'Ben' })),
+    albums: withOverrides(real.albums, {
+      getAlbum: async (id, opts) => ({ ...(await real.albums.getAlbum(id, opts)), role }),
+    }),
+    social: withOverrides(real.social, {
+      listComments: async (id, itemId, opts) => (await real.social.listComments(id, itemId, opts)).map((c) => ({ ...c, authorId: 'someone-else', authorName: 'Ben' })),
     }),
   };
   await openComments(backend, album.id, items[0]!.id);

@@ -1,7 +1,7 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useBackend } from '../../backend/backend-context';
-import type { DataPort } from '../../backend/ports';
+import { useAlbumBackend, useBackend } from '../../backend/backend-context';
+import type { SocialPort } from '../../backend/ports';
 import type { Favoriter, Item, ItemSocial } from '../../backend/entities';
 import { applyCommentDeleted, applyCommentSaved } from './apply-social-change';
 import { useMembers } from '../members/use-members';
@@ -13,40 +13,40 @@ export function useAlbumMembers(albumId: string) {
 }
 
 export function useComments(albumId: string, itemId: string) {
-  const { data } = useBackend();
-  return useQuery({ queryKey: socialKeys.comments(albumId, itemId), queryFn: ({ signal }) => data.listComments(albumId, itemId, { signal }) });
+  const { social } = useBackend();
+  return useQuery({ queryKey: socialKeys.comments(albumId, itemId), queryFn: ({ signal }) => social.listComments(albumId, itemId, { signal }) });
 }
 
 export function useAddComment(albumId: string, itemId: string) {
-  const { data } = useBackend();
+  const { social } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: string) => data.addComment(albumId, itemId, body),
+    mutationFn: (body: string) => social.addComment(albumId, itemId, body),
     onSuccess: (comment) => applyCommentSaved(qc, comment, true),
   });
 }
 
 export function useEditComment(albumId: string) {
-  const { data } = useBackend();
+  const { social } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: string }) => data.editComment(albumId, id, body),
+    mutationFn: ({ id, body }: { id: string; body: string }) => social.editComment(albumId, id, body),
     onSuccess: (comment) => applyCommentSaved(qc, comment, false),
   });
 }
 
 export function useDeleteComment(albumId: string) {
-  const { data } = useBackend();
+  const { social } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => data.deleteComment(albumId, id),
+    mutationFn: (id: string) => social.deleteComment(albumId, id),
     onSuccess: (_, id) => applyCommentDeleted(qc, albumId, id, false),
   });
 }
 
 export function useFavoriters(albumId: string, itemId: string, enabled: boolean) {
-  const { data } = useBackend();
-  return useQuery({ queryKey: socialKeys.favoriters(albumId, itemId), queryFn: ({ signal }) => data.listFavoriters(albumId, itemId, { signal }), enabled });
+  const { social } = useBackend();
+  return useQuery({ queryKey: socialKeys.favoriters(albumId, itemId), queryFn: ({ signal }) => social.listFavoriters(albumId, itemId, { signal }), enabled });
 }
 
 /**
@@ -66,13 +66,14 @@ function useItemSocial(albumId: string, itemId: string): ItemSocial | undefined 
 
 /** The open item's counts and own heart: from the tiles when its month is loaded, else asked for alone. */
 export function useOpenItemSocial(albumId: string, itemId: string): ItemSocial | undefined {
-  const { data } = useBackend();
+  // A link's visitor has no social port: nothing is asked, and the item has no counts.
+  const port = useAlbumBackend().social;
   const qc = useQueryClient();
   const social = useItemSocial(albumId, itemId);
   const alone = useQuery({
     queryKey: socialKeys.month(albumId, 'item', '', itemId),
-    queryFn: ({ signal }) => data.itemSocial(albumId, [itemId], { signal }),
-    enabled: social === undefined,
+    queryFn: ({ signal }) => (port ? port.itemSocial(albumId, [itemId], { signal }) : Promise.resolve([])),
+    enabled: social === undefined && port !== undefined,
   });
   useEffect(() => {
     const found = alone.data?.[0];
@@ -83,10 +84,10 @@ export function useOpenItemSocial(albumId: string, itemId: string): ItemSocial |
 
 /** Gives or takes back one's heart, showing it at once and putting it back if the call fails. */
 export function useSetFavorite(albumId: string, itemId: string) {
-  const { data } = useBackend();
+  const { social } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (on: boolean) => data.setFavorite(albumId, itemId, on),
+    mutationFn: (on: boolean) => social.setFavorite(albumId, itemId, on),
     onMutate: (on: boolean) => {
       const before = qc.getQueryData<TileSocial>(socialKeys.tiles(albumId))?.[itemId];
       if (before?.myFavorite === on) return { before };
@@ -142,13 +143,13 @@ interface Merged {
  */
 
 /** The counts of one loaded month's items ([Note: Query functions made outside render]). */
-function monthSocialQuery(data: DataPort, albumId: string, sort: string, month: string, items: readonly Item[]) {
+function monthSocialQuery(social: SocialPort, albumId: string, sort: string, month: string, items: readonly Item[]) {
   const ids = items.map((i) => i.id);
   return {
     queryKey: socialKeys.month(albumId, sort, month, `${ids.length}:${ids[0] ?? ''}:${ids[ids.length - 1] ?? ''}`),
     queryFn: async ({ signal }: { signal: AbortSignal }) => {
       const out: ItemSocial[] = [];
-      for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await data.itemSocial(albumId, ids.slice(i, i + CHUNK), { signal })));
+      for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await social.itemSocial(albumId, ids.slice(i, i + CHUNK), { signal })));
       return out;
     },
     staleTime: 60_000,
@@ -161,7 +162,7 @@ function monthSocialQuery(data: DataPort, albumId: string, sort: string, month: 
  * one per tile, and only again when the month's items change ([Note: The tile map holds the loaded months]).
  */
 export function useTileSocial(albumId: string, sort: string, sections: readonly { month: string; items: readonly Item[] | null; partial?: boolean }[]): TileSocial | undefined {
-  const { data } = useBackend();
+  const { social } = useBackend();
   const qc = useQueryClient();
   // The grid passes each tile its entry: one observer for the album, not one per tile mounted while scrolling.
   // Observed here, too, the map outlives moments without tiles (an empty filter) and stays what was merged.
@@ -169,7 +170,7 @@ export function useTileSocial(albumId: string, sort: string, sections: readonly 
   // A month still coming is asked about once its last page is in: asked at each page, a month's early items were
   // read again with every page after them.
   const loaded = sections.filter((s): s is { month: string; items: readonly Item[] } => s.items !== null && s.items.length > 0 && !s.partial);
-  const results = useQueries({ queries: loaded.map((s) => monthSocialQuery(data, albumId, sort, s.month, s.items)) });
+  const results = useQueries({ queries: loaded.map((s) => monthSocialQuery(social, albumId, sort, s.month, s.items)) });
   const merged = useRef<Merged>({ albumId, byMonth: new Map(), owner: new Map() });
   // Each loaded month and when its answer came, as one string: the effect runs when either changes.
   const stamp = loaded.map((s, i) => `${s.month}:${results[i]?.dataUpdatedAt ?? 0}`).join(',');

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Item } from '../../backend/entities';
-import { useBackend } from '../../backend/backend-context';
+import { useAlbumBackend } from '../../backend/backend-context';
 import { errorText } from '../../lib/error-messages';
 import { formatBytes, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
@@ -15,7 +15,7 @@ function isPlainText(mime: string): boolean {
 
 /** A file that is not a photo or video: its icon, name, size, a text preview when safe, audio player for audio. */
 export function FilePreview({ item, url }: { item: Item; url: string | undefined }) {
-  const { files } = useBackend();
+  const { files } = useAlbumBackend();
   const [text, setText] = useState<string | null>(null);
   useEffect(() => {
     if (!isPlainText(item.mime)) return;

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { Album, Item } from '../../backend/entities';
-import { useBackend, useSession } from '../../backend/backend-context';
+import { useAlbumBackend, useSession } from '../../backend/backend-context';
 import { formatDateTime, safeFilename } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
@@ -35,7 +35,7 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
   /** The original can be downloaded (a link may not allow it). */
   download?: boolean;
 }) {
-  const { data, files } = useBackend();
+  const backend = useAlbumBackend();
   const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -56,7 +56,7 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
   const fromList = index >= 0 ? items[index] : undefined;
   const fetched = useQuery({
     queryKey: itemKeys.detail(album.id, itemId),
-    queryFn: ({ signal }) => data.getItem(album.id, itemId, { signal }),
+    queryFn: ({ signal }) => backend.items.getItem(album.id, itemId, { signal }),
     enabled: !fromList,
   });
   const item = fromList ?? fetched.data;
@@ -183,7 +183,7 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
           {item && (
             <>
               {download && (
-                <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(files, [item]))}>
+                <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(backend.files, [item]))}>
                   <Icon name="download" />
                 </button>
               )}

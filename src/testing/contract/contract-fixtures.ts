@@ -49,21 +49,21 @@ export type OriginalPlacer = (albumId: string, itemId: string) => Promise<void>;
 const placers = new WeakMap<object, OriginalPlacer>();
 
 export function placeOriginalsWith<B extends Backend>(backend: B, placer: OriginalPlacer): B {
-  placers.set(backend.data, placer);
+  placers.set(backend.itemWrites, placer);
   return backend;
 }
 
 /** Puts the item's original in the backend's bucket at its reserved size, where the backend needs it. */
 export async function placeOriginal(backend: Backend, albumId: string, itemId: string): Promise<void> {
-  await placers.get(backend.data)?.(albumId, itemId);
+  await placers.get(backend.itemWrites)?.(albumId, itemId);
 }
 
 export async function addReadyItem(backend: Backend, albumId: string, opts: ReadyItemOptions = {}): Promise<Item> {
-  const [reserved] = await backend.data.reserveItems(albumId, [
+  const [reserved] = await backend.itemWrites.reserveItems(albumId, [
     reserveInput({ kind: opts.kind ?? 'image', ...(opts.bytes === undefined ? {} : { bytes: opts.bytes }) }),
   ]);
   await placeOriginal(backend, albumId, reserved!.id);
-  return backend.data.finalizeItem(
+  return backend.itemWrites.finalizeItem(
     albumId,
     reserved!.id,
     finalizeInput({
@@ -149,13 +149,13 @@ export function expectNewestFirst(rows: Item[], time: (item: Item) => string): v
 export async function listAll(
   backend: Backend,
   albumId: string,
-  query: Parameters<Backend['data']['listItems']>[1],
+  query: Parameters<Backend['items']['listItems']>[1],
 ): Promise<{ rows: Item[]; pages: number }> {
   const rows: Item[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const page = await backend.data.listItems(albumId, { ...query, cursor });
+    const page = await backend.items.listItems(albumId, { ...query, cursor });
     rows.push(...page.rows);
     cursor = page.nextCursor;
     pages++;

@@ -13,17 +13,17 @@ export function describeActivityContract(makeBackend: () => Promise<Backend> | B
       const b = await makeBackend();
       const session = await b.auth.getSession();
       // Each step is stamped after the one before it, also where the clock counts whole milliseconds.
-      const album = await b.data.createAlbum({ title: 'Activity' });
+      const album = await b.albums.createAlbum({ title: 'Activity' });
       await clockPasses(album.updatedAt);
       const items = [await addReadyItem(b, album.id), await addReadyItem(b, album.id), await addReadyItem(b, album.id)];
       await clockPasses(items[2]!.createdAt);
-      await b.data.trashItems(album.id, [items[0]!.id, items[1]!.id]);
+      await b.itemWrites.trashItems(album.id, [items[0]!.id, items[1]!.id]);
       // Stamped before the call returned: the next millisecond is later.
       await clockPasses(Date.now());
-      await b.data.restoreItems(album.id, [items[0]!.id]);
-      await b.data.updateAlbum(album.id, { title: 'Activity, renamed' });
+      await b.itemWrites.restoreItems(album.id, [items[0]!.id]);
+      await b.albums.updateAlbum(album.id, { title: 'Activity, renamed' });
 
-      const rows = (await b.data.listActivity(50)).filter((a) => a.albumId === album.id);
+      const rows = (await b.activity.listActivity(50)).filter((a) => a.albumId === album.id);
       expect(rows.map((a) => [a.verb, a.count])).toEqual([
         ['restored_items', 1],
         ['trashed_items', 2],
@@ -42,22 +42,22 @@ export function describeActivityContract(makeBackend: () => Promise<Backend> | B
         ['added_items', items[0]!.id, 'image'],
         ['created_album', null, null],
       ]);
-      expect(await b.data.listActivity(2)).toHaveLength(2);
+      expect(await b.activity.listActivity(2)).toHaveLength(2);
     });
 
     it('one\'s own doing is never unread; opening an album marks it seen, a stranger\'s id is album/not-found', async () => {
       const b = await makeBackend();
-      const album = await b.data.createAlbum({ title: 'Unread' });
+      const album = await b.albums.createAlbum({ title: 'Unread' });
       await addReadyItem(b, album.id);
-      const counts = await b.data.unreadCounts();
+      const counts = await b.activity.unreadCounts();
       expect(counts[album.id] ?? 0).toBe(0);
       for (const n of Object.values(counts)) expect(Number.isInteger(n) && n > 0 && n <= 100).toBe(true);
-      await b.data.markAlbumSeen(album.id);
-      expect((await b.data.unreadCounts())[album.id] ?? 0).toBe(0);
-      await expectAppError(b.data.markAlbumSeen(crypto.randomUUID()), 'album/not-found');
-      await b.data.deleteAlbum(album.id);
-      await expectAppError(b.data.markAlbumSeen(album.id), 'album/not-found');
-      expect(album.id in (await b.data.unreadCounts())).toBe(false);
+      await b.activity.markAlbumSeen(album.id);
+      expect((await b.activity.unreadCounts())[album.id] ?? 0).toBe(0);
+      await expectAppError(b.activity.markAlbumSeen(crypto.randomUUID()), 'album/not-found');
+      await b.albums.deleteAlbum(album.id);
+      await expectAppError(b.activity.markAlbumSeen(album.id), 'album/not-found');
+      expect(album.id in (await b.activity.unreadCounts())).toBe(false);
     });
   });
 }

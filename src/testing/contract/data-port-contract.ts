@@ -22,13 +22,17 @@ import { describeMembersContract } from './data-port-members-contract';
 import { describeShareLinksContract } from './data-port-share-links-contract';
 import { describeSocialContract } from './data-port-social-contract';
 
-export function describeDataPortContract(name: string, makeBackend: () => Promise<Backend> | Backend): void {
-  describe(`DataPort contract: ${name}`, () => {
+/**
+ * The data ports' contracts, domain by domain, for a member's backend. `shareLinks: false`: the backend has no
+ * share-links port (albums cannot be shared by link there), and the test says so instead.
+ */
+export function describeDataPortContract(name: string, makeBackend: () => Promise<Backend> | Backend, opts: { shareLinks?: boolean } = {}): void {
+  describe(`data ports contract: ${name}`, () => {
     describe('albums', () => {
       it('creates an album with trimmed text, the caller as owner, and nothing in it', async () => {
         const b = await makeBackend();
         const session = await b.auth.getSession();
-        const album = await b.data.createAlbum({ title: '  Summer in Lisbon ', description: ' Beaches\n\tand trams ' });
+        const album = await b.albums.createAlbum({ title: '  Summer in Lisbon ', description: ' Beaches\n\tand trams ' });
         expect(album).toMatchObject({
           title: 'Summer in Lisbon',
           description: 'Beaches\n\tand trams',
@@ -40,89 +44,89 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
           coverThumbKey: null,
           coverThumbhash: null,
         });
-        expect(await b.data.getAlbum(album.id)).toEqual(album);
-        expect((await b.data.listAlbums()).map((a) => a.id)).toContain(album.id);
-        expect((await b.data.createAlbum({ title: 'No description' })).description).toBe('');
+        expect(await b.albums.getAlbum(album.id)).toEqual(album);
+        expect((await b.albums.listAlbums()).map((a) => a.id)).toContain(album.id);
+        expect((await b.albums.createAlbum({ title: 'No description' })).description).toBe('');
       });
 
       it('refuses invalid titles and descriptions, naming the field', async () => {
         const b = await makeBackend();
         for (const title of ['', '   ', 'x'.repeat(limits().titleMax + 1), 'line\nbreak', 'evil\u202Etxt.exe']) {
-          const e = await expectAppError(b.data.createAlbum({ title }), 'validation/invalid');
+          const e = await expectAppError(b.albums.createAlbum({ title }), 'validation/invalid');
           expect(e.details).toMatchObject({ field: 'title' });
         }
-        const e = await expectAppError(b.data.createAlbum({ title: 'ok', description: 'x'.repeat(limits().descriptionMax + 1) }), 'validation/invalid');
+        const e = await expectAppError(b.albums.createAlbum({ title: 'ok', description: 'x'.repeat(limits().descriptionMax + 1) }), 'validation/invalid');
         expect(e.details).toMatchObject({ field: 'description' });
 
-        const album = await b.data.createAlbum({ title: 'Kept' });
-        await expectAppError(b.data.updateAlbum(album.id, { title: ' ' }), 'validation/invalid');
-        expect((await b.data.getAlbum(album.id)).title).toBe('Kept');
+        const album = await b.albums.createAlbum({ title: 'Kept' });
+        await expectAppError(b.albums.updateAlbum(album.id, { title: ' ' }), 'validation/invalid');
+        expect((await b.albums.getAlbum(album.id)).title).toBe('Kept');
       });
 
       it('renames and describes an album, and lists the most recently updated first', async () => {
         const b = await makeBackend();
         // Each write is stamped after the one before it, also where the clock counts whole milliseconds.
-        const first = await b.data.createAlbum({ title: 'First' });
+        const first = await b.albums.createAlbum({ title: 'First' });
         await clockPasses(first.updatedAt);
-        const second = await b.data.createAlbum({ title: 'Second' });
-        let ids = (await b.data.listAlbums()).map((a) => a.id);
+        const second = await b.albums.createAlbum({ title: 'Second' });
+        let ids = (await b.albums.listAlbums()).map((a) => a.id);
         expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
 
         await clockPasses(second.updatedAt);
-        const renamed = await b.data.updateAlbum(first.id, { title: ' Renamed ', description: 'Now with words' });
+        const renamed = await b.albums.updateAlbum(first.id, { title: ' Renamed ', description: 'Now with words' });
         expect(renamed).toMatchObject({ id: first.id, title: 'Renamed', description: 'Now with words' });
         expect(Date.parse(renamed.updatedAt)).toBeGreaterThan(Date.parse(first.updatedAt));
-        expect(await b.data.getAlbum(first.id)).toMatchObject({ title: 'Renamed', description: 'Now with words' });
-        ids = (await b.data.listAlbums()).map((a) => a.id);
+        expect(await b.albums.getAlbum(first.id)).toMatchObject({ title: 'Renamed', description: 'Now with words' });
+        ids = (await b.albums.listAlbums()).map((a) => a.id);
         expect(ids.indexOf(first.id)).toBeLessThan(ids.indexOf(second.id));
       });
 
       it('removes location from originals unless the owner chooses to keep it, and remembers the choice', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Places' });
+        const album = await b.albums.createAlbum({ title: 'Places' });
         expect(album.keepLocation).toBe(false);
-        expect(await b.data.updateAlbum(album.id, { keepLocation: true })).toMatchObject({ keepLocation: true, title: 'Places' });
-        expect((await b.data.getAlbum(album.id)).keepLocation).toBe(true);
-        expect((await b.data.listAlbums()).find((a) => a.id === album.id)?.keepLocation).toBe(true);
-        await expectAppError(b.data.updateAlbum(album.id, { keepLocation: 'yes' as unknown as boolean }), 'validation/invalid');
-        expect((await b.data.updateAlbum(album.id, { keepLocation: false })).keepLocation).toBe(false);
+        expect(await b.albums.updateAlbum(album.id, { keepLocation: true })).toMatchObject({ keepLocation: true, title: 'Places' });
+        expect((await b.albums.getAlbum(album.id)).keepLocation).toBe(true);
+        expect((await b.albums.listAlbums()).find((a) => a.id === album.id)?.keepLocation).toBe(true);
+        await expectAppError(b.albums.updateAlbum(album.id, { keepLocation: 'yes' as unknown as boolean }), 'validation/invalid');
+        expect((await b.albums.updateAlbum(album.id, { keepLocation: false })).keepLocation).toBe(false);
       });
 
       it('answers album/not-found for an album that does not exist or was deleted', async () => {
         const b = await makeBackend();
         const unknown = crypto.randomUUID();
-        await expectAppError(b.data.getAlbum(unknown), 'album/not-found');
-        await expectAppError(b.data.updateAlbum(unknown, { title: 'x' }), 'album/not-found');
-        await expectAppError(b.data.deleteAlbum(unknown), 'album/not-found');
-        await expectAppError(b.data.listItems(unknown, { sort: 'taken' }), 'album/not-found');
-        await expectAppError(b.data.reserveItems(unknown, [reserveInput()]), 'album/not-found');
+        await expectAppError(b.albums.getAlbum(unknown), 'album/not-found');
+        await expectAppError(b.albums.updateAlbum(unknown, { title: 'x' }), 'album/not-found');
+        await expectAppError(b.albums.deleteAlbum(unknown), 'album/not-found');
+        await expectAppError(b.items.listItems(unknown, { sort: 'taken' }), 'album/not-found');
+        await expectAppError(b.itemWrites.reserveItems(unknown, [reserveInput()]), 'album/not-found');
 
-        const album = await b.data.createAlbum({ title: 'Short-lived' });
+        const album = await b.albums.createAlbum({ title: 'Short-lived' });
         await addReadyItem(b, album.id);
-        await b.data.deleteAlbum(album.id);
-        await expectAppError(b.data.getAlbum(album.id), 'album/not-found');
-        await expectAppError(b.data.listItems(album.id, { sort: 'added' }), 'album/not-found');
-        await expectAppError(b.data.countItemsByMonth(album.id, { sort: 'added' }), 'album/not-found');
-        expect((await b.data.listAlbums()).map((a) => a.id)).not.toContain(album.id);
+        await b.albums.deleteAlbum(album.id);
+        await expectAppError(b.albums.getAlbum(album.id), 'album/not-found');
+        await expectAppError(b.items.listItems(album.id, { sort: 'added' }), 'album/not-found');
+        await expectAppError(b.items.countItemsByMonth(album.id, { sort: 'added' }), 'album/not-found');
+        expect((await b.albums.listAlbums()).map((a) => a.id)).not.toContain(album.id);
       });
 
       it('stops at once when the signal is already aborted', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Aborted' });
+        const album = await b.albums.createAlbum({ title: 'Aborted' });
         const signal = AbortSignal.abort();
-        await expectAbortError(b.data.listAlbums({ signal }));
-        await expectAbortError(b.data.listItems(album.id, { sort: 'taken' }, { signal }));
-        await expectAbortError(b.data.createAlbum({ title: 'Never' }, { signal }));
-        expect((await b.data.listAlbums()).map((a) => a.title)).not.toContain('Never');
+        await expectAbortError(b.albums.listAlbums({ signal }));
+        await expectAbortError(b.items.listItems(album.id, { sort: 'taken' }, { signal }));
+        await expectAbortError(b.albums.createAlbum({ title: 'Never' }, { signal }));
+        expect((await b.albums.listAlbums()).map((a) => a.title)).not.toContain('Never');
       });
     });
 
     describe('items', () => {
       it('reserves items idempotently and keeps them out of lists and counts until finalized', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Reserved' });
+        const album = await b.albums.createAlbum({ title: 'Reserved' });
         const inputs = [reserveInput(), reserveInput({ kind: 'video', bytes: 5000 })];
-        const reserved = await b.data.reserveItems(album.id, inputs);
+        const reserved = await b.itemWrites.reserveItems(album.id, inputs);
         expect(reserved.map((i) => i.id)).toEqual(inputs.map((i) => i.id));
         for (const item of reserved) {
           expect(item).toMatchObject({
@@ -134,25 +138,25 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
             deletedAt: null,
           });
         }
-        const again = await b.data.reserveItems(album.id, inputs);
+        const again = await b.itemWrites.reserveItems(album.id, inputs);
         expect(again).toEqual(reserved);
 
-        expect((await b.data.listItems(album.id, { sort: 'added' })).rows).toEqual([]);
-        expect(await b.data.countItemsByMonth(album.id, { sort: 'added' })).toEqual([]);
-        expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 0, bytesTotal: 0 });
-        expect((await b.data.getItem(album.id, inputs[0]!.id)).status).toBe('uploading');
+        expect((await b.items.listItems(album.id, { sort: 'added' })).rows).toEqual([]);
+        expect(await b.items.countItemsByMonth(album.id, { sort: 'added' })).toEqual([]);
+        expect(await b.albums.getAlbum(album.id)).toMatchObject({ itemCount: 0, bytesTotal: 0 });
+        expect((await b.items.getItem(album.id, inputs[0]!.id)).status).toBe('uploading');
       });
 
       it('refuses empty files and files over the size limit', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Sizes' });
-        await expectAppError(b.data.reserveItems(album.id, [reserveInput({ bytes: 0 })]), 'upload/empty');
-        await expectAppError(b.data.reserveItems(album.id, [reserveInput({ bytes: limits().maxUploadBytes + 1 })]), 'upload/too-large');
+        const album = await b.albums.createAlbum({ title: 'Sizes' });
+        await expectAppError(b.itemWrites.reserveItems(album.id, [reserveInput({ bytes: 0 })]), 'upload/empty');
+        await expectAppError(b.itemWrites.reserveItems(album.id, [reserveInput({ bytes: limits().maxUploadBytes + 1 })]), 'upload/too-large');
       });
 
       it('finalizes items into the album with their keys, counts and cover; finalizing twice changes nothing', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Finalized' });
+        const album = await b.albums.createAlbum({ title: 'Finalized' });
         const image = await addReadyItem(b, album.id, { bytes: 1000, thumbhash: 'IMAGEHASH' });
         await clockPasses(image.createdAt);
         const video = await addReadyItem(b, album.id, { kind: 'video', bytes: 2000, thumbhash: 'VIDEOHASH' });
@@ -170,73 +174,73 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         expect(video).toMatchObject({ thumbKey: objectKeys.thumb(album.id, video.id), previewKey: objectKeys.poster(album.id, video.id) });
         expect(file).toMatchObject({ status: 'ready', thumbKey: null, previewKey: null });
 
-        const listed = (await b.data.listItems(album.id, { sort: 'added' })).rows;
+        const listed = (await b.items.listItems(album.id, { sort: 'added' })).rows;
         expect(listed.map((i) => i.id)).toEqual([file.id, video.id, image.id]);
-        expect(await b.data.getItem(album.id, image.id)).toEqual(image);
+        expect(await b.items.getItem(album.id, image.id)).toEqual(image);
 
-        const counted = await b.data.getAlbum(album.id);
+        const counted = await b.albums.getAlbum(album.id);
         expect(counted).toMatchObject({ itemCount: 3, bytesTotal: 7000, coverThumbKey: video.thumbKey, coverThumbhash: 'VIDEOHASH' });
-        expect((await b.data.listAlbums()).find((a) => a.id === album.id)).toMatchObject({ itemCount: 3, coverThumbKey: video.thumbKey });
+        expect((await b.albums.listAlbums()).find((a) => a.id === album.id)).toMatchObject({ itemCount: 3, coverThumbKey: video.thumbKey });
 
-        const twice = await b.data.finalizeItem(album.id, image.id, finalizeInput({ width: 1, height: 1 }));
+        const twice = await b.itemWrites.finalizeItem(album.id, image.id, finalizeInput({ width: 1, height: 1 }));
         expect(twice).toEqual(image);
-        expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 3, bytesTotal: 7000 });
+        expect(await b.albums.getAlbum(album.id)).toMatchObject({ itemCount: 3, bytesTotal: 7000 });
       });
 
       it('keeps failed uploads out of the album', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Failures' });
-        const [reserved] = await b.data.reserveItems(album.id, [reserveInput()]);
-        await b.data.failItem(album.id, reserved!.id);
-        expect((await b.data.getItem(album.id, reserved!.id)).status).toBe('failed');
-        expect((await b.data.listItems(album.id, { sort: 'added' })).rows).toEqual([]);
-        expect((await b.data.listItems(album.id, { sort: 'added', trashed: true })).rows).toEqual([]);
-        expect(await b.data.countItemsByMonth(album.id, { sort: 'added' })).toEqual([]);
-        expect((await b.data.getAlbum(album.id)).itemCount).toBe(0);
+        const album = await b.albums.createAlbum({ title: 'Failures' });
+        const [reserved] = await b.itemWrites.reserveItems(album.id, [reserveInput()]);
+        await b.itemWrites.failItem(album.id, reserved!.id);
+        expect((await b.items.getItem(album.id, reserved!.id)).status).toBe('failed');
+        expect((await b.items.listItems(album.id, { sort: 'added' })).rows).toEqual([]);
+        expect((await b.items.listItems(album.id, { sort: 'added', trashed: true })).rows).toEqual([]);
+        expect(await b.items.countItemsByMonth(album.id, { sort: 'added' })).toEqual([]);
+        expect((await b.albums.getAlbum(album.id)).itemCount).toBe(0);
       });
 
       it('answers item/not-found for an item that does not exist', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Lookups' });
-        await expectAppError(b.data.getItem(album.id, crypto.randomUUID()), 'item/not-found');
-        await expectAppError(b.data.finalizeItem(album.id, crypto.randomUUID(), finalizeInput()), 'item/not-found');
+        const album = await b.albums.createAlbum({ title: 'Lookups' });
+        await expectAppError(b.items.getItem(album.id, crypto.randomUUID()), 'item/not-found');
+        await expectAppError(b.itemWrites.finalizeItem(album.id, crypto.randomUUID(), finalizeInput()), 'item/not-found');
       });
     });
 
     describe('bounds and unfinished uploads', () => {
       it('refuses metadata beyond the bound (201 keywords, unknown fields, 17 KiB) and the upload can still finish', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Bounded' });
-        const [reserved] = await b.data.reserveItems(album.id, [reserveInput()]);
+        const album = await b.albums.createAlbum({ title: 'Bounded' });
+        const [reserved] = await b.itemWrites.reserveItems(album.id, [reserveInput()]);
         await placeOriginal(b, album.id, reserved!.id);
         const tooMany = { keywords: Array.from({ length: 201 }, (_, i) => `k${i}`) };
         const unknown = { cameraMake: 'Canon', tracking: 'x' } as unknown as ItemMetadata;
         const tooLarge = { description: 'x'.repeat(17 * 1024) };
         for (const metadata of [tooMany, unknown, tooLarge]) {
-          await expectAppError(b.data.finalizeItem(album.id, reserved!.id, finalizeInput({ metadata })), 'validation/invalid');
+          await expectAppError(b.itemWrites.finalizeItem(album.id, reserved!.id, finalizeInput({ metadata })), 'validation/invalid');
         }
-        expect((await b.data.getItem(album.id, reserved!.id)).status).toBe('uploading');
-        const done = await b.data.finalizeItem(album.id, reserved!.id, finalizeInput({ metadata: { keywords: tooMany.keywords.slice(0, 200) } }));
+        expect((await b.items.getItem(album.id, reserved!.id)).status).toBe('uploading');
+        const done = await b.itemWrites.finalizeItem(album.id, reserved!.id, finalizeInput({ metadata: { keywords: tooMany.keywords.slice(0, 200) } }));
         expect(done.metadata.keywords).toHaveLength(200);
       });
 
       it('counts and clears only uploads others left unfinished: the owner\'s own stay and can finish', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Pending' });
-        const [mine] = await b.data.reserveItems(album.id, [reserveInput()]);
-        expect(await b.data.countPendingItems(album.id)).toBe(0);
-        expect(await b.data.clearPendingItems(album.id)).toBe(0);
+        const album = await b.albums.createAlbum({ title: 'Pending' });
+        const [mine] = await b.itemWrites.reserveItems(album.id, [reserveInput()]);
+        expect(await b.itemWrites.countPendingItems(album.id)).toBe(0);
+        expect(await b.itemWrites.clearPendingItems(album.id)).toBe(0);
         await placeOriginal(b, album.id, mine!.id);
-        expect((await b.data.finalizeItem(album.id, mine!.id, finalizeInput())).status).toBe('ready');
-        await expectAppError(b.data.countPendingItems(crypto.randomUUID()), 'album/not-found');
-        await expectAppError(b.data.clearPendingItems(crypto.randomUUID()), 'album/not-found');
+        expect((await b.itemWrites.finalizeItem(album.id, mine!.id, finalizeInput())).status).toBe('ready');
+        await expectAppError(b.itemWrites.countPendingItems(crypto.randomUUID()), 'album/not-found');
+        await expectAppError(b.itemWrites.clearPendingItems(crypto.randomUUID()), 'album/not-found');
       });
     });
 
     describe('lists and counts', () => {
       it('sorts by date taken (else date added) or by date added, newest first', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Sorting' });
+        const album = await b.albums.createAlbum({ title: 'Sorting' });
         const taken2020 = await addReadyItem(b, album.id, { takenAt: '2020-05-01T10:00:00.000Z' });
         await clockPasses(taken2020.createdAt);
         const taken2023 = await addReadyItem(b, album.id, { takenAt: '2023-01-10T08:30:00.000Z' });
@@ -245,25 +249,25 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         await clockPasses(undated.createdAt);
         const taken2021 = await addReadyItem(b, album.id, { takenAt: '2021-07-04T18:00:00.000Z' });
 
-        const byTaken = (await b.data.listItems(album.id, { sort: 'taken' })).rows;
+        const byTaken = (await b.items.listItems(album.id, { sort: 'taken' })).rows;
         expect(byTaken.map((i) => i.id)).toEqual([undated.id, taken2023.id, taken2021.id, taken2020.id]);
-        const byAdded = (await b.data.listItems(album.id, { sort: 'added' })).rows;
+        const byAdded = (await b.items.listItems(album.id, { sort: 'added' })).rows;
         expect(byAdded.map((i) => i.id)).toEqual([taken2021.id, undated.id, taken2023.id, taken2020.id]);
         expectNewestFirst(byAdded, (i) => i.createdAt);
       });
 
       it('pages with a keyset cursor: no gaps, no repeats, unaffected by newer additions', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Paging' });
+        const album = await b.albums.createAlbum({ title: 'Paging' });
         const same = '2022-02-02T02:02:02.000Z';
         for (const takenAt of [same, same, same, '2022-03-01T00:00:00.000Z', '2021-01-01T00:00:00.000Z', null, same]) {
           await addReadyItem(b, album.id, { takenAt });
         }
-        const whole = (await b.data.listItems(album.id, { sort: 'taken', limit: 100 })).rows;
+        const whole = (await b.items.listItems(album.id, { sort: 'taken', limit: 100 })).rows;
         expect(whole).toHaveLength(7);
         expectNewestFirst(whole, (i) => i.takenAt ?? i.createdAt);
 
-        const first = await b.data.listItems(album.id, { sort: 'taken', limit: 3 });
+        const first = await b.items.listItems(album.id, { sort: 'taken', limit: 3 });
         expect(first.rows).toEqual(whole.slice(0, 3));
         expect(typeof first.nextCursor).toBe('string');
         // Something newer arrives while the user scrolls: later pages continue where the first one ended.
@@ -271,98 +275,98 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
         const rest: Item[] = [];
         let cursor = first.nextCursor;
         while (cursor) {
-          const page = await b.data.listItems(album.id, { sort: 'taken', limit: 3, cursor });
+          const page = await b.items.listItems(album.id, { sort: 'taken', limit: 3, cursor });
           expect(page.rows.length).toBeGreaterThan(0);
           rest.push(...page.rows);
           cursor = page.nextCursor;
         }
         expect([...first.rows, ...rest]).toEqual(whole);
 
-        const exact = await b.data.listItems(album.id, { sort: 'added', limit: 8 });
+        const exact = await b.items.listItems(album.id, { sort: 'added', limit: 8 });
         expect(exact.rows).toHaveLength(8);
         expect(exact.nextCursor).toBeNull();
       });
 
       it('filters by kind and by month, and counts per month newest first', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Filters' });
+        const album = await b.albums.createAlbum({ title: 'Filters' });
         const jan1 = await addReadyItem(b, album.id, { takenAt: '2023-01-03T00:00:00.000Z' });
         const jan2 = await addReadyItem(b, album.id, { kind: 'video', takenAt: '2023-01-31T23:59:59.000Z' });
         const feb = await addReadyItem(b, album.id, { takenAt: '2023-02-01T00:00:00.000Z' });
         const dec = await addReadyItem(b, album.id, { kind: 'video', takenAt: '2022-12-31T23:59:59.999Z' });
         const doc = await addReadyItem(b, album.id, { kind: 'file', takenAt: '2023-01-15T12:00:00.000Z' });
 
-        const videos = (await b.data.listItems(album.id, { sort: 'taken', kind: 'video' })).rows;
+        const videos = (await b.items.listItems(album.id, { sort: 'taken', kind: 'video' })).rows;
         expect(videos.map((i) => i.id)).toEqual([jan2.id, dec.id]);
-        const january = (await b.data.listItems(album.id, { sort: 'taken', month: '2023-01' })).rows;
+        const january = (await b.items.listItems(album.id, { sort: 'taken', month: '2023-01' })).rows;
         expect(january.map((i) => i.id)).toEqual([jan2.id, doc.id, jan1.id]);
-        const januaryImages = (await b.data.listItems(album.id, { sort: 'taken', month: '2023-01', kind: 'image' })).rows;
+        const januaryImages = (await b.items.listItems(album.id, { sort: 'taken', month: '2023-01', kind: 'image' })).rows;
         expect(januaryImages.map((i) => i.id)).toEqual([jan1.id]);
-        expect((await b.data.listItems(album.id, { sort: 'taken', month: '2023-02' })).rows.map((i) => i.id)).toEqual([feb.id]);
-        expect((await b.data.listItems(album.id, { sort: 'taken', month: '2019-06' })).rows).toEqual([]);
+        expect((await b.items.listItems(album.id, { sort: 'taken', month: '2023-02' })).rows.map((i) => i.id)).toEqual([feb.id]);
+        expect((await b.items.listItems(album.id, { sort: 'taken', month: '2019-06' })).rows).toEqual([]);
 
-        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([
+        expect(await b.items.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([
           { month: '2023-02', count: 1 },
           { month: '2023-01', count: 3 },
           { month: '2022-12', count: 1 },
         ]);
-        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', kind: 'video' })).toEqual([
+        expect(await b.items.countItemsByMonth(album.id, { sort: 'taken', kind: 'video' })).toEqual([
           { month: '2023-01', count: 1 },
           { month: '2022-12', count: 1 },
         ]);
         const thisMonth = new Date().toISOString().slice(0, 7);
-        expect(await b.data.countItemsByMonth(album.id, { sort: 'added' })).toEqual([{ month: thisMonth, count: 5 }]);
+        expect(await b.items.countItemsByMonth(album.id, { sort: 'added' })).toEqual([{ month: thisMonth, count: 5 }]);
       });
 
       it('moves items to the trash and back, with counts following', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Trash' });
+        const album = await b.albums.createAlbum({ title: 'Trash' });
         const keep = await addReadyItem(b, album.id, { bytes: 100, takenAt: '2024-03-01T00:00:00.000Z' });
         const drop1 = await addReadyItem(b, album.id, { bytes: 200, takenAt: '2024-03-02T00:00:00.000Z' });
         const drop2 = await addReadyItem(b, album.id, { bytes: 400, takenAt: '2024-04-02T00:00:00.000Z' });
 
-        await b.data.trashItems(album.id, [drop1.id, drop2.id]);
-        await b.data.trashItems(album.id, [drop1.id]);
-        expect((await b.data.listItems(album.id, { sort: 'taken' })).rows.map((i) => i.id)).toEqual([keep.id]);
-        const trash = (await b.data.listItems(album.id, { sort: 'taken', trashed: true })).rows;
+        await b.itemWrites.trashItems(album.id, [drop1.id, drop2.id]);
+        await b.itemWrites.trashItems(album.id, [drop1.id]);
+        expect((await b.items.listItems(album.id, { sort: 'taken' })).rows.map((i) => i.id)).toEqual([keep.id]);
+        const trash = (await b.items.listItems(album.id, { sort: 'taken', trashed: true })).rows;
         expect(trash.map((i) => i.id).sort()).toEqual([drop1.id, drop2.id].sort());
         for (const item of trash) expect(item.deletedAt).not.toBeNull();
-        expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 1, bytesTotal: 100 });
-        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([{ month: '2024-03', count: 1 }]);
-        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken', trashed: true })).toEqual([
+        expect(await b.albums.getAlbum(album.id)).toMatchObject({ itemCount: 1, bytesTotal: 100 });
+        expect(await b.items.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([{ month: '2024-03', count: 1 }]);
+        expect(await b.items.countItemsByMonth(album.id, { sort: 'taken', trashed: true })).toEqual([
           { month: '2024-04', count: 1 },
           { month: '2024-03', count: 1 },
         ]);
 
-        await b.data.restoreItems(album.id, [drop1.id]);
-        expect((await b.data.getItem(album.id, drop1.id)).deletedAt).toBeNull();
-        expect((await b.data.listItems(album.id, { sort: 'taken' })).rows.map((i) => i.id)).toEqual([drop1.id, keep.id]);
-        expect(await b.data.getAlbum(album.id)).toMatchObject({ itemCount: 2, bytesTotal: 300 });
-        expect(await b.data.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([{ month: '2024-03', count: 2 }]);
+        await b.itemWrites.restoreItems(album.id, [drop1.id]);
+        expect((await b.items.getItem(album.id, drop1.id)).deletedAt).toBeNull();
+        expect((await b.items.listItems(album.id, { sort: 'taken' })).rows.map((i) => i.id)).toEqual([drop1.id, keep.id]);
+        expect(await b.albums.getAlbum(album.id)).toMatchObject({ itemCount: 2, bytesTotal: 300 });
+        expect(await b.items.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([{ month: '2024-03', count: 2 }]);
       });
     });
 
     describe('covers', () => {
       it('uses the chosen cover, and falls back to the newest photo or video when it is trashed', async () => {
         const b = await makeBackend();
-        const album = await b.data.createAlbum({ title: 'Covers' });
+        const album = await b.albums.createAlbum({ title: 'Covers' });
         const older = await addReadyItem(b, album.id, { thumbhash: 'OLDER' });
         await clockPasses(older.createdAt);
         const newer = await addReadyItem(b, album.id, { thumbhash: 'NEWER' });
         await clockPasses(newer.createdAt);
         const doc = await addReadyItem(b, album.id, { kind: 'file' });
-        expect((await b.data.getAlbum(album.id)).coverThumbKey).toBe(newer.thumbKey);
+        expect((await b.albums.getAlbum(album.id)).coverThumbKey).toBe(newer.thumbKey);
 
-        const chosen = await b.data.updateAlbum(album.id, { coverItemId: older.id });
+        const chosen = await b.albums.updateAlbum(album.id, { coverItemId: older.id });
         expect(chosen).toMatchObject({ coverItemId: older.id, coverThumbKey: older.thumbKey, coverThumbhash: 'OLDER' });
-        expect((await b.data.listAlbums()).find((a) => a.id === album.id)?.coverThumbKey).toBe(older.thumbKey);
+        expect((await b.albums.listAlbums()).find((a) => a.id === album.id)?.coverThumbKey).toBe(older.thumbKey);
 
-        await b.data.trashItems(album.id, [older.id]);
-        expect((await b.data.getAlbum(album.id)).coverThumbKey).toBe(newer.thumbKey);
+        await b.itemWrites.trashItems(album.id, [older.id]);
+        expect((await b.albums.getAlbum(album.id)).coverThumbKey).toBe(newer.thumbKey);
 
-        const e = await expectAppError(b.data.updateAlbum(album.id, { coverItemId: doc.id }), 'validation/invalid');
+        const e = await expectAppError(b.albums.updateAlbum(album.id, { coverItemId: doc.id }), 'validation/invalid');
         expect(e.details).toMatchObject({ field: 'coverItemId' });
-        const cleared = await b.data.updateAlbum(album.id, { coverItemId: null });
+        const cleared = await b.albums.updateAlbum(album.id, { coverItemId: null });
         expect(cleared).toMatchObject({ coverItemId: null, coverThumbKey: newer.thumbKey });
       });
 
@@ -371,7 +375,11 @@ export function describeDataPortContract(name: string, makeBackend: () => Promis
     describeActivityContract(makeBackend);
     describeMembersContract(makeBackend);
     describeSocialContract(makeBackend);
-    describeShareLinksContract(makeBackend);
+    if (opts.shareLinks === false) {
+      it('has no share-links port: nothing can be shared by link', async () => {
+        expect((await makeBackend()).shareLinks).toBeUndefined();
+      });
+    } else describeShareLinksContract(makeBackend);
     describeDevicesContract(makeBackend);
   });
 }

@@ -15,11 +15,11 @@ export function describeDevicesContract(makeBackend: () => Promise<Backend> | Ba
   describe('devices', () => {
     it('lists the device touched as the current one, with its label, kind, whether installed and when seen', async () => {
       const b = await makeBackend();
-      expect(await b.data.listDevices()).toEqual([]);
+      expect(await b.devices.listDevices()).toEqual([]);
       const input = phone();
       const before = Date.now();
-      await b.data.touchDevice(input);
-      const [device, ...more] = await b.data.listDevices();
+      await b.devices.touchDevice(input);
+      const [device, ...more] = await b.devices.listDevices();
       expect(more).toEqual([]);
       expect(device).toMatchObject({ id: input.id, label: input.label, kind: 'mobile', installed: false, current: true });
       const seen = new Date(device?.lastSeenAt ?? 0).getTime();
@@ -29,11 +29,11 @@ export function describeDevicesContract(makeBackend: () => Promise<Backend> | Ba
     it('brings the device up to date when touched again, keeping one row', async () => {
       const b = await makeBackend();
       const input = phone();
-      await b.data.touchDevice(input);
-      const first = (await b.data.listDevices())[0]?.lastSeenAt ?? '';
+      await b.devices.touchDevice(input);
+      const first = (await b.devices.listDevices())[0]?.lastSeenAt ?? '';
       await clockPasses(first);
-      await b.data.touchDevice({ ...input, label: 'Chrome 132 on Android, Pixel 8', installed: true });
-      const list = await b.data.listDevices();
+      await b.devices.touchDevice({ ...input, label: 'Chrome 132 on Android, Pixel 8', installed: true });
+      const list = await b.devices.listDevices();
       expect(list.map((d) => [d.id, d.label, d.installed, d.current])).toEqual([[input.id, 'Chrome 132 on Android, Pixel 8', true, true]]);
       expect(new Date(list[0]?.lastSeenAt ?? 0).getTime()).toBeGreaterThan(new Date(first).getTime());
     });
@@ -49,19 +49,19 @@ export function describeDevicesContract(makeBackend: () => Promise<Backend> | Ba
         [{ ...phone(), id: 'not-an-id' }, 'id'],
       ];
       for (const [input, field] of cases) {
-        const e = await expectAppError(b.data.touchDevice(input), 'validation/invalid');
+        const e = await expectAppError(b.devices.touchDevice(input), 'validation/invalid');
         expect(e.details, field).toMatchObject({ field });
       }
-      expect(await b.data.listDevices()).toEqual([]);
+      expect(await b.devices.listDevices()).toEqual([]);
     });
 
     it('signing out a device nobody has, or every other device when there is none, changes nothing', async () => {
       const b = await makeBackend();
       const input = phone();
-      await b.data.touchDevice(input);
-      await b.data.signOutDevice(crypto.randomUUID());
-      await b.data.signOutOtherDevices();
-      expect((await b.data.listDevices()).map((d) => [d.id, d.current])).toEqual([[input.id, true]]);
+      await b.devices.touchDevice(input);
+      await b.devices.signOutDevice(crypto.randomUUID());
+      await b.devices.signOutOtherDevices();
+      expect((await b.devices.listDevices()).map((d) => [d.id, d.current])).toEqual([[input.id, true]]);
     });
   });
 }

@@ -13,8 +13,8 @@ export function describeMembersContract(makeBackend: () => Promise<Backend> | Ba
     it('lists the owner as the one member of a new album, named, added by themselves', async () => {
       const b = await makeBackend();
       const session = (await b.auth.getSession())!;
-      const album = await b.data.createAlbum({ title: 'Ours' });
-      const members = await b.data.listMembers(album.id);
+      const album = await b.albums.createAlbum({ title: 'Ours' });
+      const members = await b.members.listMembers(album.id);
       expect(members).toEqual([
         {
           userId: session.userId,
@@ -32,42 +32,42 @@ export function describeMembersContract(makeBackend: () => Promise<Backend> | Ba
     it('refuses the last owner leaving, removing or demoting themselves, and keeps them the owner', async () => {
       const b = await makeBackend();
       const me = (await b.auth.getSession())!.userId;
-      const album = await b.data.createAlbum({ title: 'Mine to keep' });
-      await expectAppError(b.data.leaveAlbum(album.id, { keepItems: true }), 'album/forbidden');
-      await expectAppError(b.data.leaveAlbum(album.id, { keepItems: false }), 'album/forbidden');
-      await expectAppError(b.data.removeMember(album.id, me), 'album/forbidden');
-      await expectAppError(b.data.setMemberRole(album.id, me, 'viewer'), 'album/forbidden');
-      expect((await b.data.listMembers(album.id)).map((m) => [m.userId, m.role])).toEqual([[me, 'owner']]);
-      expect((await b.data.getAlbum(album.id)).role).toBe('owner');
+      const album = await b.albums.createAlbum({ title: 'Mine to keep' });
+      await expectAppError(b.members.leaveAlbum(album.id, { keepItems: true }), 'album/forbidden');
+      await expectAppError(b.members.leaveAlbum(album.id, { keepItems: false }), 'album/forbidden');
+      await expectAppError(b.members.removeMember(album.id, me), 'album/forbidden');
+      await expectAppError(b.members.setMemberRole(album.id, me, 'viewer'), 'album/forbidden');
+      expect((await b.members.listMembers(album.id)).map((m) => [m.userId, m.role])).toEqual([[me, 'owner']]);
+      expect((await b.albums.getAlbum(album.id)).role).toBe('owner');
     });
 
     it('has no pending invitations on a new album, and answers invite/not-found for a token nobody issued', async () => {
       const b = await makeBackend();
-      const album = await b.data.createAlbum({ title: 'Nobody invited' });
-      expect(await b.data.listInvites(album.id)).toEqual([]);
+      const album = await b.albums.createAlbum({ title: 'Nobody invited' });
+      expect(await b.members.listInvites(album.id)).toEqual([]);
       const token = 'AAAAAAAAAAAAAAAAAAAAAA';
-      await expectAppError(b.data.invitePreview(token), 'invite/not-found');
-      await expectAppError(b.data.acceptInvite(token), 'invite/not-found');
-      await expectAppError(b.data.revokeInvite(crypto.randomUUID()), 'album/not-found');
+      await expectAppError(b.members.invitePreview(token), 'invite/not-found');
+      await expectAppError(b.members.acceptInvite(token), 'invite/not-found');
+      await expectAppError(b.members.revokeInvite(crypto.randomUUID()), 'album/not-found');
     });
 
     it('answers album/not-found for the members and invitations of an album that does not exist', async () => {
       const b = await makeBackend();
       const unknown = crypto.randomUUID();
-      await expectAppError(b.data.listMembers(unknown), 'album/not-found');
-      await expectAppError(b.data.listInvites(unknown), 'album/not-found');
-      await expectAppError(b.data.leaveAlbum(unknown, { keepItems: true }), 'album/not-found');
-      await expectAppError(b.data.createInvite(unknown, { role: 'viewer' }), 'album/not-found');
-      await expectAppError(b.data.setMemberRole(unknown, crypto.randomUUID(), 'viewer'), 'album/not-found');
+      await expectAppError(b.members.listMembers(unknown), 'album/not-found');
+      await expectAppError(b.members.listInvites(unknown), 'album/not-found');
+      await expectAppError(b.members.leaveAlbum(unknown, { keepItems: true }), 'album/not-found');
+      await expectAppError(b.members.createInvite(unknown, { role: 'viewer' }), 'album/not-found');
+      await expectAppError(b.members.setMemberRole(unknown, crypto.randomUUID(), 'viewer'), 'album/not-found');
     });
 
     it('stops at once when the signal is already aborted', async () => {
       const b = await makeBackend();
-      const album = await b.data.createAlbum({ title: 'Aborted members' });
+      const album = await b.albums.createAlbum({ title: 'Aborted members' });
       const signal = AbortSignal.abort();
-      await expectAbortError(b.data.listMembers(album.id, { signal }));
-      await expectAbortError(b.data.listInvites(album.id, { signal }));
-      await expectAbortError(b.data.acceptInvite('AAAAAAAAAAAAAAAAAAAAAA', { signal }));
+      await expectAbortError(b.members.listMembers(album.id, { signal }));
+      await expectAbortError(b.members.listInvites(album.id, { signal }));
+      await expectAbortError(b.members.acceptInvite('AAAAAAAAAAAAAAAAAAAAAA', { signal }));
     });
   });
 }

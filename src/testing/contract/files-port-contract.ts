@@ -27,8 +27,8 @@ async function digestOf(data: Blob | Uint8Array<ArrayBuffer>): Promise<string> {
 }
 
 async function reservedKeys(b: Backend): Promise<{ albumId: string; original: string; thumb: string }> {
-  const album = await b.data.createAlbum({ title: 'Files' });
-  const [item] = await b.data.reserveItems(album.id, [reserveInput()]);
+  const album = await b.albums.createAlbum({ title: 'Files' });
+  const [item] = await b.itemWrites.reserveItems(album.id, [reserveInput()]);
   return { albumId: album.id, original: item!.originalKey, thumb: item!.originalKey.replace(/original$/, 'thumb.webp') };
 }
 

@@ -44,7 +44,7 @@ export async function subscribeLive(
 export function describeRealtimePortContract(name: string, makePair: () => Promise<RealtimePair> | RealtimePair): void {
   describe(`RealtimePort contract: ${name}`, () => {
     async function sharedAlbum(pair: RealtimePair, title: string) {
-      const album = await pair.a.data.createAlbum({ title });
+      const album = await pair.a.albums.createAlbum({ title });
       await pair.share?.(album.id);
       return album;
     }
@@ -63,7 +63,7 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
           'the ready item',
         );
         expect(event).toMatchObject({ entity: 'item', albumId: album.id, op: expect.stringMatching(/^(insert|update)$/) });
-        await pair.a.data.trashItems(album.id, [item.id]);
+        await pair.a.itemWrites.trashItems(album.id, [item.id]);
         await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id && ev.row.deletedAt), REALTIME_DEADLINE_MS * 2, 'the trashed item');
       } finally {
         stop();
@@ -101,7 +101,7 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
       const { stop } = await subscribeLive(pair.b, null, { onChange: (ev) => heard.push(ev) });
       try {
         const album = await sharedAlbum(pair, 'Everywhere');
-        await pair.a.data.updateAlbum(album.id, { title: 'Everywhere, renamed' });
+        await pair.a.albums.updateAlbum(album.id, { title: 'Everywhere, renamed' });
         await waitFor(
           () => heard.find((ev) => ev.entity === 'album' && ev.row.id === album.id && ev.row.title === 'Everywhere, renamed'),
           REALTIME_DEADLINE_MS * 2,
@@ -113,7 +113,7 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
           REALTIME_DEADLINE_MS * 2,
           'the album with its new item counted',
         );
-        await pair.a.data.deleteAlbum(album.id);
+        await pair.a.albums.deleteAlbum(album.id);
         await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.albumId === album.id && ev.op === 'delete'), REALTIME_DEADLINE_MS * 2, 'the deleted album');
       } finally {
         stop();

@@ -1,12 +1,11 @@
 /** People of the emulated project, each signed up through the Supabase adapter as the app signs someone up. */
-import type { Backend } from '../../../src/backend/ports';
-import { createSupabaseBackend } from '../../../src/backend/supabase/create-supabase-backend';
+import { createSupabaseBackend, type SupabaseBackend } from '../../../src/backend/supabase/create-supabase-backend';
 import { SilentWebSocket } from '../../../src/testing/supabase-wire-stub';
 import { placeOriginalsWith } from '../../../src/testing/contract/contract-fixtures';
 import type { WireEmulator } from './wire-emulator';
 
 export interface WirePerson {
-  backend: Backend;
+  backend: SupabaseBackend;
   id: string;
   name: string;
 }
