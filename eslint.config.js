@@ -6,23 +6,28 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import globals from 'globals';
 
 // [Note: Layers checked by lint]
-// ARCHITECTURE.md's picture, as rules: screens (src/app) compose features, features call the ports, and only
-// src/backend/create-backend.ts picks an adapter. The backend never reaches up into the upload engine, the
-// features or the screens; small helpers (lib, ui, media, config) reach up into nothing. Test support
-// (src/testing) is for tests only. A zone's `target` is the importing file, its `from` what it may not import.
-const outsideBackend = ['./src/app', './src/features', './src/lib', './src/ui', './src/media', './src/upload', './src/main.tsx', './src/config.ts'];
-const backendCore = ['./src/backend/ports.ts', './src/backend/entities.ts', './src/backend/backend-context.tsx'];
+// The house of the README, as rules: screens (src/app) compose features, features call the ports, and only
+// src/backend/create-backend.ts picks an adapter (local, supabase, s3, and the link backends in backend/link).
+// The backend never reaches up into the upload engine, the features or the screens; small helpers (lib, ui,
+// media, config) reach up into nothing but the domain's words; the service worker (src/sw) uses lib and the
+// stores it owns, never an adapter. Test support (src/testing) is for tests only. A zone's `target` is the
+// importing file, its `from` what it may not import.
+const outsideBackend = ['./src/app', './src/features', './src/lib', './src/ui', './src/media', './src/upload', './src/sw', './src/main.tsx', './src/config.ts'];
+const backendCore = ['./src/backend/ports.ts', './src/backend/entities.ts', './src/backend/link-types.ts', './src/backend/lazy-port.ts', './src/backend/backend-context.tsx'];
 const layerZones = [
   { target: './src/backend', from: ['./src/upload', './src/features', './src/app', './src/media', './src/ui'], message: 'The backend imports neither the upload engine, the features, the media pipeline nor the screens.' },
   { target: './src/features', from: './src/app', message: 'Features do not import screens.' },
   { target: ['./src/lib', './src/ui', './src/media', './src/upload', './src/config.ts'], from: ['./src/app', './src/features'], message: 'Lower layers do not import features or screens.' },
   { target: ['./src/lib', './src/config.ts'], from: ['./src/ui', './src/media', './src/upload', './src/backend/backend-context.tsx'], message: 'src/lib holds small pure helpers.' },
+  { target: './src/sw', from: ['./src/backend', './src/features', './src/app', './src/media', './src/ui'], message: 'The service worker uses src/lib and the stores it owns, never an adapter, a feature or a screen.' },
   // Only create-backend.ts chooses an adapter. The Supabase backend composes the S3 files adapter (its files
-  // live in a bucket reached through S3), so that one adapter may import the other.
+  // live in a bucket reached through S3), and the link backends are built on the S3 classes and Supabase's
+  // rows, so those may import them.
   ...[
-    ['./src/backend/local', ['./src/backend/supabase', './src/backend/s3']],
+    ['./src/backend/local', ['./src/backend/supabase', './src/backend/s3', './src/backend/link']],
     ['./src/backend/supabase', ['./src/backend/local']],
     ['./src/backend/s3', ['./src/backend/local']],
+    ['./src/backend/link', ['./src/backend/local', './src/backend/supabase', './src/backend/s3']],
   ].map(([adapter, others]) => ({
     target: [...outsideBackend, ...backendCore, ...others],
     from: adapter,

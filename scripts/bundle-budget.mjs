@@ -38,8 +38,8 @@ export const FIRST_SCREEN = {
 export const ON_DEMAND = {
   'src/app/query-persistence.ts': 'backends with a server (the kept query cache)',
   'src/backend/supabase/create-supabase-backend.ts': 'a configured Supabase project',
-  'src/backend/share/guest-backend.ts': 'a public link with guest uploads',
-  'src/backend/share/guest-upload-client.ts': 'a public link with guest uploads',
+  'src/backend/link/guest-backend.ts': 'a public link with guest uploads',
+  'src/backend/link/guest-upload-client.ts': 'a public link with guest uploads',
   'src/upload/upload-engine.ts': 'work for the queue: files added, unfinished uploads, another tab uploading, the Uploads screen',
   'src/features/devices/this-device.ts': 'the device heartbeat on backends with accounts; the Account screen',
   'src/features/devices/forget-device-data.ts': "a session that ended on a backend with accounts (deleting what it kept); an older version's queue to move",
@@ -58,12 +58,12 @@ export const ON_DEMAND = {
   'src/app/routes/viewer-route.tsx': 'an item opened',
   'src/app/routes/album-settings-route.tsx': 'album settings opened',
   'src/app/routes/uploads-route.tsx': 'the Uploads screen',
-  'src/app/routes/share-target-route.tsx': 'files shared into the app',
+  'src/app/routes/share-inbox-route.tsx': 'files shared into the app',
   'src/app/routes/account-route.tsx': 'the Account screen',
   'src/app/routes/sign-in-route.tsx': 'signing in (backends with accounts)',
   'src/app/routes/invite-route.tsx': 'an invitation link',
-  'src/app/routes/share-route.tsx': 'a public link',
-  'src/app/routes/share-viewer-route.tsx': 'an item of a public link',
+  'src/app/routes/link-page-route.tsx': 'a public link',
+  'src/app/routes/link-page-viewer-route.tsx': 'an item of a public link',
   'src/app/routes/auth-callback-route.tsx': 'coming back from a sign-in link',
 };
 

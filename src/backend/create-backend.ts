@@ -1,4 +1,5 @@
-import type { Backend } from './ports';
+import type { Backend, FunctionsPort } from './ports';
+import type { LinkVisitorBackend } from './link-types';
 import type { BackendConfig } from '../config';
 
 /** Chooses the adapter once, at start-up. Each adapter loads only when chosen (supabase-js never loads for the local backend). */
@@ -25,16 +26,22 @@ export function preloadServerBackend(): void {
   void import('./supabase/create-supabase-backend').catch(() => undefined);
 }
 
+/** A public link's visitor's backend (src/backend/link): loaded only when a link is opened. */
+export async function createLinkVisitorBackend(functions: FunctionsPort, token: string): Promise<LinkVisitorBackend> {
+  const { createLinkVisitorBackend: create } = await import('./link/visitor-backend');
+  return create(functions, token);
+}
+
 /**
  * A share link guest's backend, for the upload engine (share-upload), on the app's functions port; and the
  * guest's `join`. Loaded only when a guest adds files.
  */
-export async function createGuestUploadBackend(config: import('./share/guest-backend').GuestBackendConfig) {
-  const { createGuestBackend } = await import('./share/guest-backend');
+export async function createGuestUploadBackend(config: import('./link/guest-backend').GuestBackendConfig) {
+  const { createGuestBackend } = await import('./link/guest-backend');
   return createGuestBackend(config);
 }
 
 export async function joinShareAsGuest(functions: Backend['functions'], visit: string, name: string) {
-  const { joinAsGuest } = await import('./share/guest-upload-client');
+  const { joinAsGuest } = await import('./link/guest-upload-client');
   return joinAsGuest(functions, visit, name);
 }

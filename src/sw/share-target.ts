@@ -3,8 +3,8 @@
  * `multipart/form-data` to /share-target, which this worker receives. See [Note: Receiving a share].
  */
 import { registerRoute } from 'workbox-routing';
-import { boundaryOf, readMultipart, type PartSink } from '../features/share-target/multipart-stream';
-import { SHARE_TARGET_PATH, shareTargetUrl } from '../features/share-target/share-target-url';
+import { boundaryOf, readMultipart, type PartSink } from './multipart-stream';
+import { SHARE_TARGET_PATH, shareTargetUrl } from '../lib/share-inbox-url';
 import { UploadStore, type InboxShare } from '../upload/upload-store';
 
 // [Note: Receiving a share]

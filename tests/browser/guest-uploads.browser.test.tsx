@@ -12,7 +12,7 @@ import { page, userEvent } from 'vitest/browser';
 import { createQueryClient } from '../../src/app/query-client';
 import { BackendContext } from '../../src/backend/backend-context';
 import type { Backend } from '../../src/backend/ports';
-import { GuestUploads } from '../../src/features/share/guest-uploads';
+import { GuestUploads } from '../../src/features/link-page/guest-uploads';
 import { jpeg } from '../../src/testing/engine-test-kit';
 import { startBrowserWire, type BrowserWire } from './browser-wire';
 

@@ -9,7 +9,7 @@ import { DangerZone } from '../../features/albums/danger-zone';
 import { useAlbum } from '../../features/albums/use-albums';
 import { InvitationsSection } from '../../features/invites/invitations-section';
 import { MembersSection } from '../../features/members/members-section';
-import { ShareLinksSection } from '../../features/share-links/share-links-section';
+import { ShareLinksSection } from '../../features/link-settings/share-links-section';
 import { useMembersLive } from '../../features/members/use-members-live';
 import { isAppError } from '../../lib/app-error';
 import { ErrorPanel } from '../../ui/error-panel';

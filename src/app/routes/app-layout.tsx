@@ -1,6 +1,6 @@
 import { NavLink, Link, Outlet } from 'react-router';
 import { AppInstallHelp } from '../../features/install/install-help';
-import { WaitingSharesNotice } from '../../features/share-target/waiting-shares';
+import { WaitingSharesNotice } from '../../features/share-inbox/waiting-shares';
 import { UploadBar } from '../../features/uploads/upload-bar';
 import { Icon } from '../../ui/icon';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useAlbumBackend, useBackend } from '../../backend/backend-context';
+import { requirePort, useAlbumBackend, useBackend } from '../../backend/backend-context';
 import type { SocialPort } from '../../backend/ports';
 import type { Favoriter, Item, ItemSocial } from '../../backend/entities';
 import { applyCommentDeleted, applyCommentSaved } from './apply-social-change';
@@ -84,10 +84,11 @@ export function useOpenItemSocial(albumId: string, itemId: string): ItemSocial |
 
 /** Gives or takes back one's heart, showing it at once and putting it back if the call fails. */
 export function useSetFavorite(albumId: string, itemId: string) {
-  const { social } = useBackend();
+  // In the viewer, which a link's visitor has too (without hearts: no social port).
+  const { social } = useAlbumBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (on: boolean) => social.setFavorite(albumId, itemId, on),
+    mutationFn: (on: boolean) => requirePort(social, 'social').setFavorite(albumId, itemId, on),
     onMutate: (on: boolean) => {
       const before = qc.getQueryData<TileSocial>(socialKeys.tiles(albumId))?.[itemId];
       if (before?.myFavorite === on) return { before };

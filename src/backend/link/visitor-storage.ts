@@ -5,7 +5,7 @@
  * a new tab starts a new visit. Storage that is full or refused (private modes) falls back to memory.
  */
 import { toBase64Url } from '../../lib/base64';
-import type { ShareOpenAnswer } from './share-types';
+import type { ShareOpenAnswer } from '../link-types';
 
 const VISITOR_KEY = 'shoebox.share.visitor';
 const visitKey = (token: string) => `shoebox.share.visit.${token}`;

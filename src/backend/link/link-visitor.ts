@@ -9,15 +9,15 @@
  */
 import { AppError, isAppError } from '../../lib/app-error';
 import type { CallOptions, FunctionsPort, MonthCount } from '../ports';
-import { SharedUrlBook } from './share-url-book';
-import type { ShareOpenAnswer, SharedItemsAnswer, SharedItemsQuery, SharedUrlsAnswer, SharedVariant } from './share-types';
+import { LinkUrlBook } from './link-url-book';
+import type { ShareOpenAnswer, SharedItemsAnswer, SharedItemsQuery, SharedUrlsAnswer, SharedVariant } from '../link-types';
 import { forgetVisit, keepVisit, keptVisit, visitorId } from './visitor-storage';
 
 const FUNCTION = 'share-open';
 const STOPPING = new Set(['share/expired', 'share/revoked', 'share/not-found', 'share/password-required']);
 
-export class ShareVisitor {
-  readonly book = new SharedUrlBook();
+export class LinkVisitor {
+  readonly book = new LinkUrlBook();
   private answer: ShareOpenAnswer | null = null;
   private stoppedBy: AppError | null = null;
   private readonly listeners = new Set<(error: AppError) => void>();

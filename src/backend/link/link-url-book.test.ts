@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSharedKey, sharedKey } from './share-object-keys';
-import { SharedUrlBook, URL_REFRESH_MARGIN_MS } from './share-url-book';
+import { parseSharedKey, sharedKey } from './link-object-keys';
+import { LinkUrlBook, URL_REFRESH_MARGIN_MS } from './link-url-book';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');
 const HOUR = 3_600_000;
@@ -19,9 +19,9 @@ describe('opaque keys of a link visitor', () => {
   });
 });
 
-describe('SharedUrlBook', () => {
+describe('LinkUrlBook', () => {
   it('answers from what the pages carried while the URLs have time left', () => {
-    const book = new SharedUrlBook();
+    const book = new LinkUrlBook();
     book.record('a', 'thumb', 'https://bucket/a-thumb?sig', NOW + HOUR);
     const { found, refresh } = book.lookup([sharedKey('a', 'thumb')], NOW);
     expect(found.get(sharedKey('a', 'thumb'))).toBe('https://bucket/a-thumb?sig');
@@ -29,7 +29,7 @@ describe('SharedUrlBook', () => {
   });
 
   it('asks again for URLs that are about to expire, grouped by variant, each item once', () => {
-    const book = new SharedUrlBook();
+    const book = new LinkUrlBook();
     book.record('a', 'thumb', 'https://bucket/a', NOW + URL_REFRESH_MARGIN_MS - 1);
     book.record('b', 'thumb', 'https://bucket/b', NOW + HOUR);
     const keys = [sharedKey('a', 'thumb'), sharedKey('a', 'thumb'), sharedKey('b', 'thumb'), sharedKey('c', 'preview'), sharedKey('a', 'original')];
@@ -39,7 +39,7 @@ describe('SharedUrlBook', () => {
   });
 
   it('never refreshes a key it does not own, and records no missing URL', () => {
-    const book = new SharedUrlBook();
+    const book = new LinkUrlBook();
     book.record('a', 'original', null, NOW + HOUR);
     const { found, refresh } = book.lookup(['albums/x/y/original'], NOW);
     expect(found.size).toBe(0);
@@ -48,7 +48,7 @@ describe('SharedUrlBook', () => {
   });
 
   it('a refreshed URL replaces the old one with its own expiry', () => {
-    const book = new SharedUrlBook();
+    const book = new LinkUrlBook();
     book.record('a', 'preview', 'https://bucket/old', NOW + 60_000);
     book.record('a', 'preview', 'https://bucket/new', NOW + HOUR);
     expect(book.lookup([sharedKey('a', 'preview')], NOW).found.get(sharedKey('a', 'preview'))).toBe('https://bucket/new');

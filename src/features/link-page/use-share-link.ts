@@ -1,9 +1,7 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useBackend } from '../../backend/backend-context';
-import type { AlbumBackend } from '../../backend/ports';
-import { createShareBackend } from '../../backend/share/share-backend';
-import type { ShareOpenAnswer } from '../../backend/share/share-types';
-import { ShareVisitor } from '../../backend/share/share-visitor';
+import { createLinkVisitorBackend } from '../../backend/create-backend';
+import type { LinkVisitorBackend, ShareOpenAnswer } from '../../backend/link-types';
 import { isAbortError, isAppError, type AppError } from '../../lib/app-error';
 
 /**
@@ -14,7 +12,7 @@ import { isAbortError, isAppError, type AppError } from '../../lib/app-error';
 export type ShareLinkState =
   | { status: 'opening' }
   | { status: 'password'; refusal: AppError | null; retryAt: number | null }
-  | { status: 'open'; answer: ShareOpenAnswer; backend: AlbumBackend }
+  | { status: 'open'; answer: ShareOpenAnswer; backend: LinkVisitorBackend }
   | { status: 'gone'; error: AppError }
   | { status: 'failed'; error: unknown };
 
@@ -22,10 +20,22 @@ const GONE = new Set(['share/expired', 'share/revoked', 'share/not-found']);
 
 export function useShareLink(token: string) {
   const { functions } = useBackend();
-  const visitor = useMemo(() => new ShareVisitor(functions, token), [functions, token]);
-  const backend = useMemo(() => createShareBackend(visitor, functions), [visitor, functions]);
+  const [backend, setBackend] = useState<LinkVisitorBackend | null>(null);
   const [state, setState] = useState<ShareLinkState>({ status: 'opening' });
   const [submitting, setSubmitting] = useState(false);
+  // The visitor's backend loads with the page; a failed load (offline, a new deploy) is tried again by Retry.
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setBackend(null);
+    createLinkVisitorBackend(functions, token).then(
+      (made) => live && setBackend(made),
+      (error: unknown) => live && setState({ status: 'failed', error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [functions, token, attempt]);
 
   const settle = useCallback(
     (e: unknown, password: boolean) => {
@@ -42,18 +52,20 @@ export function useShareLink(token: string) {
 
   const open = useCallback(
     async (password?: string, signal?: AbortSignal) => {
+      if (!backend) return;
       try {
-        const answer = await visitor.open(password, signal ? { signal } : {});
+        const answer = await backend.visit.open(password, signal ? { signal } : {});
         setState({ status: 'open', answer, backend });
       } catch (e) {
         settle(e, password !== undefined);
       }
     },
-    [visitor, backend, settle],
+    [backend, settle],
   );
 
   useEffect(() => {
-    const kept = visitor.resume();
+    if (!backend) return;
+    const kept = backend.visit.resume();
     if (kept) {
       setState({ status: 'open', answer: kept, backend });
       return;
@@ -62,11 +74,11 @@ export function useShareLink(token: string) {
     setState({ status: 'opening' });
     void open(undefined, controller.signal);
     return () => controller.abort();
-  }, [visitor, backend, open]);
+  }, [backend, open]);
 
   // A later call that finds the link gone stops the page (see [Note: A link that stops working while open]);
   // a visit that lapsed opens again, through the password when the link has one.
-  useEffect(() => visitor.onStop((e) => (GONE.has(e.code) ? setState({ status: 'gone', error: e }) : void open())), [visitor, open]);
+  useEffect(() => backend?.visit.onStop((e) => (GONE.has(e.code) ? setState({ status: 'gone', error: e }) : void open())), [backend, open]);
 
   const submitPassword = useCallback(
     async (password: string) => {
@@ -81,8 +93,9 @@ export function useShareLink(token: string) {
   );
   const retry = useCallback(() => {
     setState({ status: 'opening' });
-    void open();
-  }, [open]);
+    if (backend) void open();
+    else setAttempt((n) => n + 1);
+  }, [backend, open]);
 
   return { state, submitPassword, submitting, retry };
 }

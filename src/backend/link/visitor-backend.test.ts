@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/app-error';
 import type { FunctionsPort } from '../ports';
-import { createShareBackend, SHARED_ALBUM_ID } from './share-backend';
-import { sharedKey } from './share-object-keys';
-import { ShareVisitor } from './share-visitor';
+import { SHARED_ALBUM_ID } from '../link-types';
+import { createLinkVisitorBackend } from './visitor-backend';
+import { sharedKey } from './link-object-keys';
+import { LinkVisitor } from './link-visitor';
 
 const MIN = 60_000;
 
@@ -46,9 +47,9 @@ function server(opts: { urlLife: number }) {
 
 async function opened(urlLife = 60 * MIN) {
   const srv = server({ urlLife });
-  const visitor = new ShareVisitor(srv.functions, `token-${Math.random()}`);
+  const visitor = new LinkVisitor(srv.functions, `token-${Math.random()}`);
   await visitor.open(undefined);
-  return { ...srv, visitor, backend: createShareBackend(visitor, srv.functions) };
+  return { ...srv, visitor, backend: createLinkVisitorBackend(srv.functions, visitor.token, visitor) };
 }
 
 describe('the backend of a link visitor', () => {

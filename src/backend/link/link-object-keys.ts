@@ -3,7 +3,7 @@
  * and the viewer still speak in object keys (`files.urls(keys)`), so the visitor's adapter gives each URL an
  * opaque key of its own, `shared/<item id>/<variant>`, that it maps back to a URL and means nothing to a bucket.
  */
-import type { SharedVariant } from './share-types';
+import type { SharedVariant } from '../link-types';
 
 const PREFIX = 'shared/';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import type { ShareFailure } from './share-target-url';
+import type { ShareFailure } from '../../lib/share-inbox-url';
 
 /** True once a service worker is active for this page (it then receives the next share itself). */
 function useWorkerReady(): boolean {

@@ -1,5 +1,5 @@
-import { parseSharedKey, sharedKey } from './share-object-keys';
-import type { SharedVariant } from './share-types';
+import { parseSharedKey, sharedKey } from './link-object-keys';
+import type { SharedVariant } from '../link-types';
 
 /** A URL is asked for again this long before it stops working, so a tile never shows a broken image. */
 export const URL_REFRESH_MARGIN_MS = 5 * 60_000;
@@ -11,7 +11,7 @@ export type UrlRefresh = Partial<Record<SharedVariant, string[]>>;
  * The URLs a link's pages carried, each with when it stops working (the page's `expiresAt`). Keys are the
  * opaque ones of share-object-keys.ts. Pure bookkeeping: the adapter decides when to call the function.
  */
-export class SharedUrlBook {
+export class LinkUrlBook {
   private readonly urls = new Map<string, { url: string; expiresAt: number }>();
 
   /** Keeps `url` as the key's until `expiresAt` (ms since the epoch); a null url records nothing. */

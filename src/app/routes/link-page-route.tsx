@@ -2,20 +2,20 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { BackendContext } from '../../backend/backend-context';
-import { sharedAlbum } from '../../backend/share/share-backend';
+import { sharedAlbum } from '../../backend/link-types';
 import { UrlBatcher } from '../../features/files/url-batcher';
 import { UrlBatcherContext } from '../../features/files/use-url';
-import { SharePasswordForm } from '../../features/share/share-password-form';
-import { ShareCard } from '../../features/share/share-card';
-import { SharedAlbum } from '../../features/share/shared-album';
-import { ShareUnavailable } from '../../features/share/share-unavailable';
-import { useShareLink } from '../../features/share/use-share-link';
+import { SharePasswordForm } from '../../features/link-page/share-password-form';
+import { ShareCard } from '../../features/link-page/share-card';
+import { SharedAlbum } from '../../features/link-page/shared-album';
+import { ShareUnavailable } from '../../features/link-page/share-unavailable';
+import { useShareLink } from '../../features/link-page/use-share-link';
 import { ErrorPanel } from '../../ui/error-panel';
 import { createQueryClient } from '../query-client';
 
 /**
  * `/s/:token`: a public link's page, outside the signed-in layout. The album's grid and viewer run on a
- * backend of the link's own (src/backend/share) and a query cache of their own, so nothing a member has
+ * backend of the link's own (src/backend/link) and a query cache of their own, so nothing a member has
  * loaded in this browser mixes with what the link shows, and nothing the link shows outlives the page.
  */
 export function ShareRoute() {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { formatBytes, formatCount, formatDateTime } from '../../lib/format';
 import { UploadStore, type InboxShare } from '../../upload/upload-store';
-import { SHARE_TARGET_PATH, shareTargetUrl } from './share-target-url';
+import { SHARE_TARGET_PATH, shareTargetUrl } from '../../lib/share-inbox-url';
 
 /** A share in the inbox, as much as a list needs (the files stay on disk). */
 export interface WaitingShare {

@@ -1,41 +1,20 @@
 /**
  * The backend of a link's visitor, so the album grid and the viewer work on `/s/:token` as they do for
- * members, unchanged: the album and its pages come from `share-open` (through ShareVisitor), URLs from what the
+ * members, unchanged: the album and its pages come from `share-open` (through LinkVisitor), URLs from what the
  * pages carried (refreshed through `urls` when they near expiry), and the names of those who added what is
  * shown. Nothing only members have (comments, hearts, live updates, activity, any write) is there at all: an
  * AlbumBackend has no such ports.
  */
 import { AppError } from '../../lib/app-error';
-import type { Album, Item, Member } from '../entities';
+import type { Item, Member } from '../entities';
 import type { AlbumBackend, CallOptions, FunctionsPort, ItemCountQuery, ItemQuery, ItemsPort, MonthCount, Page, UrlOptions } from '../ports';
 import { NO_ACCOUNT_CAPABILITIES } from './no-account';
-import { parseSharedKey, sharedKey } from './share-object-keys';
-import type { ShareOpenAnswer, SharedItem, SharedVariant } from './share-types';
-import type { ShareVisitor } from './share-visitor';
+import { parseSharedKey, sharedKey } from './link-object-keys';
+import { sharedAlbum, SHARED_ALBUM_ID, type LinkVisitorBackend, type SharedItem, type SharedVariant } from '../link-types';
+import { LinkVisitor } from './link-visitor';
 
-/** The album's id on the visitor's side: the link has no other (the real one is never sent). */
-export const SHARED_ALBUM_ID = 'shared';
 /** Items kept for the viewer's `getItem` (the grid holds its own); the oldest go first. */
 const KEEP_ITEMS = 5000;
-
-export function sharedAlbum(answer: ShareOpenAnswer): Album {
-  return {
-    id: SHARED_ALBUM_ID,
-    ownerId: '',
-    title: answer.album.title,
-    description: answer.album.description,
-    coverItemId: null,
-    coverThumbKey: null,
-    coverThumbhash: answer.album.coverThumbhash,
-    itemCount: answer.album.itemCount,
-    bytesTotal: 0,
-    // Known only when downloads are on: originals are then withheld exactly when the album keeps locations.
-    keepLocation: answer.link.allowDownload && !answer.link.originals,
-    createdAt: '',
-    updatedAt: '',
-    role: 'viewer',
-  };
-}
 
 /** Who added an item, as a made-up member id per name, so the grid's and the details' credit can name them. */
 class Credits {
@@ -79,7 +58,8 @@ export function sharedItemToItem(row: SharedItem, uploaderId: string): Item {
 /** Only the visitor's view of the album: no trash, no favourites, no one person's items. */
 const narrowed = (q: Pick<ItemQuery, 'trashed' | 'favoritesOnly' | 'uploaderId'>) => !!(q.trashed || q.favoritesOnly || q.uploaderId);
 
-export function createShareBackend(visitor: ShareVisitor, functions: FunctionsPort): AlbumBackend {
+/** `visitor`: the link's own calls (made here from `token` unless given). */
+export function createLinkVisitorBackend(functions: FunctionsPort, token: string, visitor = new LinkVisitor(functions, token)): LinkVisitorBackend {
   const credits = new Credits();
   const seen = new Map<string, Item>();
   const remember = (item: Item) => {
@@ -156,5 +136,6 @@ export function createShareBackend(visitor: ShareVisitor, functions: FunctionsPo
     albums: { getAlbum: async () => openedAlbum() },
     items,
     members: { listMembers: async () => credits.members() },
+    visit: visitor,
   };
 }

@@ -1,8 +1,8 @@
 import { useSearchParams } from 'react-router';
-import { ShareInbox } from '../../features/share-target/share-inbox';
-import { ShareNotReceived } from '../../features/share-target/share-not-received';
-import { readShareTargetState } from '../../features/share-target/share-target-url';
-import { useWaitingShares, WaitingSharesList } from '../../features/share-target/waiting-shares';
+import { ShareInbox } from '../../features/share-inbox/share-inbox';
+import { ShareNotReceived } from '../../features/share-inbox/share-not-received';
+import { readShareTargetState } from '../../lib/share-inbox-url';
+import { useWaitingShares, WaitingSharesList } from '../../features/share-inbox/waiting-shares';
 
 /** Where files shared from another app land (the manifest's share_target, through the service worker). */
 export function ShareTargetRoute() {

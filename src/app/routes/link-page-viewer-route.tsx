@@ -1,5 +1,5 @@
 import { useOutletContext, useParams } from 'react-router';
-import type { SharedAlbumOutletContext } from '../../features/share/shared-album';
+import type { SharedAlbumOutletContext } from '../../features/link-page/shared-album';
 import { Viewer } from '../../features/viewer/viewer';
 
 /** The viewer over a shared album: as members have it, without comments and hearts, and with the link's own addresses. */

@@ -3,7 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Outlet, useNavigate, useSearchParams } from 'react-router';
 import type { Album, Item } from '../../backend/entities';
 import type { ItemSort } from '../../backend/ports';
-import type { SharedLink } from '../../backend/share/share-types';
+import type { SharedLink } from '../../backend/link-types';
 import { formatCount } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
