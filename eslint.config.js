@@ -13,12 +13,14 @@ import globals from 'globals';
 // stores it owns, never an adapter. Test support (src/testing) is for tests only. A zone's `target` is the
 // importing file, its `from` what it may not import.
 const outsideBackend = ['./src/app', './src/features', './src/lib', './src/ui', './src/media', './src/upload', './src/sw', './src/main.tsx', './src/config.ts'];
-const backendCore = ['./src/backend/ports.ts', './src/backend/entities.ts', './src/backend/link-types.ts', './src/backend/lazy-port.ts', './src/backend/backend-context.tsx'];
+const backendCore = ['./src/backend/ports.ts', './src/backend/link-types.ts', './src/backend/lazy-port.ts', './src/backend/backend-context.tsx'];
 const layerZones = [
   { target: './src/backend', from: ['./src/upload', './src/features', './src/app', './src/media', './src/ui'], message: 'The backend imports neither the upload engine, the features, the media pipeline nor the screens.' },
   { target: './src/features', from: './src/app', message: 'Features do not import screens.' },
   { target: ['./src/lib', './src/ui', './src/media', './src/upload', './src/config.ts'], from: ['./src/app', './src/features'], message: 'Lower layers do not import features or screens.' },
   { target: ['./src/lib', './src/config.ts'], from: ['./src/ui', './src/media', './src/upload', './src/backend/backend-context.tsx'], message: 'src/lib holds small pure helpers.' },
+  { target: ['./src/lib', './src/ui', './src/media'], from: './src/backend', message: 'The domain\'s words are in src/domain: helpers, primitives and the media pipeline need no backend.' },
+  { target: './src/domain', from: ['./src/app', './src/features', './src/backend', './src/lib', './src/ui', './src/media', './src/upload', './src/sw', './src/config.ts'], message: 'The domain\'s words (src/domain) depend on nothing.' },
   { target: './src/sw', from: ['./src/backend', './src/features', './src/app', './src/media', './src/ui'], message: 'The service worker uses src/lib and the stores it owns, never an adapter, a feature or a screen.' },
   // Only create-backend.ts chooses an adapter. The Supabase backend composes the S3 files adapter (its files
   // live in a bucket reached through S3), and the link backends are built on the S3 classes and Supabase's

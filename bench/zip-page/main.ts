@@ -2,7 +2,7 @@
 // download code (src/features/downloads) into a file on disk, as a download saved with the File System Access
 // API is; the file is then read back and every byte checked, outside the timed part.
 import { createCRC32 } from 'hash-wasm';
-import type { Item } from '../../src/backend/entities';
+import type { Item } from '../../src/domain/entities';
 import { createLocalBackend } from '../../src/backend/local/create-local-backend';
 import { loadAlbumItems } from '../../src/features/downloads/album-files';
 import { ChunkPool, readPooled, writeReturning } from '../../src/features/downloads/chunk-pool';

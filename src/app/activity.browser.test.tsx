@@ -9,7 +9,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { Backend } from '../backend/ports';
-import type { Activity, Item } from '../backend/entities';
+import type { Activity, Item } from '../domain/entities';
 import { AppError } from '../lib/app-error';
 import { addReadyItem, withOverrides } from '../testing/contract/contract-fixtures';
 import { seedLocalAlbum } from '../testing/local-seed';
@@ -74,10 +74,10 @@ test('activity reads as grouped sentences that link to the album or the photo, w
     ['Lisbon', `/albums/${album.id}`],
   ]);
   const time = added!.querySelector('time')!;
-  expect(time.textContent).toBe('2 min ago');
+  expect(time.textContent).toBe('2 minutes ago');
   expect(time.getAttribute('dateTime')).toBe(lines[0]!.createdAt);
   expect(time.title).toMatch(/\d/);
-  expect(commented!.querySelector('time')!.textContent).toBe('2 h ago');
+  expect(commented!.querySelector('time')!.textContent).toBe('2 hours ago');
 
   await userEvent.click(added!.querySelector('a')!);
   await eventually(() => document.querySelector('h1')?.textContent).toBe('Lisbon');

@@ -11,7 +11,7 @@ import { afterEach, expect, test } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { Backend } from '../backend/ports';
-import type { Album } from '../backend/entities';
+import type { Album } from '../domain/entities';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { isolatedLocal } from '../testing/isolated-local';
 import { renderRoutes } from '../testing/render-routes';

@@ -10,7 +10,7 @@ import { afterEach, expect, test } from 'vitest';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { LocalRealtime } from '../backend/local/local-realtime';
 import type { Backend, ChangeEvent } from '../backend/ports';
-import type { Item, Role } from '../backend/entities';
+import type { Item, Role } from '../domain/entities';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { seedLocalAlbum } from '../testing/local-seed';
 import { renderRoutes } from '../testing/render-routes';

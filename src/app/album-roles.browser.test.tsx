@@ -9,7 +9,7 @@ import { afterEach, beforeAll, expect, test } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { Backend } from '../backend/ports';
-import type { Item, Role } from '../backend/entities';
+import type { Item, Role } from '../domain/entities';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { seedLocalAlbum } from '../testing/local-seed';
 import { renderRoutes } from '../testing/render-routes';

@@ -11,7 +11,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, beforeAll, expect, test } from 'vitest';
 import { cdp, page } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
-import type { Item } from '../backend/entities';
+import type { Item } from '../domain/entities';
 import { itemKeys } from '../features/items/item-keys';
 import { seedLocalAlbum } from '../testing/local-seed';
 import { isolatedLocal } from '../testing/isolated-local';

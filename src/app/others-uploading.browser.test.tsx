@@ -10,7 +10,7 @@ import { afterEach, expect, test } from 'vitest';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { LocalRealtime } from '../backend/local/local-realtime';
 import type { BroadcastMessage } from '../backend/ports';
-import type { Role } from '../backend/entities';
+import type { Role } from '../domain/entities';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { renderRoutes } from '../testing/render-routes';
 

@@ -11,7 +11,7 @@ import { LocalDb, WRITE_STORES } from '../backend/local/local-db';
 import { ItemLedger } from '../backend/local/local-item-ledger';
 import { withListFields } from '../backend/local/local-item-record';
 import { objectKeys, type Backend } from '../backend/ports';
-import type { Item } from '../backend/entities';
+import type { Item } from '../domain/entities';
 import { addReadyItem, withOverrides } from '../testing/contract/contract-fixtures';
 import { renderRoutes } from '../testing/render-routes';
 

@@ -3,9 +3,10 @@
  * id, an e-mail address or a location), and the visitor's backend, which has the link's own calls besides what
  * showing the album takes.
  */
-import type { Album, ItemKind, ItemMetadata } from './entities';
+import type { Album, ItemKind, ItemMetadata } from '../domain/entities';
 import type { AppError } from '../lib/app-error';
-import type { AlbumBackend, CallOptions, ItemSort, MonthCount, Unsubscribe } from './ports';
+import type { AlbumBackend, CallOptions, Unsubscribe } from './ports';
+import type { ItemSort, MonthCount } from '../domain/queries';
 
 export interface SharedLink {
   label: string | null;

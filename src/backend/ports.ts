@@ -4,100 +4,15 @@
  * caller's signal fired). Each port has one contract suite that every adapter passes.
  */
 export type { AppError, ErrorCode } from '../lib/app-error';
-import type { Role, ItemKind, Profile, Album, ItemMetadata, Item, Activity, Member, Invite, InviteInput, InvitePreview, Comment, ItemSocial, Favoriter, ShareLink, ShareLinkInput } from './entities';
-
-// ---------------------------------------------------------------------------------------------------------
-// Common shapes.
+import type { Role, Profile, Album, Item, Activity, Member, Invite, InviteInput, InvitePreview, Comment, ItemSocial, Favoriter, ShareLink, ShareLinkInput, Device, DeviceInput, PresenceViewer } from '../domain/entities';
+import type { AlbumInput, AlbumPatch, FinalizeItemInput, ReserveItemInput } from '../domain/inputs';
+import type { ItemCountQuery, ItemQuery, MonthCount, Page } from '../domain/queries';
 
 export interface CallOptions {
   signal?: AbortSignal;
 }
 
 export type Unsubscribe = () => void;
-
-/** How an album's items are ordered: by capture date (then added), or by date added. Newest first. */
-export type ItemSort = 'taken' | 'added';
-
-export interface ItemQuery {
-  sort: ItemSort;
-  /** true: the trash view (deleted items only); false: the album. */
-  trashed?: boolean;
-  kind?: ItemKind;
-  /** Keyset cursor from the previous page's `nextCursor`; never an offset. */
-  cursor?: string | null;
-  limit?: number;
-  /** Only items whose sort date falls in this month (`YYYY-MM`, UTC), or `unknown` for no date. */
-  month?: string;
-  /** Only the items the caller gave a heart (their own favourites, never another person's). */
-  favoritesOnly?: boolean;
-  /** Only the items this person added. */
-  uploaderId?: string;
-}
-
-/** The filters the month counts honour, as listItems does. */
-export type ItemCountQuery = Pick<ItemQuery, 'sort' | 'trashed' | 'kind' | 'favoritesOnly' | 'uploaderId'>;
-
-export interface Page<T> {
-  rows: T[];
-  nextCursor: string | null;
-}
-
-export interface MonthCount {
-  /** `YYYY-MM` (UTC) or `unknown`. */
-  month: string;
-  count: number;
-}
-
-/** A browser signed in to this account (PRODUCT.md §3 device), as /account lists it. */
-export interface Device {
-  /** Made once per browser and kept there. */
-  id: string;
-  label: string;
-  kind: 'desktop' | 'mobile' | 'tablet';
-  /** Running as the installed app (display-mode standalone) when last seen. */
-  installed: boolean;
-  lastSeenAt: string;
-  /** The device asking. */
-  current: boolean;
-}
-
-export type DeviceInput = Pick<Device, 'id' | 'label' | 'kind' | 'installed'>;
-
-export interface AlbumInput {
-  title: string;
-  description?: string;
-}
-
-export interface AlbumPatch {
-  title?: string;
-  description?: string;
-  coverItemId?: string | null;
-  /** The owner's alone (PRODUCT.md §6); anyone else gets `album/forbidden`. */
-  keepLocation?: boolean;
-}
-
-/** What the uploader knows before the bytes go up. The id is chosen by the client so a retry is idempotent. */
-export interface ReserveItemInput {
-  id: string;
-  filename: string;
-  mime: string;
-  kind: ItemKind;
-  bytes: number;
-  /** The file's SHA-256 (hex) when already known: a share link's guest is told a file the album holds. */
-  sha256?: string;
-}
-
-export interface FinalizeItemInput {
-  sha256: string;
-  width: number | null;
-  height: number | null;
-  durationMs: number | null;
-  takenAt: string | null;
-  hasPreview: boolean;
-  hasThumb: boolean;
-  thumbhash: string | null;
-  metadata: ItemMetadata;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The ports.
@@ -272,12 +187,6 @@ export interface ChangeEvent {
   albumId: string;
   /** The row after the change (before it, for a delete), as plain data. */
   row: { id: string } & Record<string, unknown>;
-}
-
-export interface PresenceViewer {
-  userId: string;
-  displayName: string;
-  since: string;
 }
 
 export interface BroadcastMessage {

@@ -107,9 +107,20 @@ export function isAbortError(e: unknown): boolean {
   );
 }
 
+/** The error an aborted operation rejects with, as `fetch` and `AbortSignal` make it: the one constructor of it. */
+export function abortError(message = 'The operation was aborted.'): DOMException {
+  return new DOMException(message, 'AbortError');
+}
+
+/** The AbortError to throw for a fired signal (its own reason when that is one). */
+export function abortErrorOf(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  return isAbortError(reason) ? reason : abortError();
+}
+
 /** Throws the signal's AbortError when it has been aborted. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
+  if (signal?.aborted) throw abortError();
 }
 
 /** Presigned URLs carry credentials in their query strings: never let them reach an error or a log. */

@@ -1,5 +1,5 @@
 import { AppError } from './app-error';
-import type { DeviceInput } from '../backend/ports';
+import type { DeviceInput } from '../domain/entities';
 
 const MAX_LABEL = 120;
 

@@ -6,7 +6,7 @@
  * it, so the uploader never sends what would be refused: a photo is never lost because of its metadata.
  * No zod here: the media worker uses this file.
  */
-import type { ItemMetadata } from '../backend/entities';
+import type { ItemMetadata } from '../domain/entities';
 
 export const METADATA_MAX_BYTES = 16 * 1024;
 export const KEYWORDS_MAX = 200;

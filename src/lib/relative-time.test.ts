@@ -7,12 +7,12 @@ const now = localNoon(2026, 3, 10).getTime();
 const ago = (ms: number) => new Date(now - ms).toISOString();
 
 describe('formatRelativeTime', () => {
-  it('says how long ago in the words of a feed', () => {
+  it('says how long ago in words', () => {
     expect(formatRelativeTime(ago(10_000), now)).toBe('just now');
     expect(formatRelativeTime(ago(-60_000), now)).toBe('just now');
-    expect(formatRelativeTime(ago(50_000), now)).toBe('1 min ago');
-    expect(formatRelativeTime(ago(5 * 60_000), now)).toBe('5 min ago');
-    expect(formatRelativeTime(ago(2 * 3_600_000 + 59 * 60_000), now)).toBe('2 h ago');
+    expect(formatRelativeTime(ago(50_000), now)).toBe('1 minute ago');
+    expect(formatRelativeTime(ago(5 * 60_000), now)).toBe('5 minutes ago');
+    expect(formatRelativeTime(ago(2 * 3_600_000 + 59 * 60_000), now)).toBe('2 hours ago');
     expect(formatRelativeTime(ago(30 * 3_600_000), now)).toBe('yesterday');
     expect(formatRelativeTime(ago(3 * 86_400_000), now)).toBe('3 days ago');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ShareLinkInput } from '../backend/entities';
+import type { ShareLinkInput } from '../domain/entities';
 import { isAppError } from './app-error';
 import { fieldText } from './error-messages';
 import { checkShareLinkInput, EXPIRY_CHOICES, expiryFor, shareLinkIssues } from './share-link-rules';

@@ -2,7 +2,7 @@
  * The rules of a new share link (PRODUCT.md §5 and §9), shared by the settings form (instant messages) and the
  * Supabase adapter (nothing invalid is sent); the share-links function and the database are the authority.
  */
-import type { ShareLinkInput } from '../backend/entities';
+import type { ShareLinkInput } from '../domain/entities';
 import { AppError } from './app-error';
 import type { FieldIssue } from './error-messages';
 import { BLANK_ONLY, INVISIBLE_FORMAT, LINE_BREAKING } from './validation';

@@ -4,7 +4,7 @@
  */
 // zod/mini: the same validators as zod, tree-shakable, so the first screen stays small.
 import * as z from 'zod/mini';
-import type { AlbumInput } from '../backend/ports';
+import type { AlbumInput } from '../domain/inputs';
 import { limits } from '../config';
 import { AppError } from './app-error';
 import { errorText, fieldText, type Field, type FieldRule } from './error-messages';

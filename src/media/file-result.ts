@@ -1,4 +1,4 @@
-import type { ItemNotice } from '../backend/entities';
+import type { ItemNotice } from '../domain/entities';
 import type { ProcessedMedia } from './media-types';
 import type { PhotoMetadata } from './photo-metadata';
 

@@ -1,5 +1,5 @@
 import { limits } from '../config';
-import { throwIfAborted } from '../lib/app-error';
+import { abortError, throwIfAborted } from '../lib/app-error';
 import { fileResult } from './file-result';
 import type { ImageLimits } from './image-pipeline';
 import type { ProcessOptions, ProcessedMedia, SniffedType } from './media-types';
@@ -126,7 +126,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
       const onAbort = () => {
         if (!pending.delete(request.id)) return;
         w.postMessage({ type: 'abort', id: request.id } satisfies MediaWorkerRequest);
-        reject(new DOMException('The operation was aborted.', 'AbortError'));
+        reject(abortError());
       };
       const settle = <T>(fn: (v: T) => void) => (v: T) => {
         signal?.removeEventListener('abort', onAbort);
@@ -164,7 +164,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
       worker?.terminate();
       worker = null;
       started = null;
-      for (const p of pending.values()) p.reject(new DOMException('The media client was closed.', 'AbortError'));
+      for (const p of pending.values()) p.reject(abortError('The media client was closed.'));
       pending.clear();
     },
   };
@@ -199,7 +199,7 @@ async function runOnMainThread(
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+    const onAbort = () => reject(abortError());
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

@@ -1,4 +1,4 @@
-import type { ItemKind, ItemMetadata, ItemNotice } from '../backend/entities';
+import type { ItemKind, ItemMetadata, ItemNotice } from '../domain/entities';
 
 /** What the type sniffer decides from a file's first bytes (never from its name). */
 export interface SniffedType {

@@ -1,5 +1,5 @@
 import exifr from 'exifr';
-import type { ItemMetadata } from '../backend/entities';
+import type { ItemMetadata } from '../domain/entities';
 import { exifDateToIso } from './exif-date';
 import { boundItemMetadata } from '../lib/item-metadata';
 import { parseXmp } from './xmp-metadata';

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../lib/app-error';
+import { abortError, throwIfAborted } from '../lib/app-error';
 import { encodeSurface, resizeFrom } from './canvas-surface';
 import type { ImageLimits } from './image-pipeline';
 import { makeThumbhash } from './make-thumbhash';
@@ -116,12 +116,12 @@ function waitFor(video: HTMLVideoElement, events: string[], signal: AbortSignal 
       listeners.abort();
       fn();
     };
-    if (signal?.aborted) return reject(new DOMException('The operation was aborted.', 'AbortError'));
+    if (signal?.aborted) return reject(abortError());
     if (deadline.aborted || video.error) return resolve(false);
     const opt = { signal: listeners.signal, once: true };
     for (const name of events) video.addEventListener(name, done(() => resolve(true)), opt);
     video.addEventListener('error', done(() => resolve(false)), opt);
     deadline.addEventListener('abort', done(() => resolve(false)), opt);
-    signal?.addEventListener('abort', done(() => reject(new DOMException('The operation was aborted.', 'AbortError'))), opt);
+    signal?.addEventListener('abort', done(() => reject(abortError())), opt);
   });
 }

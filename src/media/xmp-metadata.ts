@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { decodeXmlEntities } from '../lib/xml-entities';
-import type { ItemMetadata } from '../backend/entities';
+import type { ItemMetadata } from '../domain/entities';
 import { exifDateToIso } from './exif-date';
 
 export type XmpFields = Pick<ItemMetadata, 'title' | 'description' | 'rating' | 'keywords' | 'label'> & {

@@ -2,7 +2,7 @@
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { withOverrides } from './contract/contract-fixtures';
 import type { Backend } from '../backend/ports';
-import type { Item } from '../backend/entities';
+import type { Item } from '../domain/entities';
 import { processMedia } from '../media/media-client';
 import { UploadEngine, type QueueSnapshot, type UploadEngineDeps } from '../upload/upload-engine';
 import type { TaskState } from '../upload/upload-task';

@@ -5,7 +5,7 @@
 import { unwrap } from 'idb';
 import { albumTitle, parseField } from '../lib/validation';
 import { objectKeys } from '../backend/ports';
-import type { Item } from '../backend/entities';
+import type { Item } from '../domain/entities';
 import { LOCAL_DEFAULTS } from '../backend/local/create-local-backend';
 import { loadLocalProfile } from '../backend/local/local-auth';
 import { LocalDb, WRITE_STORES, newAlbumRecord } from '../backend/local/local-db';

@@ -1,4 +1,4 @@
-import type { PresenceViewer } from '../backend/ports';
+import type { PresenceViewer } from '../domain/entities';
 import { initials } from '../lib/initials';
 
 /** How many faces show before the rest become "+N". */

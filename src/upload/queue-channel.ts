@@ -1,5 +1,5 @@
 import { AppError, toAppError, type SerializedAppError } from '../lib/app-error';
-import { abortError } from '../lib/abort-error';
+import { abortError } from '../lib/app-error';
 import { log } from '../lib/log';
 
 /** What a tab can ask of the queue; the running tab carries it out. */

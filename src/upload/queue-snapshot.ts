@@ -1,4 +1,4 @@
-import type { ItemKind } from '../backend/entities';
+import type { ItemKind } from '../domain/entities';
 import type { SerializedAppError } from '../lib/app-error';
 import { SpeedMeter, etaSeconds, queueTotals } from './upload-progress';
 import { isActive, type TaskState, type UploadTask } from './upload-task';

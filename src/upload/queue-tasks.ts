@@ -1,5 +1,5 @@
 import { AppError, throwIfAborted, toAppError } from '../lib/app-error';
-import { abortError } from '../lib/abort-error';
+import { abortError } from '../lib/app-error';
 import { UploadStore, type StoredBlobRole } from './upload-store';
 import { isActive, transition, type TaskEvent, type UploadTask } from './upload-task';
 

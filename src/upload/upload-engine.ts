@@ -3,7 +3,7 @@ import { limits } from '../config';
 import { AppError } from '../lib/app-error';
 import type { hashFile, processMedia } from '../media/media-client';
 import type { sniffType } from '../media/sniff-type';
-import { abortError } from '../lib/abort-error';
+import { abortError } from '../lib/app-error';
 import { batchTasks } from './batch-tasks';
 import { LeaveGuard } from './leave-guard';
 import { QueueChannel, type CommandOp } from './queue-channel';

@@ -8,7 +8,7 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { page } from 'vitest/browser';
-import type { Role } from '../../src/backend/entities';
+import type { Role } from '../../src/domain/entities';
 import { createLocalBackend } from '../../src/backend/local/create-local-backend';
 import { addReadyItem, expectAppError } from '../../src/testing/contract/contract-fixtures';
 import { renderRoutes } from '../../src/testing/render-routes';

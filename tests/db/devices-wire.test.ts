@@ -7,7 +7,8 @@
  * refresh margin (90 s), so every session read refreshes first, and the test waits out a token's life.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Backend, DeviceInput, Session } from '../../src/backend/ports';
+import type { Backend, Session } from '../../src/backend/ports';
+import type { DeviceInput } from '../../src/domain/entities';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
 import { AppError } from '../../src/lib/app-error';
 import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';

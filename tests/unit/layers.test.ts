@@ -32,6 +32,8 @@ describe('layers checked by lint', { timeout: 60_000 }, () => {
     ['the service worker imports a feature', 'src/sw/example.ts', "import { albumKeys } from '../features/albums/album-keys';\nexport const x = albumKeys;\n"],
     ['a link backend imports the local backend', 'src/backend/link/example.ts', "import { LocalDb } from '../local/local-db';\nexport const x = LocalDb;\n"],
     ['the local backend imports a link backend', 'src/backend/local/example.ts', "import { LinkVisitor } from '../link/link-visitor';\nexport const x = LinkVisitor;\n"],
+    ['a helper imports the ports', 'src/lib/example.ts', "import type { AlbumsPort } from '../backend/ports';\nexport type X = AlbumsPort;\n"],
+    ['the domain imports a helper', 'src/domain/example.ts', "import { toBase64Url } from '../lib/base64';\nexport const x = toBase64Url;\n"],
     ['a screen imports a contract suite', 'src/app/example.ts', "import { dataPortContract } from '../testing/contract/data-port-contract';\nexport const x = dataPortContract;\n"],
   ];
   it.each(refused)('refuses: %s', async (_, file, code) => {
@@ -41,6 +43,7 @@ describe('layers checked by lint', { timeout: 60_000 }, () => {
   const allowed: [string, string, string][] = [
     ['create-backend.ts imports the adapters', 'src/backend/create-backend.ts', "import { createLocalBackend } from './local/create-local-backend';\nexport const x = createLocalBackend;\n"],
     ['a screen imports a feature and the ports', 'src/app/routes/example.tsx', "import { useAlbums } from '../../features/albums/use-albums';\nimport type { AlbumsPort } from '../../backend/ports';\nimport type { Album } from '../../backend/entities';\nexport const x = useAlbums;\nexport type A = Album;\nexport type D = AlbumsPort;\n"],
+    ['the media pipeline speaks the domain\'s words', 'src/media/example.ts', "import type { ItemMetadata } from '../domain/entities';\nexport type M = ItemMetadata;\n"],
     ['create-backend.ts imports the link backends', 'src/backend/create-backend.ts', "import { createLinkVisitorBackend } from './link/visitor-backend';\nexport const x = createLinkVisitorBackend;\n"],
     ['a link backend composes the S3 classes', 'src/backend/link/example.ts', "import { S3Files } from '../s3/s3-files';\nexport const x = S3Files;\n"],
     ['the service worker imports lib and the upload store it owns', 'src/sw/example.ts', "import { toBase64Url } from '../lib/base64';\nimport { UploadStore } from '../upload/upload-store';\nexport const x = [toBase64Url, UploadStore];\n"],

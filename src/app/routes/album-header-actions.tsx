@@ -1,7 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { PresenceViewer } from '../../backend/ports';
-import type { Album } from '../../backend/entities';
+import type { PresenceViewer, Album } from '../../domain/entities';
 import { AlbumActions, useAlbumActions } from '../../features/albums/album-actions';
 import { AlbumDownloadMenu } from '../../features/downloads/album-download';
 import type { DownloadMode } from '../../features/downloads/run-download';

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
-import type { ItemSort } from '../../backend/ports';
-import type { Album, Item } from '../../backend/entities';
+import type { ItemSort } from '../../domain/queries';
+import type { Album, Item } from '../../domain/entities';
 import { useBackend } from '../../backend/backend-context';
 import { useMarkAlbumSeen } from '../../features/activity/use-activity';
 import { albumAbilities } from '../../features/albums/album-permissions';

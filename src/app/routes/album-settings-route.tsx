@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import { useBackend, useSession } from '../../backend/backend-context';
 import { AlbumDetailsSection } from '../../features/albums/album-details-section';
 import { LocationChoiceSection } from '../../features/albums/location-choice-section';

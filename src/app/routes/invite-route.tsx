@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useBackend, useSession } from '../../backend/backend-context';
-import type { InvitePreview } from '../../backend/entities';
+import type { InvitePreview } from '../../domain/entities';
 import { useObjectUrls } from '../../features/files/use-object-urls';
 import { useAcceptInvite, useInvitePreview } from '../../features/invites/use-invites';
 import { thumbhashDataUrl } from '../../features/items/thumbhash-image';

@@ -6,7 +6,7 @@
  * nothing else.
  */
 import { AppError } from '../../lib/app-error';
-import type { Item } from '../entities';
+import type { Item } from '../../domain/entities';
 import { objectKeys, type CallOptions, type FilesPort, type FunctionsPort, type UploadBackend } from '../ports';
 import { FunctionSigner } from '../s3/function-signer';
 import { S3Files } from '../s3/s3-files';

@@ -4,8 +4,9 @@
  * app's entities; errors as the function's AppError codes.
  */
 import { AppError } from '../../lib/app-error';
-import type { Item } from '../entities';
-import type { CallOptions, FinalizeItemInput, FunctionsPort, ReserveItemInput } from '../ports';
+import type { Item } from '../../domain/entities';
+import type { CallOptions, FunctionsPort } from '../ports';
+import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
 import type { SignOp, SignResult } from '../s3/s3-signer';
 import { toItem } from '../supabase/supabase-rows';
 

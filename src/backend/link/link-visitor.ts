@@ -8,7 +8,8 @@
  * that error, without asking the server, so the page loads nothing more and listeners show why.
  */
 import { AppError, isAppError } from '../../lib/app-error';
-import type { CallOptions, FunctionsPort, MonthCount } from '../ports';
+import type { CallOptions, FunctionsPort } from '../ports';
+import type { MonthCount } from '../../domain/queries';
 import { LinkUrlBook } from './link-url-book';
 import type { ShareOpenAnswer, SharedItemsAnswer, SharedItemsQuery, SharedUrlsAnswer, SharedVariant } from '../link-types';
 import { forgetVisit, keepVisit, keptVisit, visitorId } from './visitor-storage';

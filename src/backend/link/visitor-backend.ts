@@ -6,8 +6,9 @@
  * AlbumBackend has no such ports.
  */
 import { AppError } from '../../lib/app-error';
-import type { Item, Member } from '../entities';
-import type { AlbumBackend, CallOptions, FunctionsPort, ItemCountQuery, ItemQuery, ItemsPort, MonthCount, Page, UrlOptions } from '../ports';
+import type { Item, Member } from '../../domain/entities';
+import type { AlbumBackend, CallOptions, FunctionsPort, ItemsPort, UrlOptions } from '../ports';
+import type { ItemCountQuery, ItemQuery, MonthCount, Page } from '../../domain/queries';
 import { NO_ACCOUNT_CAPABILITIES } from './no-account';
 import { parseSharedKey, sharedKey } from './link-object-keys';
 import { sharedAlbum, SHARED_ALBUM_ID, type LinkVisitorBackend, type SharedItem, type SharedVariant } from '../link-types';

@@ -1,7 +1,7 @@
 /** The activity feed of local albums: rows written inside each change's own transaction, and the feed read. */
 import { unwrap } from 'idb';
 import type { ActivityPort, CallOptions } from '../ports';
-import type { Activity, ItemKind } from '../entities';
+import type { Activity, ItemKind } from '../../domain/entities';
 import { readTransaction, type LocalDataDeps } from './local-data-deps';
 import { readDescending, type ActivityRecord, type WriteTx } from './local-db';
 import { guard, invalid } from './local-errors';

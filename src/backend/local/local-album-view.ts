@@ -1,6 +1,6 @@
 /** Album rows as the app sees them: the stored record plus its cover, chosen or else the newest photo or video. */
 import { unwrap } from 'idb';
-import type { Album } from '../entities';
+import type { Album } from '../../domain/entities';
 import type { AnyTx } from './local-data-deps';
 import { prefixRange, readDescending, type AlbumRecord, type ItemRecord } from './local-db';
 import { albumNotFound } from './local-errors';

@@ -1,6 +1,7 @@
 /** Album operations of the local DataPort. The local profile owns every local album. */
-import type { AlbumInput, AlbumPatch, AlbumsPort, CallOptions } from '../ports';
-import type { Album } from '../entities';
+import type { AlbumsPort, CallOptions } from '../ports';
+import type { AlbumInput, AlbumPatch } from '../../domain/inputs';
+import type { Album } from '../../domain/entities';
 import { addActivity } from './local-activity';
 import { albumView, isCoverable, requireAlbum, toAlbum } from './local-album-view';
 import { now, readTransaction, rowOf, writeTransaction, type LocalDataDeps } from './local-data-deps';

@@ -1,7 +1,7 @@
 /** AuthPort of the local backend: one built-in profile, no accounts, nothing to sign in to. */
 import { AppError } from '../../lib/app-error';
 import type { AuthCapabilities, AuthPort, Session, SessionCheck, Unsubscribe } from '../ports';
-import type { Profile } from '../entities';
+import type { Profile } from '../../domain/entities';
 import type { LocalDb } from './local-db';
 import { guard } from './local-errors';
 import type { LocalRealtime } from './local-realtime';

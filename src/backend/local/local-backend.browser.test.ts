@@ -6,8 +6,8 @@ import { addReadyItem, afterTrashPeriod, clockPasses, expectAbortError, expectAp
 import { describeDataPortContract } from '../../testing/contract/data-port-contract';
 import { describeFilesPortContract } from '../../testing/contract/files-port-contract';
 import { describeRealtimePortContract } from '../../testing/contract/realtime-port-contract';
-import { objectKeys, type ChangeEvent, type PresenceViewer } from '../ports';
-import type { Item } from '../entities';
+import { objectKeys, type ChangeEvent } from '../ports';
+import type { PresenceViewer, Item } from '../../domain/entities';
 import { createLocalBackend, type LocalBackendOptions } from './create-local-backend';
 import { seedLocalAlbum } from '../../testing/local-seed';
 

@@ -1,7 +1,7 @@
 /** The opaque keyset cursor of local item lists: the sort and the (time, id) of the last row served. */
 import { AppError } from '../../lib/app-error';
 import { fromBase64UrlJson, toBase64UrlJson } from '../../lib/base64url-json';
-import type { ItemSort } from '../ports';
+import type { ItemSort } from '../../domain/queries';
 
 export interface ItemCursor {
   sort: ItemSort;

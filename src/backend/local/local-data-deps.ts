@@ -4,7 +4,7 @@
  * stores (rows, counters and activity together), whose changes are then emitted to realtime.
  */
 import { throwIfAborted } from '../../lib/app-error';
-import type { Profile } from '../entities';
+import type { Profile } from '../../domain/entities';
 import { WRITE_STORES, type LocalDb, type ReadTx, type WriteTx } from './local-db';
 import { guard } from './local-errors';
 import type { LocalFiles } from './local-files';

@@ -15,8 +15,8 @@
  * album is a read of a few hundred small rows.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import type { ItemSort } from '../ports';
-import type { Activity, Item, ItemKind, Profile } from '../entities';
+import type { ItemSort } from '../../domain/queries';
+import type { Activity, Item, ItemKind, Profile } from '../../domain/entities';
 
 export const LOCAL_DB_VERSION = 2;
 

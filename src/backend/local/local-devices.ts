@@ -5,7 +5,8 @@
  */
 import { throwIfAborted } from '../../lib/app-error';
 import { checkDeviceInput } from '../../lib/device-input';
-import type { CallOptions, Device, DeviceInput, DevicesPort } from '../ports';
+import type { CallOptions, DevicesPort } from '../ports';
+import type { Device, DeviceInput } from '../../domain/entities';
 
 export class LocalDevices implements DevicesPort {
   private device: Device | null = null;

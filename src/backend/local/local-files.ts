@@ -9,7 +9,7 @@
  * key only when complete: a key either holds a whole object or nothing. Keys never have segments starting
  * with a dot, so hidden names cannot clash with objects; `abortUpload` removes any leftovers of a key.
  */
-import { AppError, throwIfAborted } from '../../lib/app-error';
+import { abortError, AppError, throwIfAborted } from '../../lib/app-error';
 import type { CallOptions, FilesPort, UploadCheckpoint, UploadOptions, UploadRequest, UrlOptions } from '../ports';
 import { guard } from './local-errors';
 
@@ -66,10 +66,6 @@ function canMove(): boolean {
   return typeof FileSystemFileHandle !== 'undefined' && 'move' in FileSystemFileHandle.prototype;
 }
 
-function abortError(): DOMException {
-  return new DOMException('The upload was canceled.', 'AbortError');
-}
-
 export class LocalFiles implements FilesPort {
   private root: Promise<FileSystemDirectoryHandle> | null = null;
   /** Directory handles by path; OPFS handles name a path, so a cached one stays valid if recreated. */
@@ -97,13 +93,13 @@ export class LocalFiles implements FilesPort {
         writable = await handle.createWritable({ keepExistingData: false });
         let sent = 0;
         while (sent < size) {
-          if (signal?.aborted) throw abortError();
+          if (signal?.aborted) throw abortError('The upload was canceled.');
           const end = Math.min(size, sent + CHUNK_BYTES);
           await writable.write(req.blob.slice(sent, end));
           sent = end;
           onProgress?.(sent);
         }
-        if (signal?.aborted) throw abortError();
+        if (signal?.aborted) throw abortError('The upload was canceled.');
         const closing = writable;
         writable = null;
         await closing.close();

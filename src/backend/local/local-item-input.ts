@@ -1,8 +1,9 @@
 /** Checks of what callers hand the local DataPort about items, before any transaction starts. */
 import { limits } from '../../config';
 import { AppError } from '../../lib/app-error';
-import type { FinalizeItemInput, ItemSort, ReserveItemInput } from '../ports';
-import type { ItemKind, ItemMetadata } from '../entities';
+import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
+import type { ItemSort } from '../../domain/queries';
+import type { ItemKind, ItemMetadata } from '../../domain/entities';
 import { invalid } from './local-errors';
 import { ITEM_KINDS, sortableTime } from './local-item-record';
 

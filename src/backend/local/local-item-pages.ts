@@ -3,8 +3,9 @@
  * these reads small: [Note: Local item indexes] in local-db.ts.
  */
 import { unwrap } from 'idb';
-import type { CallOptions, ItemCountQuery, ItemQuery, ItemSort, ItemsPort, MonthCount, Page } from '../ports';
-import type { Item, ItemKind } from '../entities';
+import type { CallOptions, ItemsPort } from '../ports';
+import type { ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page } from '../../domain/queries';
+import type { Item, ItemKind } from '../../domain/entities';
 import { requireAlbum } from './local-album-view';
 import { decodeItemCursor, encodeItemCursor, type ItemCursor } from './local-cursor';
 import { MAX_PAGE_SIZE, readTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';

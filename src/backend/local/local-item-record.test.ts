@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Item } from '../entities';
+import type { Item } from '../../domain/entities';
 import { monthOf, monthRange, toItem, withListFields } from './local-item-record';
 
 function item(overrides: Partial<Item>): Item {

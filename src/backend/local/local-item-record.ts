@@ -1,5 +1,5 @@
 /** Item rows as stored locally: the derived list fields of [Note: Local item indexes] in local-db.ts. */
-import type { Item } from '../entities';
+import type { Item } from '../../domain/entities';
 import type { ItemRecord } from './local-db';
 
 /** 0001-01-01 and 9999-12-31: dates outside this range are not sortable as `YYYY-MM`; they fall back. */

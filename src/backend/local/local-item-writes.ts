@@ -5,8 +5,9 @@
  */
 import { limits } from '../../config';
 import { AppError } from '../../lib/app-error';
-import { objectKeys, type CallOptions, type ChangeEvent, type FinalizeItemInput, type ItemWritesPort, type ReserveItemInput } from '../ports';
-import type { Item } from '../entities';
+import { objectKeys, type CallOptions, type ChangeEvent, type ItemWritesPort } from '../ports';
+import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
+import type { Item } from '../../domain/entities';
 import { addActivity, noteAddition } from './local-activity';
 import { albumView, requireAlbum } from './local-album-view';
 import { now, rowOf, writeTransaction, type LocalDataDeps } from './local-data-deps';

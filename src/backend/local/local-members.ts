@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../lib/app-error';
 import type { CallOptions, MembersPort } from '../ports';
-import type { Invite, InviteInput, Member, Role } from '../entities';
+import type { Invite, InviteInput, Member, Role } from '../../domain/entities';
 import { requireAlbum } from './local-album-view';
 import { readTransaction, type LocalDataDeps } from './local-data-deps';
 import { albumNotFound, guard } from './local-errors';

@@ -10,8 +10,8 @@
  * for STALE_MS is dropped (it crashed or was frozen). Viewers are reported as unique users: on the local
  * backend every tab is the same profile, but tabs still count for knowing when that profile leaves.
  */
-import type { BroadcastMessage, ChangeEvent, PresenceViewer, RealtimeHandlers, RealtimePort, Unsubscribe } from '../ports';
-import type { Profile } from '../entities';
+import type { BroadcastMessage, ChangeEvent, RealtimeHandlers, RealtimePort, Unsubscribe } from '../ports';
+import type { PresenceViewer, Profile } from '../../domain/entities';
 import { log } from '../../lib/log';
 
 export const HEARTBEAT_MS = 4_000;

@@ -5,7 +5,7 @@
  * camelCase shape the Supabase adapter gives its rows, so other tabs update as they would for a co-member.
  */
 import type { CallOptions, ChangeEvent, SocialPort } from '../ports';
-import type { Comment, Favoriter, ItemSocial, Profile } from '../entities';
+import type { Comment, Favoriter, ItemSocial, Profile } from '../../domain/entities';
 import { AppError } from '../../lib/app-error';
 import { requireAlbum } from './local-album-view';
 import { now, readTransaction, writeTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';

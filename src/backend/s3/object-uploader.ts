@@ -3,7 +3,7 @@
  * checkpoint the upload engine persisted. See [Note: Resuming multipart uploads] in src/upload/task-runner.ts.
  */
 import { AppError } from '../../lib/app-error';
-import { abortError } from '../../lib/abort-error';
+import { abortError } from '../../lib/app-error';
 import type { UploadCheckpoint, UploadOptions, UploadRequest } from '../ports';
 import { storedObject, type StoredAs } from './content-disposition';
 import { contentMd5 } from './content-md5';

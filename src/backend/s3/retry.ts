@@ -4,7 +4,7 @@
  * call waits for the network instead of spending its retries.
  */
 import { AppError } from '../../lib/app-error';
-import { abortError } from '../../lib/abort-error';
+import { abortError } from '../../lib/app-error';
 
 export interface RetryPolicy {
   retries: number;

@@ -3,7 +3,7 @@
  * request body as they leave (fetch cannot); a Blob body is streamed from disk by the browser, never copied
  * into the page's memory. Elsewhere (Node: tests, benchmarks) it uses fetch.
  */
-import { abortError } from '../../lib/abort-error';
+import { abortError } from '../../lib/app-error';
 import type { SignedRequest } from './s3-signer';
 
 export interface S3Response {

@@ -7,7 +7,7 @@
  * name or picture then reaches the screen as a session change. It is dropped at every sign-out, and replaced
  * when someone else signs in. A first sign-in (nothing kept) still waits for the row, which it may have to make.
  */
-import type { Profile } from '../entities';
+import type { Profile } from '../../domain/entities';
 
 const KEY = 'shoebox.profile';
 

@@ -1,7 +1,7 @@
 /** Activity over PostgREST: `activity_feed` as RLS shows it, unread counts and "seen" through SQL functions. */
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import type { ActivityPort, CallOptions } from '../ports';
-import type { Activity } from '../entities';
+import type { Activity } from '../../domain/entities';
 import type { PostgrestCalls, Sendable } from './supabase-calls';
 import { MAX_PAGE_SIZE } from './supabase-items';
 import { rows, toActivity, toUnreadCount } from './supabase-rows';

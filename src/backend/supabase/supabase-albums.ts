@@ -1,8 +1,9 @@
 /** Albums over PostgREST: read from `album_summaries` (RLS decides what the caller sees), written through the SQL functions. */
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import { albumDescription, albumTitle, parseField, validateAlbumInput } from '../../lib/validation';
-import type { AlbumInput, AlbumPatch, AlbumsPort, CallOptions } from '../ports';
-import type { Album } from '../entities';
+import type { AlbumsPort, CallOptions } from '../ports';
+import type { AlbumInput, AlbumPatch } from '../../domain/inputs';
+import type { Album } from '../../domain/entities';
 import type { PostgrestCalls, Sendable } from './supabase-calls';
 import { rows, toAlbum } from './supabase-rows';
 

@@ -4,12 +4,12 @@
  * profile comes from `profiles`, made on first sign-in when missing.
  */
 import { isAuthSessionMissingError, type Session as GoTrueSession, type SupabaseClient, type User } from '@supabase/supabase-js';
-import { AppError, throwIfAborted } from '../../lib/app-error';
+import { abortErrorOf, AppError, throwIfAborted } from '../../lib/app-error';
 import { displayName as displayNameSchema, INVISIBLE_FORMAT, parseField } from '../../lib/validation';
 import { limits } from '../../config';
 import type { AuthCapabilities, AuthPort, CallOptions, Session, SessionCheck, SignInMethod, Unsubscribe } from '../ports';
-import type { Profile } from '../entities';
-import { abortErrorOf, authError, postgrestError, type PostgrestFailure } from './supabase-errors';
+import type { Profile } from '../../domain/entities';
+import { authError, postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
 import { isUnreadableRow, toProfile } from './supabase-rows';
 import { sameProfile, type KeptProfile } from './kept-profile';

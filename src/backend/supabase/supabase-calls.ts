@@ -4,8 +4,8 @@
  * ([Note: Supabase error convention]). Each domain's port (albums, items, members, …) is given one.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { throwIfAborted, type ErrorCode } from '../../lib/app-error';
-import { abortErrorOf, postgrestError, type PostgrestFailure } from './supabase-errors';
+import { abortErrorOf, throwIfAborted, type ErrorCode } from '../../lib/app-error';
+import { postgrestError, type PostgrestFailure } from './supabase-errors';
 import type { SupabaseFetch } from './supabase-fetch';
 import { rows, type Row } from './supabase-rows';
 

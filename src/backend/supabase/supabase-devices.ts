@@ -8,7 +8,8 @@ import * as z from 'zod/mini';
 import { throwIfAborted } from '../../lib/app-error';
 import { checkDeviceInput } from '../../lib/device-input';
 import { authError } from './supabase-errors';
-import type { CallOptions, Device, DeviceInput, DevicesPort } from '../ports';
+import type { CallOptions, DevicesPort } from '../ports';
+import type { Device, DeviceInput } from '../../domain/entities';
 import type { PostgrestCalls } from './supabase-calls';
 import { iso, parseRow, rows, text, timestamp } from './supabase-rows';
 

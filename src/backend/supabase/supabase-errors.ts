@@ -12,7 +12,7 @@
  * This module maps to codes only: an AppError's message here is for the log (it may hold the server's own
  * words, such as "Failing row contains …"); what people read comes from `lib/error-messages.ts`.
  */
-import { AppError, ERROR_CODES, isAbortError, type ErrorCode } from '../../lib/app-error';
+import { AppError, ERROR_CODES, type ErrorCode } from '../../lib/app-error';
 import type { FieldIssue } from '../../lib/error-messages';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
@@ -246,8 +246,3 @@ export async function functionsError(e: unknown): Promise<AppError> {
   return new AppError('backend/unreachable', logged, { cause: e, retryable: false });
 }
 
-/** The AbortError to throw for a fired signal (its own reason when that is one). */
-export function abortErrorOf(signal: AbortSignal): unknown {
-  const reason: unknown = signal.reason;
-  return isAbortError(reason) ? reason : new DOMException('The operation was aborted.', 'AbortError');
-}

@@ -1,8 +1,8 @@
 /** FunctionsPort over Supabase Edge Functions: JSON in, JSON out, errors mapped from the function's `{code, message}`. */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { throwIfAborted } from '../../lib/app-error';
+import { abortErrorOf, throwIfAborted } from '../../lib/app-error';
 import type { CallOptions, FunctionsPort } from '../ports';
-import { abortErrorOf, functionsError } from './supabase-errors';
+import { functionsError } from './supabase-errors';
 
 export class SupabaseFunctions implements FunctionsPort {
   constructor(private readonly client: SupabaseClient) {}

@@ -1,6 +1,7 @@
 /** Adding items, the trash and others' unfinished uploads, each through its SQL function, which checks the caller's role. */
-import type { CallOptions, FinalizeItemInput, ItemWritesPort, ReserveItemInput } from '../ports';
-import type { Item } from '../entities';
+import type { CallOptions, ItemWritesPort } from '../ports';
+import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
+import type { Item } from '../../domain/entities';
 import type { PostgrestCalls } from './supabase-calls';
 import { rows, toItem } from './supabase-rows';
 

@@ -1,7 +1,8 @@
 /** Reading items over PostgREST: pages of `items` by keyset cursor, month counts from `count_items_by_month`. */
 import { AppError, throwIfAborted } from '../../lib/app-error';
-import type { CallOptions, ItemCountQuery, ItemQuery, ItemSort, ItemsPort, MonthCount, Page } from '../ports';
-import type { Item, ItemKind } from '../entities';
+import type { CallOptions, ItemsPort } from '../ports';
+import type { ItemCountQuery, ItemQuery, ItemSort, MonthCount, Page } from '../../domain/queries';
+import type { Item, ItemKind } from '../../domain/entities';
 import type { PostgrestCalls, Sendable } from './supabase-calls';
 import { decodeCursor, encodeCursor } from './supabase-cursor';
 import { rows, toItem, toMonthCount } from './supabase-rows';

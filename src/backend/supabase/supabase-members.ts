@@ -5,7 +5,7 @@
  */
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import type { CallOptions, MembersPort } from '../ports';
-import type { Invite, InviteInput, InvitePreview, Member, Role } from '../entities';
+import type { Invite, InviteInput, InvitePreview, Member, Role } from '../../domain/entities';
 import type { PostgrestCalls, Sendable } from './supabase-calls';
 import { INVITE_COLUMNS, rows, toAlbumId, toInvite, toInvitePreview, toMembership, toNewInvite, toProfileCard } from './supabase-rows';
 

@@ -15,16 +15,8 @@
  * that changed. No postgres_changes: Realtime sends their deletes to anyone, member or not.
  */
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
-import type {
-  AuthPort,
-  BroadcastMessage,
-  ChangeEntity,
-  ChangeEvent,
-  PresenceViewer,
-  RealtimeHandlers,
-  RealtimePort,
-  Unsubscribe,
-} from '../ports';
+import type { AuthPort, BroadcastMessage, ChangeEntity, ChangeEvent, RealtimeHandlers, RealtimePort, Unsubscribe } from '../ports';
+import type { PresenceViewer } from '../../domain/entities';
 import { toPlainRow, type Row } from './supabase-rows';
 import { isTicket, PresenceTickets, type Vouched } from './presence-tickets';
 import { log } from '../../lib/log';

@@ -8,8 +8,8 @@
 // zod/mini, as in lib/validation.ts: tree-shakable, and this adapter loads only with a Supabase backend.
 import * as z from 'zod/mini';
 import { AppError } from '../../lib/app-error';
-import type { MonthCount } from '../ports';
-import type { Activity, Album, Invite, InvitePreview, InviteRole, Item, ItemKind, ItemMetadata, ItemStatus, Profile, Role } from '../entities';
+import type { MonthCount } from '../../domain/queries';
+import type { Activity, Album, Invite, InvitePreview, InviteRole, Item, ItemKind, ItemMetadata, ItemStatus, Profile, Role } from '../../domain/entities';
 
 export type Row = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import { checkShareLinkInput } from '../../lib/share-link-rules';
 import type { CallOptions, FunctionsPort, ShareLinksPort } from '../ports';
-import type { ShareLink, ShareLinkInput } from '../entities';
+import type { ShareLink, ShareLinkInput } from '../../domain/entities';
 import type { PostgrestCalls, Sendable } from './supabase-calls';
 import { iso, isoOrNull, parseRow, rows, text, timestamp, toNumber, toNumberOrNull, whole } from './supabase-rows';
 

@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 import { AppError, throwIfAborted } from '../../lib/app-error';
 import { commentBody, parseField } from '../../lib/validation';
 import type { CallOptions, SocialPort } from '../ports';
-import type { Comment, Favoriter, ItemSocial } from '../entities';
+import type { Comment, Favoriter, ItemSocial } from '../../domain/entities';
 import type { PostgrestCalls, Sendable } from './supabase-calls';
 import { isoTime, rows } from './supabase-rows';
 

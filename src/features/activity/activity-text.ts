@@ -1,4 +1,4 @@
-import type { ItemKind } from '../../backend/entities';
+import type { ItemKind } from '../../domain/entities';
 import type { ActivityEntry } from './group-activity';
 
 /** A piece of an entry's sentence: plain text, or a link to what it names. */

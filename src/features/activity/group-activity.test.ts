@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Activity } from '../../backend/entities';
+import type { Activity } from '../../domain/entities';
 import { activityParts, activitySentence } from './activity-text';
 import { groupActivity, GROUP_WINDOW_MS } from './group-activity';
 

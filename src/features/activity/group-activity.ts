@@ -1,4 +1,4 @@
-import type { Activity, ActivityVerb, ItemKind } from '../../backend/entities';
+import type { Activity, ActivityVerb, ItemKind } from '../../domain/entities';
 
 /** Lines further apart than this stay separate entries even when the same person did the same thing. */
 export const GROUP_WINDOW_MS = 30 * 60_000;

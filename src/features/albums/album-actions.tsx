@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import { Dialog } from '../../ui/dialog';
 import { ErrorLine } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import { formatBytes, formatCount } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 import { ThumbhashImage } from '../items/thumbhash-image';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import { limits } from '../../config';
 import { albumDescription, albumTitle, firstIssue } from '../../lib/validation';
 import { ErrorLine } from '../../ui/error-panel';

@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterEach, expect, test } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import type { AlbumInput } from '../../backend/ports';
+import type { AlbumInput } from '../../domain/inputs';
 import { AppError } from '../../lib/app-error';
 import { AlbumFormDialog } from './album-form-dialog';
 

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { AlbumInput } from '../../backend/ports';
+import type { AlbumInput } from '../../domain/inputs';
 import { limits } from '../../config';
 import { albumDescription, albumTitle, firstIssue } from '../../lib/validation';
 import { Dialog } from '../../ui/dialog';

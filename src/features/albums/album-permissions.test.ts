@@ -4,7 +4,7 @@
  * answer here.
  */
 import { describe, expect, test } from 'vitest';
-import type { Role } from '../../backend/entities';
+import type { Role } from '../../domain/entities';
 import { NAMES, PERMISSION_TABLE, type PermissionRow, type Who } from '../../testing/permission-table';
 import { albumAbilities, can, settingsSections, type AlbumAction } from './album-permissions';
 

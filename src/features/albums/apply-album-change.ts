@@ -5,7 +5,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from '../../backend/ports';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import { itemKeys } from '../items/item-keys';
 import { albumKeys } from './album-keys';
 

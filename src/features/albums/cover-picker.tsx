@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useBackend } from '../../backend/backend-context';
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import { safeFilename } from '../../lib/format';
 import { ErrorPanel } from '../../ui/error-panel';
 import { useObjectUrls } from '../files/use-object-urls';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import { ErrorLine } from '../../ui/error-panel';
 import { albumAbilities } from './album-permissions';
 import { useUpdateAlbum } from './use-albums';

@@ -4,7 +4,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '../../backend/backend-context';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import { formatCount } from '../../lib/format';
 import { ErrorLine } from '../../ui/error-panel';
 import { albumKeys } from './album-keys';

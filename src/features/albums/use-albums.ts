@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useBackend } from '../../backend/backend-context';
-import type { AlbumInput, AlbumPatch } from '../../backend/ports';
-import type { Album } from '../../backend/entities';
+import type { AlbumInput, AlbumPatch } from '../../domain/inputs';
+import type { Album } from '../../domain/entities';
 import { albumKeys } from './album-keys';
 
 export function useAlbums() {

@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
 import { useBackend } from '../../backend/backend-context';
-import type { Device } from '../../backend/ports';
+import type { Device } from '../../domain/entities';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { Dialog } from '../../ui/dialog';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { isFinished } from '../../upload/upload-task';
-import { relativeTime } from '../social/relative-time';
+import { formatRelativeTime } from '../../lib/relative-time';
 import { useUploadQueue } from '../uploads/upload-engine-provider';
 import { useDevices, useSignOutDevice, useSignOutHere } from './use-devices';
 
@@ -133,7 +133,7 @@ function DeviceRow({ device, onSignOut, busy }: { device: Device; onSignOut: (()
             <>
               Last seen{' '}
               <time dateTime={device.lastSeenAt} title={formatDateTime(device.lastSeenAt)}>
-                {relativeTime(device.lastSeenAt)}
+                {formatRelativeTime(device.lastSeenAt)}
               </time>
             </>
           )}

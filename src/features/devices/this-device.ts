@@ -3,7 +3,7 @@
  * from the user agent and, in Chromium, User-Agent Client Hints (the reduced user agent says "Android 10; K":
  * the model comes from the hints), and whether it runs as the installed app.
  */
-import type { DeviceInput } from '../../backend/ports';
+import type { DeviceInput } from '../../domain/entities';
 import { deviceLabel, type UaHints } from '../../lib/device-label';
 
 const ID_KEY = 'shoebox.device-id';

@@ -1,5 +1,5 @@
 import { useAlbumBackend } from '../../backend/backend-context';
-import type { Album, Item } from '../../backend/entities';
+import type { Album, Item } from '../../domain/entities';
 import { Icon } from '../../ui/icon';
 import { downloadItems } from '../items/use-item-actions';
 import { Menu, MenuItem } from '../../ui/menu';

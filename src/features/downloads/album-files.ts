@@ -1,5 +1,6 @@
-import type { Item } from '../../backend/entities';
-import type { ItemsPort, Page } from '../../backend/ports';
+import type { Item } from '../../domain/entities';
+import type { ItemsPort } from '../../backend/ports';
+import type { Page } from '../../domain/queries';
 
 /** Every finished item of an album, page by page (keyset), in the album's order: what "Download album" takes. */
 export async function loadAlbumItems(items: Pick<ItemsPort, 'listItems'>, albumId: string, signal: AbortSignal): Promise<Item[]> {

@@ -1,4 +1,4 @@
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import type { AlbumBackend } from '../../backend/ports';
 import { AppError } from '../../lib/app-error';
 import type { OpenEntry } from './zip-stream';

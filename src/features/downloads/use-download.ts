@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isAbortError } from '../../lib/app-error';
+import { abortError, isAbortError } from '../../lib/app-error';
 import { runDownload, type DownloadRequest, type DownloadStatus } from './run-download';
 
 export type DownloadState =
@@ -35,7 +35,7 @@ export function useDownload() {
   }, []);
 
   const cancel = useCallback(() => {
-    abort.current?.abort(new DOMException('The download was cancelled', 'AbortError'));
+    abort.current?.abort(abortError('The download was cancelled'));
     abort.current = null;
     setState({ kind: 'idle' });
   }, []);

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import { planZip, zipItemOf } from './zip-plan';
 
 const base: Item = {

@@ -1,4 +1,4 @@
-import type { Item, ItemKind, ItemMetadata } from '../../backend/entities';
+import type { Item, ItemKind, ItemMetadata } from '../../domain/entities';
 import { uniqueZipNames } from '../../lib/zip-entry-names';
 
 /**

@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/app-error';
+import { abortError, AppError } from '../../lib/app-error';
 import { ChunkPool, readPooled } from './chunk-pool';
 import type { ZipEntry, ZipPlan } from './zip-plan';
 
@@ -97,7 +97,7 @@ export async function zipStream(plan: ZipPlan, open: OpenEntry, opts: { signal?:
     },
     // The reader went away (a download cancelled in the browser, a closed tab): nothing more is fetched.
     cancel(reason) {
-      settle?.reject(reason ?? new DOMException('The download was cancelled', 'AbortError'));
+      settle?.reject(reason ?? abortError('The download was cancelled'));
       return reader.cancel(reason);
     },
   });

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import type { Invite, InviteRole } from '../../backend/entities';
+import type { Invite, InviteRole } from '../../domain/entities';
 import { formatDateTime } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { ROLE_HINTS, ROLE_NAMES } from '../members/role-names';

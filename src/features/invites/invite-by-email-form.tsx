@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useBackend } from '../../backend/backend-context';
-import type { Invite, InviteRole } from '../../backend/entities';
+import type { Invite, InviteRole } from '../../domain/entities';
 import { ErrorLine } from '../../ui/error-panel';
 import { emailIssue, sendInviteEmail, type InviteEmailInput } from './send-invite-email';
 

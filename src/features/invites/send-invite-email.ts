@@ -4,7 +4,7 @@
  * back here; only the person who receives the mail holds it.
  */
 import type { Backend, CallOptions } from '../../backend/ports';
-import type { Invite, InviteRole } from '../../backend/entities';
+import type { Invite, InviteRole } from '../../domain/entities';
 import { AppError } from '../../lib/app-error';
 
 export interface InviteEmailInput {

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '../../backend/backend-context';
-import type { Invite, InviteInput } from '../../backend/entities';
+import type { Invite, InviteInput } from '../../domain/entities';
 import { albumKeys } from '../albums/album-keys';
 import { inviteKeys } from './invite-keys';
 

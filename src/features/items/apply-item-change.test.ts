@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { expect, test } from 'vitest';
-import type { Album, Item } from '../../backend/entities';
-import type { ChangeEvent, MonthCount } from '../../backend/ports';
+import type { Album, Item } from '../../domain/entities';
+import type { ChangeEvent } from '../../backend/ports';
+import type { MonthCount } from '../../domain/queries';
 import { albumKeys } from '../albums/album-keys';
 import { applyItemChange, type ItemPlaces } from './apply-item-change';
 import { itemFromChange } from './item-from-change';

@@ -19,8 +19,9 @@
  * is taken, before any guess from the event, from what the events applied so far said of it (`ItemPlaces`).
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { ChangeEvent, ItemSort, MonthCount } from '../../backend/ports';
-import type { Album, Item } from '../../backend/entities';
+import type { ChangeEvent } from '../../backend/ports';
+import type { ItemSort, MonthCount } from '../../domain/queries';
+import type { Album, Item } from '../../domain/entities';
 import { albumKeys } from '../albums/album-keys';
 import { compareItems, itemFromChange, listOf, monthOf } from './item-from-change';
 import { itemKeys } from './item-keys';

@@ -1,4 +1,4 @@
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import { fileCategory, type FileCategory } from '../../media/file-category';
 import type { IconName } from '../../ui/icon';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, orderedItems, type GridRow, type GridSection } from './grid-model';
 
 function item(id: string, width: number | null, height: number | null): Item {

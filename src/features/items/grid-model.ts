@@ -1,4 +1,4 @@
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import { justifiedRows } from './justified-layout';
 
 /** One month of an album: its count is known first; its items arrive when it nears the viewport. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ChangeEvent } from '../../backend/ports';
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import { bumpMonth, insertSorted } from './apply-item-change';
 import { itemFromChange, monthOf } from './item-from-change';
 

@@ -2,8 +2,9 @@
  * An item change event's row (plain camelCase data, as both adapters send it) read back as an Item, and the
  * order and month an item takes in the grid, so an event can be placed without asking the backend.
  */
-import type { ChangeEvent, ItemSort } from '../../backend/ports';
-import type { Item, ItemKind, ItemStatus } from '../../backend/entities';
+import type { ChangeEvent } from '../../backend/ports';
+import type { ItemSort } from '../../domain/queries';
+import type { Item, ItemKind, ItemStatus } from '../../domain/entities';
 import { boundItemMetadata } from '../../lib/item-metadata';
 
 const KINDS: readonly ItemKind[] = ['image', 'video', 'file'];

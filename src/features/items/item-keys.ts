@@ -1,4 +1,4 @@
-import type { ItemQuery } from '../../backend/ports';
+import type { ItemQuery } from '../../domain/queries';
 
 type View = Pick<ItemQuery, 'sort' | 'trashed' | 'favoritesOnly' | 'uploaderId'>;
 

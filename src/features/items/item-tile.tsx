@@ -1,5 +1,5 @@
 import { memo, type MouseEvent } from 'react';
-import type { Item, ItemSocial } from '../../backend/entities';
+import type { Item, ItemSocial } from '../../domain/entities';
 import { formatDuration, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 import { useObjectUrl } from '../files/use-url';

@@ -1,7 +1,8 @@
 import { notifyManager, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useBackend, useSession } from '../../backend/backend-context';
-import type { ChangeEvent, PresenceViewer } from '../../backend/ports';
+import type { ChangeEvent } from '../../backend/ports';
+import type { PresenceViewer } from '../../domain/entities';
 import { applyAlbumChange } from '../albums/apply-album-change';
 import { applyMemberChange } from '../members/apply-member-change';
 import { applySocialChange, heardNothing } from '../social/apply-social-change';

@@ -1,8 +1,9 @@
 import { experimental_streamedQuery as streamedQuery, useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useAlbumBackend } from '../../backend/backend-context';
-import type { ItemQuery, ItemsPort } from '../../backend/ports';
-import type { Item } from '../../backend/entities';
+import type { ItemsPort } from '../../backend/ports';
+import type { ItemQuery } from '../../domain/queries';
+import type { Item } from '../../domain/entities';
 import { isAbortError } from '../../lib/app-error';
 import type { GridSection } from './grid-model';
 import { itemKeys } from './item-keys';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { requirePort, useAlbumBackend } from '../../backend/backend-context';
 import type { FilesPort } from '../../backend/ports';
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import { albumKeys } from '../albums/album-keys';
 import { itemKeys } from './item-keys';
 

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Outlet, useNavigate, useSearchParams } from 'react-router';
-import type { Album, Item } from '../../backend/entities';
-import type { ItemSort } from '../../backend/ports';
+import type { Album, Item } from '../../domain/entities';
+import type { ItemSort } from '../../domain/queries';
 import type { SharedLink } from '../../backend/link-types';
 import { formatCount } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { ShareLinkInput } from '../../backend/entities';
+import type { ShareLinkInput } from '../../domain/entities';
 import { fieldText, type Field, type FieldIssue } from '../../lib/error-messages';
 import { DEFAULT_EXPIRY, EXPIRY_CHOICES, expiryFor, SHARE_PASSWORD_MAX, SHARE_PASSWORD_MIN, shareLinkIssues, SIZE_UNITS, type ExpiryChoice, type SizeUnit } from '../../lib/share-link-rules';
 import { ErrorLine } from '../../ui/error-panel';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ShareLink } from '../../backend/entities';
+import type { ShareLink } from '../../domain/entities';
 import { expiresIn, shareLinkState, viewsText } from './share-link-state';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');

@@ -1,4 +1,4 @@
-import type { ShareLink } from '../../backend/entities';
+import type { ShareLink } from '../../domain/entities';
 
 /** Where a link stands (PRODUCT.md §4): `active → expired | revoked | exhausted`. */
 export type ShareLinkStateKind = 'active' | 'expired' | 'revoked' | 'used-up';

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { Album, ShareLink } from '../../backend/entities';
+import type { Album, ShareLink } from '../../domain/entities';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { Dialog } from '../../ui/dialog';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
-import { relativeTime } from '../social/relative-time';
+import { formatRelativeTime } from '../../lib/relative-time';
 import { ShareLinkForm } from './share-link-form';
 import { shareLinkState, viewsText } from './share-link-state';
 import { useRevokeShareLink, useShareLinks } from './use-share-links';
@@ -106,7 +106,7 @@ function ShareLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => voi
             <>
               Last opened{' '}
               <time dateTime={link.lastOpenedAt} title={formatDateTime(link.lastOpenedAt)}>
-                {relativeTime(link.lastOpenedAt)}
+                {formatRelativeTime(link.lastOpenedAt)}
               </time>
             </>
           )}

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { requirePort, useBackend } from '../../backend/backend-context';
-import type { ShareLink, ShareLinkInput } from '../../backend/entities';
+import type { ShareLink, ShareLinkInput } from '../../domain/entities';
 import { shareLinkKeys } from './share-link-keys';
 
 /** The album's links (only asked for where links exist and the caller may manage them). */

@@ -4,7 +4,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from '../../backend/ports';
-import type { Album, Member, Role } from '../../backend/entities';
+import type { Album, Member, Role } from '../../domain/entities';
 import { albumKeys } from '../albums/album-keys';
 import { memberKeys } from './member-keys';
 

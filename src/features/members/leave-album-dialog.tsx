@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import { Dialog } from '../../ui/dialog';
 import { ErrorLine } from '../../ui/error-panel';
 import { useLeaveAlbum } from './use-member-actions';

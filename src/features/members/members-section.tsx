@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Album, Member, Role } from '../../backend/entities';
+import type { Album, Member, Role } from '../../domain/entities';
 import { formatDateTime } from '../../lib/format';
 import { Dialog } from '../../ui/dialog';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';

@@ -1,4 +1,4 @@
-import type { Role } from '../../backend/entities';
+import type { Role } from '../../domain/entities';
 
 export const ROLE_NAMES: Record<Role, string> = { owner: 'Owner', editor: 'Editor', contributor: 'Contributor', viewer: 'Viewer' };
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useBackend } from '../../backend/backend-context';
-import type { Album, Role } from '../../backend/entities';
+import type { Album, Role } from '../../domain/entities';
 import { albumKeys } from '../albums/album-keys';
 import { memberKeys } from './member-keys';
 

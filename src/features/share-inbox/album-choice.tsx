@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import { formatCount } from '../../lib/format';
 import { albumAbilities } from '../albums/album-permissions';
 

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../backend/ports';
-import type { Comment, Favoriter, Member } from '../../backend/entities';
+import type { Comment, Favoriter, Member } from '../../domain/entities';
 import { applyCommentDeleted, applySocialChange, heardNothing } from './apply-social-change';
 import { socialKeys, type TileSocial } from './social-keys';
 

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from '../../backend/ports';
-import type { Comment, Favoriter, ItemSocial, Member } from '../../backend/entities';
+import type { Comment, Favoriter, ItemSocial, Member } from '../../domain/entities';
 import { socialKeys, type TileSocial } from './social-keys';
 
 /**

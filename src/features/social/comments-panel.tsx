@@ -1,13 +1,13 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useSession } from '../../backend/backend-context';
-import type { Album, Comment } from '../../backend/entities';
+import type { Album, Comment } from '../../domain/entities';
 import { limits } from '../../config';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { commentBody, firstIssue } from '../../lib/validation';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { can } from '../albums/album-permissions';
 import { CommentText } from './comment-text';
-import { relativeTime } from './relative-time';
+import { formatRelativeTime } from '../../lib/relative-time';
 import { useAddComment, useComments, useDeleteComment, useEditComment } from './use-social';
 
 /** The instant check of a comment, as the backend will refuse it; null when fine. */
@@ -58,7 +58,7 @@ function CommentRow({ album, comment }: { album: Album; comment: Comment }) {
       <div className="comment__head">
         <strong className="comment__author">{comment.authorName || 'Someone'}</strong>
         <time dateTime={comment.createdAt} title={formatDateTime(comment.createdAt)} className="muted">
-          {relativeTime(comment.createdAt)}
+          {formatRelativeTime(comment.createdAt)}
         </time>
         {comment.editedAt && (
           <span className="muted" title={`Edited ${formatDateTime(comment.editedAt)}`}>

@@ -8,7 +8,7 @@ import { afterEach, expect, test } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { createLocalBackend } from '../../backend/local/create-local-backend';
 import type { Backend } from '../../backend/ports';
-import type { Role } from '../../backend/entities';
+import type { Role } from '../../domain/entities';
 import { AppError } from '../../lib/app-error';
 import { withOverrides } from '../../testing/contract/contract-fixtures';
 import { seedLocalAlbum } from '../../testing/local-seed';

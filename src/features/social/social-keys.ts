@@ -1,4 +1,4 @@
-import type { ItemSocial } from '../../backend/entities';
+import type { ItemSocial } from '../../domain/entities';
 import { memberKeys } from '../members/member-keys';
 
 /** TanStack Query keys for comments and favourites, apart from the items' keys so a grid refresh leaves them be. */

@@ -1,4 +1,4 @@
-import type { ItemSocial } from '../../backend/entities';
+import type { ItemSocial } from '../../domain/entities';
 import { formatCount, formatNumber } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 

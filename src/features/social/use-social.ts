@@ -2,7 +2,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useEffect, useRef } from 'react';
 import { requirePort, useAlbumBackend, useBackend } from '../../backend/backend-context';
 import type { SocialPort } from '../../backend/ports';
-import type { Favoriter, Item, ItemSocial } from '../../backend/entities';
+import type { Favoriter, Item, ItemSocial } from '../../domain/entities';
 import { applyCommentDeleted, applyCommentSaved } from './apply-social-change';
 import { useMembers } from '../members/use-members';
 import { socialKeys, type TileSocial } from './social-keys';

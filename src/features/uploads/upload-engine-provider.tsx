@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useBackend, useSession } from '../../backend/backend-context';
-import type { Album } from '../../backend/entities';
+import type { Album } from '../../domain/entities';
 import type { QueueSnapshot } from '../../upload/upload-engine';
 import { LazyUploadEngine } from '../../upload/lazy-upload-engine';
 import { accountUploadDb, DEFAULT_UPLOAD_DB } from '../../upload/upload-store';

@@ -1,4 +1,4 @@
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import { uploaderName } from '../members/uploader-credit';
 import { useMembers } from '../members/use-members';
 import { errorText } from '../../lib/error-messages';

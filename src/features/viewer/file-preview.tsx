@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Item } from '../../backend/entities';
+import type { Item } from '../../domain/entities';
 import { useAlbumBackend } from '../../backend/backend-context';
 import { errorText } from '../../lib/error-messages';
 import { formatBytes, safeFilename } from '../../lib/format';

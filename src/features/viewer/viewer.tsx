@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import type { Album, Item } from '../../backend/entities';
+import type { Album, Item } from '../../domain/entities';
 import { useAlbumBackend, useSession } from '../../backend/backend-context';
 import { formatDateTime, safeFilename } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';

@@ -5,8 +5,9 @@
 import { expect, vi } from 'vitest';
 import { limits } from '../../config';
 import { AppError, type ErrorCode } from '../../lib/app-error';
-import type { Backend, FinalizeItemInput, ReserveItemInput } from '../../backend/ports';
-import type { Item, ItemKind } from '../../backend/entities';
+import type { Backend } from '../../backend/ports';
+import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
+import type { Item, ItemKind } from '../../domain/entities';
 
 export function reserveInput(overrides: Partial<ReserveItemInput> = {}): ReserveItemInput {
   const kind = overrides.kind ?? 'image';

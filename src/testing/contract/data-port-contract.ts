@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { limits } from '../../config';
 import { objectKeys, type Backend } from '../../backend/ports';
-import type { Item, ItemMetadata } from '../../backend/entities';
+import type { Item, ItemMetadata } from '../../domain/entities';
 import {
   addReadyItem,
   clockPasses,

@@ -6,7 +6,8 @@
  * and a signed-out device's refresh are tested per backend (tests/db/devices.test.ts, tests/db/devices-wire.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { Backend, DeviceInput } from '../../backend/ports';
+import type { Backend } from '../../backend/ports';
+import type { DeviceInput } from '../../domain/entities';
 import { clockPasses, expectAppError } from './contract-fixtures';
 
 const phone = (): DeviceInput => ({ id: crypto.randomUUID(), label: 'Chrome 131 on Android, Pixel 8', kind: 'mobile', installed: false });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Backend, ShareLinksPort } from '../../backend/ports';
-import type { ShareLinkInput } from '../../backend/entities';
+import type { ShareLinkInput } from '../../domain/entities';
 import { expectAbortError, expectAppError } from './contract-fixtures';
 
 const plain: ShareLinkInput = { allowDownload: true, allowGuestUpload: false };

@@ -3,7 +3,8 @@
  * other hears about quickly, only for the albums it listens to; who is looking shows up; broadcasts pass.
  */
 import { describe, expect, it } from 'vitest';
-import type { Backend, BroadcastMessage, ChangeEvent, PresenceViewer, RealtimeHandlers, Unsubscribe } from '../../backend/ports';
+import type { Backend, BroadcastMessage, ChangeEvent, RealtimeHandlers, Unsubscribe } from '../../backend/ports';
+import type { PresenceViewer } from '../../domain/entities';
 import { addReadyItem, waitFor } from './contract-fixtures';
 
 export interface RealtimePair {

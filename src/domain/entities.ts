@@ -241,3 +241,25 @@ export interface ShareLinkInput {
   guestMaxFiles?: number | null;
   guestMaxBytes?: number | null;
 }
+
+/** A browser signed in to this account (PRODUCT.md §3 device), as /account lists it. */
+export interface Device {
+  /** Made once per browser and kept there. */
+  id: string;
+  label: string;
+  kind: 'desktop' | 'mobile' | 'tablet';
+  /** Running as the installed app (display-mode standalone) when last seen. */
+  installed: boolean;
+  lastSeenAt: string;
+  /** The device asking. */
+  current: boolean;
+}
+
+export type DeviceInput = Pick<Device, 'id' | 'label' | 'kind' | 'installed'>;
+
+/** Someone looking at an album now (presence). */
+export interface PresenceViewer {
+  userId: string;
+  displayName: string;
+  since: string;
+}

@@ -1,0 +1,38 @@
+/** What the app sends to make or change an entity: checked by the backend (and by lib/validation.ts first). */
+import type { ItemMetadata, ItemKind } from './entities';
+
+export interface AlbumInput {
+  title: string;
+  description?: string;
+}
+
+export interface AlbumPatch {
+  title?: string;
+  description?: string;
+  coverItemId?: string | null;
+  /** The owner's alone (PRODUCT.md §6); anyone else gets `album/forbidden`. */
+  keepLocation?: boolean;
+}
+
+/** What the uploader knows before the bytes go up. The id is chosen by the client so a retry is idempotent. */
+export interface ReserveItemInput {
+  id: string;
+  filename: string;
+  mime: string;
+  kind: ItemKind;
+  bytes: number;
+  /** The file's SHA-256 (hex) when already known: a share link's guest is told a file the album holds. */
+  sha256?: string;
+}
+
+export interface FinalizeItemInput {
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  takenAt: string | null;
+  hasPreview: boolean;
+  hasThumb: boolean;
+  thumbhash: string | null;
+  metadata: ItemMetadata;
+}
