@@ -4,6 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 
 // [Note: Layers checked by lint]
 // The house of the README, as rules: screens (src/app) compose features, features call the ports, and only
@@ -12,12 +13,32 @@ import globals from 'globals';
 // media, config) reach up into nothing but the domain's words; the service worker (src/sw) uses lib and the
 // stores it owns, never an adapter. Test support (src/testing) is for tests only. A zone's `target` is the
 // importing file, its `from` what it may not import.
-const outsideBackend = ['./src/app', './src/features', './src/lib', './src/ui', './src/media', './src/upload', './src/sw', './src/main.tsx', './src/config.ts'];
+// Features stand side by side: one imports another only where it is made of it (the allow-list below); what
+// several share (query keys, the live-update hub, object URLs, members, permissions) lives below them, in
+// src/shared, src/lib and src/ui.
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const composes = {
+  'app-update': ['uploads'], // a reload waits for the uploads
+  devices: ['uploads'], // signing out asks about unfinished uploads
+  invites: ['members'], // an invitation names a role
+  items: ['social'], // a tile shows its comment and heart counts
+  'link-page': ['items', 'downloads', 'uploads'], // the public page: the grid, downloads, guests' uploads
+  'share-inbox': ['albums', 'uploads'], // files shared into the app go to an album's uploads
+  viewer: ['items', 'social', 'downloads'], // an item, its comments and hearts, its download
+};
+const featureZones = features.map((f) => ({
+  target: `./src/features/${f}`,
+  from: features.filter((o) => o !== f && !(composes[f] ?? []).includes(o)).map((o) => `./src/features/${o}`),
+  message: `features/${f} may import only the features it is made of (composes in eslint.config.js); what features share lives in src/shared.`,
+}));
+const outsideBackend = ['./src/app', './src/features', './src/shared', './src/lib', './src/ui', './src/media', './src/upload', './src/sw', './src/main.tsx', './src/config.ts'];
 const backendCore = ['./src/backend/ports.ts', './src/backend/link-types.ts', './src/backend/lazy-port.ts', './src/backend/backend-context.tsx'];
 const layerZones = [
-  { target: './src/backend', from: ['./src/upload', './src/features', './src/app', './src/media', './src/ui'], message: 'The backend imports neither the upload engine, the features, the media pipeline nor the screens.' },
+  { target: './src/backend', from: ['./src/upload', './src/features', './src/shared', './src/app', './src/media', './src/ui'], message: 'The backend imports neither the upload engine, the features, the media pipeline nor the screens.' },
+  { target: './src/shared', from: ['./src/features', './src/app'], message: 'src/shared lies below the features: it imports no feature and no screen.' },
+  ...featureZones,
   { target: './src/features', from: './src/app', message: 'Features do not import screens.' },
-  { target: ['./src/lib', './src/ui', './src/media', './src/upload', './src/config.ts'], from: ['./src/app', './src/features'], message: 'Lower layers do not import features or screens.' },
+  { target: ['./src/lib', './src/ui', './src/media', './src/upload', './src/config.ts'], from: ['./src/app', './src/features', './src/shared'], message: 'Lower layers do not import features, what features share, or screens.' },
   { target: ['./src/lib', './src/config.ts'], from: ['./src/ui', './src/media', './src/upload', './src/backend/backend-context.tsx'], message: 'src/lib holds small pure helpers.' },
   { target: ['./src/lib', './src/ui', './src/media'], from: './src/backend', message: 'The domain\'s words are in src/domain: helpers, primitives and the media pipeline need no backend.' },
   { target: './src/domain', from: ['./src/app', './src/features', './src/backend', './src/lib', './src/ui', './src/media', './src/upload', './src/sw', './src/config.ts'], message: 'The domain\'s words (src/domain) depend on nothing.' },

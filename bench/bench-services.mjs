@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { root } from './bench-utils.mjs';
+import { root } from '../scripts/built-app.mjs';
 
 const scripts = join(root, 'scripts');
 const out = join(root, 'test-results');

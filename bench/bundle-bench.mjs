@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGraph, gzipSize, kib, measure, MEDIA_WORKER } from '../scripts/bundle-budget.mjs';
-import { launchChromium, root, serveDist, writeResult } from './bench-utils.mjs';
+import { launchChromium, root, serveDist } from '../scripts/built-app.mjs';
+import { writeResult } from './bench-utils.mjs';
 
 const photo = join(root, 'tests', 'fixtures', 'orientation-6.jpg');
 

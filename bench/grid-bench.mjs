@@ -2,7 +2,8 @@
 // thumbnails after opening the album, then a scripted scroll from top to bottom watching for long tasks.
 // Targets: first thumbnails within 1 s; no long task over 50 ms while scrolling.
 import * as esbuild from 'esbuild';
-import { buildApp, launchChromium, root, serveDist, writeResult } from './bench-utils.mjs';
+import { buildApp, launchChromium, root, serveDist } from '../scripts/built-app.mjs';
+import { writeResult } from './bench-utils.mjs';
 
 const COUNT = Number(process.env.GRID_ITEMS ?? 100_000);
 /** Pixels scrolled per animation frame: about 60,000 px/s at 60 frames a second, a hard fling held throughout. */

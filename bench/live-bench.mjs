@@ -8,7 +8,8 @@
 // - Presence: 50 other people (50 tabs' worth of BroadcastChannel peers) open the album; time until the
 //   header shows their avatars. Target ≤ 1 s.
 import * as esbuild from 'esbuild';
-import { buildApp, launchChromium, root, serveDist, writeResult } from './bench-utils.mjs';
+import { buildApp, launchChromium, root, serveDist } from '../scripts/built-app.mjs';
+import { writeResult } from './bench-utils.mjs';
 
 const COUNT = Number(process.env.LIVE_ITEMS ?? 100_000);
 const EVENTS = Number(process.env.LIVE_EVENTS ?? 100);

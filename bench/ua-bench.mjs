@@ -2,7 +2,8 @@
 // every time ([Note: Bounded user agents] in src/lib/device-label.ts). Writes bench/results/ua.md.
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
-import { root, writeResult } from './bench-utils.mjs';
+import { root } from '../scripts/built-app.mjs';
+import { writeResult } from './bench-utils.mjs';
 
 const TARGET_MS = 50;
 const RUNS = 300;

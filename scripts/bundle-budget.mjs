@@ -38,6 +38,7 @@ export const FIRST_SCREEN = {
 export const ON_DEMAND = {
   'src/app/query-persistence.ts': 'backends with a server (the kept query cache)',
   'src/backend/supabase/create-supabase-backend.ts': 'a configured Supabase project',
+  'src/backend/link/visitor-backend.ts': 'a public link opened',
   'src/backend/link/guest-backend.ts': 'a public link with guest uploads',
   'src/backend/link/guest-upload-client.ts': 'a public link with guest uploads',
   'src/upload/upload-engine.ts': 'work for the queue: files added, unfinished uploads, another tab uploading, the Uploads screen',

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApp, launchChromium, root, serveDist } from '../bench/bench-utils.mjs';
+import { buildApp, launchChromium, root, serveDist } from './built-app.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
 
 // The package's photographs; its other folders hold drawn patterns, logos and a painting.

@@ -15,7 +15,7 @@ import type { Album } from '../domain/entities';
 import { withOverrides } from '../testing/contract/contract-fixtures';
 import { isolatedLocal } from '../testing/isolated-local';
 import { renderRoutes } from '../testing/render-routes';
-import { albumKeys } from '../features/albums/album-keys';
+import { albumKeys } from '../shared/album-keys';
 import { createQueryClient } from './query-client';
 import { forgetAllQueries, startQueryPersistence } from './query-persistence';
 

@@ -12,7 +12,7 @@ import { afterEach, beforeAll, expect, test } from 'vitest';
 import { cdp, page } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { Item } from '../domain/entities';
-import { itemKeys } from '../features/items/item-keys';
+import { itemKeys } from '../shared/item-keys';
 import { seedLocalAlbum } from '../testing/local-seed';
 import { isolatedLocal } from '../testing/isolated-local';
 import { screenLoaded, scrollGridToEnd } from '../testing/grid-scroll';

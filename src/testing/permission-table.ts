@@ -8,7 +8,7 @@
  * A new row: one line here, and its statement under the same `target|op` key in the database matrix (the
  * compiler asks for it).
  */
-import type { AlbumAction } from '../features/albums/album-permissions';
+import type { AlbumAction } from '../lib/album-permissions';
 
 /** anonymous, owner, editor, contributor, viewer, stranger (signed in, not a member). */
 export type Who = 'A' | 'O' | 'E' | 'C' | 'V' | 'S';

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { describeError } from '../lib/error-messages';
 import { log } from '../lib/log';
-import { AppError } from '../lib/app-error';
 
 /** The error's own text (an adapter's or the database's words) goes to the log only, once per error. */
 function useLogged(error: unknown, shown: boolean) {
@@ -38,20 +37,6 @@ export function ErrorLine({ error }: { error: unknown }) {
       {d.fieldText ?? `${d.title} ${d.action}`}
     </p>
   );
-}
-
-/** A failure a second try can mend: no network, a server down, too many requests. */
-export function isMendable(error: unknown): error is AppError {
-  return error instanceof AppError && error.retryable;
-}
-
-/**
- * What a screen does when a query fails (`error`, null when none): a mendable failure leaves on screen what the
- * query had (`data`), loaded earlier or kept on the device, with a line saying it may be out of date. Anything
- * else (the album is gone, or no longer shared) replaces it with the error.
- */
-export function showsWhatItHad(data: unknown, error: unknown): boolean {
-  return data !== undefined && isMendable(error);
 }
 
 /** The line above data a refresh could not bring up to date: why, and a way to try again. */

@@ -5,24 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorOf, startDb, storeOriginal, type Actor, type Harness } from './db-harness';
+import { errorOf, startCast, storeOriginal, type Actor, type Harness } from './db-harness';
 
-let db: Harness;
-let owner: Actor;
-let editor: Actor;
-let viewer: Actor;
-let stranger: Actor;
+let db: Harness, owner: Actor, editor: Actor, viewer: Actor, stranger: Actor;
 
-beforeAll(async () => {
-  db = await startDb();
-  owner = await db.createUser('Olive');
-  editor = await db.createUser('Eddie');
-  viewer = await db.createUser('Vic');
-  stranger = await db.createUser('Stan');
-});
-afterAll(async () => {
-  await db?.close();
-});
+beforeAll(async () => ({ db, owner, editor, viewer, stranger } = await startCast()));
+afterAll(() => db?.close());
 
 const commit = { commit: true };
 const call = <T extends Record<string, unknown> = Record<string, unknown>>(who: Actor, sql: string, params: unknown[] = []) =>

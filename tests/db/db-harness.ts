@@ -247,3 +247,26 @@ export async function storeOriginal(q: Queryable, albumId: string, itemId: strin
     [albumId, itemId, bytes ?? null],
   );
 }
+
+/** A database and the people of PRODUCT.md §6's roles, each signed up: what most files of tests/db start from. */
+export interface Cast {
+  db: Harness;
+  owner: Actor;
+  editor: Actor;
+  contributor: Actor;
+  viewer: Actor;
+  /** Signed in, and no member of anything. */
+  stranger: Actor;
+}
+
+export async function startCast(): Promise<Cast> {
+  const db = await startDb();
+  const [owner, editor, contributor, viewer, stranger] = [
+    await db.createUser('Olive'),
+    await db.createUser('Eddie'),
+    await db.createUser('Cora'),
+    await db.createUser('Vic'),
+    await db.createUser('Stan'),
+  ];
+  return { db, owner, editor, contributor, viewer, stranger };
+}

@@ -5,25 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { boundItemMetadata, jsonbTextBytes } from '../../src/lib/item-metadata';
-import { errorOf, startDb, storeOriginal, type Actor, type Harness, type Queryable } from './db-harness';
+import { errorOf, startCast, storeOriginal, type Actor, type Harness, type Queryable } from './db-harness';
 import { seedShareLink } from './share-link-seed';
 
-let db: Harness;
-let owner: Actor;
-let editor: Actor;
-let contributor: Actor;
-let viewer: Actor;
+let db: Harness, owner: Actor, editor: Actor, contributor: Actor, viewer: Actor;
 
-beforeAll(async () => {
-  db = await startDb();
-  owner = await db.createUser('Olive');
-  editor = await db.createUser('Eddie');
-  contributor = await db.createUser('Cora');
-  viewer = await db.createUser('Vic');
-});
-afterAll(async () => {
-  await db?.close();
-});
+beforeAll(async () => ({ db, owner, editor, contributor, viewer } = await startCast()));
+afterAll(() => db?.close());
 
 const files = (n: number) => Array.from({ length: n }, () => ({ id: randomUUID(), filename: 'IMG_1.jpg', mime: 'image/jpeg', kind: 'image', bytes: 1000 }));
 

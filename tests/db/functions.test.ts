@@ -4,26 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorOf, startDb, storeOriginal, type Actor, type Harness, type Queryable } from './db-harness';
+import { errorOf, startCast, storeOriginal, type Actor, type Harness, type Queryable } from './db-harness';
 
-let db: Harness;
-let owner: Actor;
-let editor: Actor;
-let contributor: Actor;
-let viewer: Actor;
-let stranger: Actor;
+let db: Harness, owner: Actor, editor: Actor, contributor: Actor, viewer: Actor, stranger: Actor;
 
-beforeAll(async () => {
-  db = await startDb();
-  owner = await db.createUser('Olive');
-  editor = await db.createUser('Eddie');
-  contributor = await db.createUser('Cora');
-  viewer = await db.createUser('Vic');
-  stranger = await db.createUser('Stan');
-});
-afterAll(async () => {
-  await db?.close();
-});
+beforeAll(async () => ({ db, owner, editor, contributor, viewer, stranger } = await startCast()));
+afterAll(() => db?.close());
 
 type Summary = { id: string; title: string; role: string; item_count: number; bytes_total: number; cover_thumb_key: string | null };
 

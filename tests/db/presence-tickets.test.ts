@@ -4,24 +4,12 @@
  * name the database has, and only to a member. Run as signed-in users on real Postgres.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorOf, startDb, type Actor, type Harness } from './db-harness';
+import { errorOf, startCast, type Actor, type Harness } from './db-harness';
 
-let db: Harness;
-let owner: Actor;
-let cora: Actor;
-let vic: Actor;
-let stranger: Actor;
+let db: Harness, owner: Actor, cora: Actor, vic: Actor, stranger: Actor;
 
-beforeAll(async () => {
-  db = await startDb();
-  owner = await db.createUser('Olive');
-  cora = await db.createUser('Cora');
-  vic = await db.createUser('Vic');
-  stranger = await db.createUser('Stan');
-});
-afterAll(async () => {
-  await db?.close();
-});
+beforeAll(async () => ({ db, owner, contributor: cora, viewer: vic, stranger } = await startCast()));
+afterAll(() => db?.close());
 
 const commit = { commit: true };
 const call = <T extends Record<string, unknown> = Record<string, unknown>>(who: Actor, sql: string, params: unknown[] = []) =>

@@ -4,27 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorOf, startDb, type Actor, type Harness } from './db-harness';
+import { errorOf, startCast, type Actor, type Harness } from './db-harness';
 import { seedGuestItems } from './share-link-seed';
 
-let db: Harness;
-let owner: Actor;
-let editor: Actor;
-let contributor: Actor;
-let viewer: Actor;
-let stranger: Actor;
+let db: Harness, owner: Actor, editor: Actor, contributor: Actor, viewer: Actor, stranger: Actor;
 
-beforeAll(async () => {
-  db = await startDb();
-  owner = await db.createUser('Olive');
-  editor = await db.createUser('Eddie');
-  contributor = await db.createUser('Cora');
-  viewer = await db.createUser('Vic');
-  stranger = await db.createUser('Stan');
-});
-afterAll(async () => {
-  await db?.close();
-});
+beforeAll(async () => ({ db, owner, editor, contributor, viewer, stranger } = await startCast()));
+afterAll(() => db?.close());
 
 async function album(): Promise<string> {
   const [a] = await db.as(owner, (q) => q.query<{ id: string }>(`select * from public.create_album('Party')`), { commit: true });

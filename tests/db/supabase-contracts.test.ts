@@ -12,20 +12,15 @@ import { describeDataPortContract } from '../../src/testing/contract/data-port-c
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
 import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
-import { startDb, type Harness } from './db-harness';
-import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
+import type { Harness } from './db-harness';
+import { createWireEmulator, startWire, type WireEmulator } from './wire/wire-emulator';
 
 let db: Harness;
 let wire: WireEmulator;
 
 // Applying the migrations can take minutes when the machine is busy with other suites.
-beforeAll(async () => {
-  db = await startDb();
-  wire = await createWireEmulator(db);
-}, 300_000);
-afterAll(async () => {
-  await db?.close();
-});
+beforeAll(async () => ({ db, wire } = await startWire()), 300_000);
+afterAll(() => db?.close());
 
 const PASSWORD = 'correct horse battery staple';
 let accounts = 0;

@@ -6,21 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockPasses, expectAppError } from '../../src/testing/contract/contract-fixtures';
-import { startDb, type Harness } from './db-harness';
+import type { Harness } from './db-harness';
 import { seedGuestItems, seedShareLink } from './share-link-seed';
-import { createWireEmulator, type WireEmulator } from './wire/wire-emulator';
+import { startWire, type WireEmulator } from './wire/wire-emulator';
 import { signUpPerson, type WirePerson } from './wire/wire-person';
 
 let db: Harness;
 let wire: WireEmulator;
 
-beforeAll(async () => {
-  db = await startDb();
-  wire = await createWireEmulator(db);
-}, 300_000);
-afterAll(async () => {
-  await db?.close();
-});
+beforeAll(async () => ({ db, wire } = await startWire()), 300_000);
+afterAll(() => db?.close());
 
 const person = () => signUpPerson(wire, 'Sharer');
 

@@ -114,23 +114,27 @@ test('the scratch files of a share cut short by the browser stopping the worker 
   const running = '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d';
   // As a worker stopped mid-share leaves it: a scratch directory with half a photo in it, and no inbox record.
   // And a share still being received, whose worker holds the lock on its scratch directory.
-  await page.evaluate(
-    async ({ killed, running }) => {
-      const root = await navigator.storage.getDirectory();
-      for (const id of [killed, running]) {
-        const file = await (await root.getDirectoryHandle(`share-${id}`, { create: true })).getFileHandle('0', { create: true });
-        const w = await file.createWritable();
-        await w.write(new Uint8Array(512 * 1024));
-        await w.close();
-      }
-      await new Promise<void>((held) => {
+  await page.evaluate(async (ids) => {
+    const root = await navigator.storage.getDirectory();
+    for (const id of ids) {
+      const file = await (await root.getDirectoryHandle(`share-${id}`, { create: true })).getFileHandle('0', { create: true });
+      const w = await file.createWritable();
+      await w.write(new Uint8Array(512 * 1024));
+      await w.close();
+    }
+  }, [killed, running]);
+  // The lock is held from another tab: the page below navigates, and a document lets go of its locks as it goes.
+  const receiver = await context.newPage();
+  await receiver.goto('/');
+  await receiver.evaluate(
+    (running) =>
+      new Promise<void>((held) => {
         void navigator.locks.request(`shoebox:share-${running}`, () => {
           held();
           return new Promise(() => undefined);
         });
-      });
-    },
-    { killed, running },
+      }),
+    running,
   );
   expect(await opfsNames(page)).toEqual(expect.arrayContaining([`share-${killed}`, `share-${running}`]));
 

@@ -4,6 +4,7 @@ import { DevicesSection } from '../../features/devices/devices-section';
 import { formatBytes } from '../../lib/format';
 import { displayName as displayNameSchema, firstIssue } from '../../lib/validation';
 import { ErrorLine } from '../../ui/error-panel';
+import { useActionError } from '../../ui/use-action-error';
 
 export function AccountRoute() {
   const backend = useBackend();
@@ -11,7 +12,7 @@ export function AccountRoute() {
   const id = useId();
   const [name, setName] = useState(session?.profile.displayName ?? '');
   const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, attempt } = useActionError();
   const [estimate, setEstimate] = useState<{ usage: number; quota: number } | null>(null);
   const [persisted, setPersisted] = useState<boolean | null>(null);
   const issue = firstIssue(displayNameSchema, name);
@@ -25,17 +26,10 @@ export function AccountRoute() {
   const save = async (e: FormEvent) => {
     e.preventDefault();
     if (issue || saving) return;
-    setError(null);
     setSaved(false);
     setSaving(true);
-    try {
-      await backend.auth.updateProfile({ displayName: name });
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSaving(false);
-    }
+    if (await attempt(() => backend.auth.updateProfile({ displayName: name }))) setSaved(true);
+    setSaving(false);
   };
 
   return (

@@ -5,23 +5,23 @@ import type { ItemSort } from '../../domain/queries';
 import type { Album, Item } from '../../domain/entities';
 import { useBackend } from '../../backend/backend-context';
 import { useMarkAlbumSeen } from '../../features/activity/use-activity';
-import { albumAbilities } from '../../features/albums/album-permissions';
+import { albumAbilities } from '../../lib/album-permissions';
 import { PendingUploads } from '../../features/albums/pending-uploads';
 import { useAlbum } from '../../features/albums/use-albums';
 import { useAlbumDownload } from '../../features/downloads/album-download';
-import { UrlBatcher } from '../../features/files/url-batcher';
-import { UrlBatcherContext } from '../../features/files/use-url';
+import { UrlBatcher } from '../../shared/files/url-batcher';
+import { UrlBatcherContext } from '../../shared/files/use-url';
 import { AlbumGrid } from '../../features/items/album-grid';
-import { albumKeys } from '../../features/albums/album-keys';
-import { itemKeys } from '../../features/items/item-keys';
+import { albumKeys } from '../../shared/album-keys';
+import { itemKeys } from '../../shared/item-keys';
 import { orderedItems } from '../../features/items/grid-model';
 import { SelectionBar } from '../../features/items/selection-bar';
 import { emptySelection, prune, type Selection } from '../../features/items/selection';
-import { useAlbumLive, type AlbumGone } from '../../features/items/use-album-live';
+import { useAlbumLive, type AlbumGone } from '../../shared/live/use-album-live';
 import { useAlbumSections, type AlbumView } from '../../features/items/use-album-sections';
 import { useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
-import { AlbumMembersContext } from '../../features/members/uploader-credit';
-import { useMembers } from '../../features/members/use-members';
+import { AlbumMembersContext } from '../../shared/uploader-credit';
+import { useMembers } from '../../shared/use-members';
 import { AlbumFilters, FilteredEmpty } from '../../features/social/album-filters';
 import { useTileSocial } from '../../features/social/use-social';
 import { AddFilesMenu } from '../../features/uploads/add-files-menu';
@@ -29,10 +29,12 @@ import { DropZone } from '../../features/uploads/drop-zone';
 import { OthersUploading } from '../../features/uploads/others-uploading';
 import { useUploadEngine } from '../../features/uploads/upload-engine-provider';
 import { formatBytes, formatCount } from '../../lib/format';
-import { ErrorLine, ErrorPanel, showsWhatItHad, StaleNotice } from '../../ui/error-panel';
+import { showsWhatItHad } from '../../lib/error-policy';
+import { ErrorLine, ErrorPanel, StaleNotice } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { useToast } from '../../ui/toast';
 import { AlbumHeaderActions } from './album-header-actions';
+import { useActionError } from '../../ui/use-action-error';
 
 /** What the viewer, a child route over the grid, gets from the album screen. */
 export interface AlbumOutletContext {
@@ -113,7 +115,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
   const engine = useUploadEngine();
   const trash = useTrashItems(album.id);
   const restore = useRestoreItems(album.id);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const { error: actionError, attempt } = useActionError();
   const abilities = albumAbilities(album.role);
   const albumDownload = useAlbumDownload(album);
   const canAdd = abilities.addItems && !trashed;
@@ -133,10 +135,9 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
 
   const addFiles = useCallback(
     (list: File[]) => {
-      setActionError(null);
-      engine.enqueue(album.id, list).catch(setActionError);
+      void attempt(() => engine.enqueue(album.id, list));
     },
-    [engine, album.id],
+    [engine, album.id, attempt],
   );
 
   const selectedIds = [...selection.ids];
@@ -145,19 +146,13 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
   const moving = useRef(false);
   const runOnSelection = async (action: 'trash' | 'restore' | 'download') => {
     if (action !== 'download' && moving.current) return;
-    setActionError(null);
-    try {
-      if (action === 'download') await albumDownload.downloadSelection(getItems().filter((i) => selection.ids.has(i.id)));
-      else {
-        moving.current = true;
-        await (action === 'trash' ? trash : restore).mutateAsync(selectedIds);
-        setSelection(emptySelection);
-      }
-    } catch (e) {
-      setActionError(e);
-    } finally {
-      if (action !== 'download') moving.current = false;
+    if (action === 'download') {
+      await attempt(() => albumDownload.downloadSelection(getItems().filter((i) => selection.ids.has(i.id))));
+      return;
     }
+    moving.current = true;
+    if (await attempt(() => (action === 'trash' ? trash : restore).mutateAsync(selectedIds))) setSelection(emptySelection);
+    moving.current = false;
   };
 
   const deleteRef = useRef<() => void>(() => undefined);

@@ -4,7 +4,7 @@ import type { Album } from '../../domain/entities';
 import { useBackend, useSession } from '../../backend/backend-context';
 import { AlbumDetailsSection } from '../../features/albums/album-details-section';
 import { LocationChoiceSection } from '../../features/albums/location-choice-section';
-import { settingsSections } from '../../features/albums/album-permissions';
+import { settingsSections } from '../../lib/album-permissions';
 import { DangerZone } from '../../features/albums/danger-zone';
 import { useAlbum } from '../../features/albums/use-albums';
 import { InvitationsSection } from '../../features/invites/invitations-section';

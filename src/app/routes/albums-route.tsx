@@ -4,8 +4,9 @@ import { ActivityList } from '../../features/activity/activity-list';
 import { useUnreadCounts } from '../../features/activity/use-activity';
 import { AlbumCard } from '../../features/albums/album-card';
 import { useAlbums, useAlbumsLive, useCreateAlbum } from '../../features/albums/use-albums';
-import { useObjectUrls } from '../../features/files/use-object-urls';
-import { ErrorPanel, showsWhatItHad, StaleNotice } from '../../ui/error-panel';
+import { useObjectUrls } from '../../shared/files/use-object-urls';
+import { showsWhatItHad } from '../../lib/error-policy';
+import { ErrorPanel, StaleNotice } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 
 // A click away: the form and the text rules it checks load when it first opens, not with the albums.

@@ -4,6 +4,7 @@ import { useBackend, useSession } from '../../backend/backend-context';
 import { SignedOutNotice } from '../../features/devices/signed-out-notice';
 import { safeNext } from '../../lib/safe-next';
 import { ErrorLine } from '../../ui/error-panel';
+import { useActionError } from '../../ui/use-action-error';
 
 /** Email and password, a magic link, and the OAuth providers the project enables. Only on a backend with accounts. */
 export function SignInRoute() {
@@ -17,7 +18,7 @@ export function SignInRoute() {
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, attempt } = useActionError();
   const [notice, setNotice] = useState<string | null>(null);
   const caps = auth.capabilities();
 
@@ -26,16 +27,10 @@ export function SignInRoute() {
   const callback = `${window.location.origin}/auth/callback?next=${encodeURIComponent(next)}`;
   const run = async (fn: () => Promise<unknown>, done?: string) => {
     setBusy(true);
-    setError(null);
     setNotice(null);
-    try {
-      await fn();
-      if (done) setNotice(done);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    const ok = await attempt(fn);
+    if (ok && done) setNotice(done);
+    setBusy(false);
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -94,7 +94,7 @@ describe('the backend of a link visitor', () => {
     const url = await backend.files.urls([sharedKey('a', 'original')], { downloadAs: 'a.jpg' });
     expect(url.get(sharedKey('a', 'original'))).toBe('https://bucket/a/original?2&dl');
     // No port for comments, hearts, writes or live updates, and files that can only be read.
-    expect(Object.keys(backend).sort()).toEqual(['albums', 'capabilities', 'files', 'functions', 'items', 'members']);
+    expect(Object.keys(backend).sort()).toEqual(['albums', 'capabilities', 'files', 'functions', 'items', 'members', 'visit']);
     expect(Object.keys(backend.files).sort()).toEqual(['read', 'urls']);
     expect(Object.keys(backend.albums)).toEqual(['getAlbum']);
     expect(calls.at(-1)).toMatchObject({ op: 'urls', itemIds: ['a'], variant: 'original' });

@@ -60,7 +60,7 @@ export function toShareLink(row: unknown): ShareLink {
   };
 }
 
-/** The share-links function's `ShareLinkRow` (CONTRACT11.md), already camelCase. */
+/** The share-links function's `ShareLinkRow` (supabase/functions/share-links/share-link-row.ts), already camelCase. */
 const FUNCTION_LINK = z.object({
   id: text,
   albumId: text,

@@ -5,7 +5,7 @@ import { Dialog } from '../../ui/dialog';
 import { ErrorLine } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { AlbumFormDialog } from './album-form-dialog';
-import { albumAbilities } from './album-permissions';
+import { albumAbilities } from '../../lib/album-permissions';
 import { useDeleteAlbum, useUpdateAlbum } from './use-albums';
 
 /** What a header offers to edit (owner, editor) and delete (owner only) the album, and the dialogs both open. */

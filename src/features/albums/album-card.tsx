@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { Album } from '../../domain/entities';
 import { formatBytes, formatCount } from '../../lib/format';
 import { Icon } from '../../ui/icon';
-import { ThumbhashImage } from '../items/thumbhash-image';
+import { ThumbhashImage } from '../../ui/thumbhash-image';
 
 /** The badge's text: the count, or "99+" from 100 (the backend counts no further). */
 export function unreadLabel(unread: number): string {

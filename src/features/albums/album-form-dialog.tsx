@@ -4,6 +4,7 @@ import { limits } from '../../config';
 import { albumDescription, albumTitle, firstIssue } from '../../lib/validation';
 import { Dialog } from '../../ui/dialog';
 import { ErrorLine } from '../../ui/error-panel';
+import { useActionError } from '../../ui/use-action-error';
 
 /**
  * Create or edit an album's title and description, with the rules of PRODUCT.md §5 checked as the user types.
@@ -39,7 +40,7 @@ function AlbumForm({ submitLabel, initial, onCancel, onSubmit, onBusyChange }: {
   const [description, setDescription] = useState(initial?.description ?? '');
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, attempt } = useActionError();
   const titleIssue = firstIssue(albumTitle, titleText);
   const descriptionIssue = firstIssue(albumDescription, description);
   const invalid = !!titleIssue || !!descriptionIssue;
@@ -50,15 +51,9 @@ function AlbumForm({ submitLabel, initial, onCancel, onSubmit, onBusyChange }: {
     if (invalid || busy) return;
     setBusy(true);
     onBusyChange(true);
-    setError(null);
-    try {
-      await onSubmit({ title: titleText, description });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-      onBusyChange(false);
-    }
+    await attempt(() => onSubmit({ title: titleText, description }));
+    setBusy(false);
+    onBusyChange(false);
   };
 
   return (

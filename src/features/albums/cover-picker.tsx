@@ -3,9 +3,9 @@ import { useBackend } from '../../backend/backend-context';
 import type { Item } from '../../domain/entities';
 import { safeFilename } from '../../lib/format';
 import { ErrorPanel } from '../../ui/error-panel';
-import { useObjectUrls } from '../files/use-object-urls';
-import { itemKeys } from '../items/item-keys';
-import { thumbhashDataUrl } from '../items/thumbhash-image';
+import { useObjectUrls } from '../../shared/files/use-object-urls';
+import { itemKeys } from '../../shared/item-keys';
+import { thumbhashDataUrl } from '../../ui/thumbhash-image';
 
 /** How many of the newest photos and videos are offered. */
 const CHOICES = 48;

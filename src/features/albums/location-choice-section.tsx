@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Album } from '../../domain/entities';
 import { ErrorLine } from '../../ui/error-panel';
-import { albumAbilities } from './album-permissions';
+import { albumAbilities } from '../../lib/album-permissions';
 import { useUpdateAlbum } from './use-albums';
 
 const CHOICES = [

@@ -7,8 +7,8 @@ import { useBackend } from '../../backend/backend-context';
 import type { Album } from '../../domain/entities';
 import { formatCount } from '../../lib/format';
 import { ErrorLine } from '../../ui/error-panel';
-import { albumKeys } from './album-keys';
-import { can } from './album-permissions';
+import { albumKeys } from '../../shared/album-keys';
+import { can } from '../../lib/album-permissions';
 
 export function PendingUploads({ album }: { album: Album }) {
   const { capabilities, itemWrites } = useBackend();

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useBackend } from '../../backend/backend-context';
 import type { AlbumInput, AlbumPatch } from '../../domain/inputs';
 import type { Album } from '../../domain/entities';
-import { albumKeys } from './album-keys';
+import { albumKeys } from '../../shared/album-keys';
 
 export function useAlbums() {
   const { albums } = useBackend();

@@ -1,7 +1,7 @@
 import { useAlbumBackend } from '../../backend/backend-context';
 import type { Album, Item } from '../../domain/entities';
 import { Icon } from '../../ui/icon';
-import { downloadItems } from '../items/use-item-actions';
+import { downloadItems } from './download-items';
 import { Menu, MenuItem } from '../../ui/menu';
 import { loadAlbumItems } from './album-files';
 import { DownloadPanel } from './download-panel';

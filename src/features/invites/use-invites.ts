@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '../../backend/backend-context';
 import type { Invite, InviteInput } from '../../domain/entities';
-import { albumKeys } from '../albums/album-keys';
+import { albumKeys } from '../../shared/album-keys';
 import { inviteKeys } from './invite-keys';
 
 /** The owner's pending invitations (only asked for when the caller may manage members). */

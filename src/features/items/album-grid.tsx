@@ -1,6 +1,6 @@
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Item } from '../../domain/entities';
-import type { TileSocial } from '../social/social-keys';
+import type { TileSocial } from '../../shared/social-keys';
 import { formatMonth, formatNumber } from '../../lib/format';
 import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, type GridRow, type GridSection } from './grid-model';
 import { ItemTile } from './item-tile';

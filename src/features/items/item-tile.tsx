@@ -2,11 +2,11 @@ import { memo, type MouseEvent } from 'react';
 import type { Item, ItemSocial } from '../../domain/entities';
 import { formatDuration, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
-import { useObjectUrl } from '../files/use-url';
-import { useUploaderName } from '../members/uploader-credit';
+import { useObjectUrl } from '../../shared/files/use-url';
+import { useUploaderName } from '../../shared/uploader-credit';
 import { TileSocialBadges, tileSocialLabel } from '../social/tile-social-badges';
 import { fileIconFor } from './file-icon';
-import { ThumbhashImage } from './thumbhash-image';
+import { ThumbhashImage } from '../../ui/thumbhash-image';
 
 export const ItemTile = memo(function ItemTile({ item, left, width, social, selected, tabbable, onClick, onCheck }: {
   item: Item;

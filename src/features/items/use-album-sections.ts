@@ -6,7 +6,7 @@ import type { ItemQuery } from '../../domain/queries';
 import type { Item } from '../../domain/entities';
 import { isAbortError } from '../../lib/app-error';
 import type { GridSection } from './grid-model';
-import { itemKeys } from './item-keys';
+import { itemKeys } from '../../shared/item-keys';
 
 export type AlbumView = Pick<ItemQuery, 'sort' | 'trashed' | 'favoritesOnly' | 'uploaderId'>;
 

@@ -1,9 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { requirePort, useAlbumBackend } from '../../backend/backend-context';
-import type { FilesPort } from '../../backend/ports';
-import type { Item } from '../../domain/entities';
-import { albumKeys } from '../albums/album-keys';
-import { itemKeys } from './item-keys';
+import { invalidateAlbum } from '../../shared/invalidate-album';
 
 export function useTrashItems(albumId: string) {
   // The viewer is a link visitor's too, who is never offered the trash.
@@ -22,29 +19,4 @@ export function useRestoreItems(albumId: string) {
     mutationFn: (ids: string[]) => requirePort(itemWrites, 'item writes').restoreItems(albumId, ids),
     onSettled: () => invalidateAlbum(qc, albumId),
   });
-}
-
-export function invalidateAlbum(qc: ReturnType<typeof useQueryClient>, albumId: string) {
-  void qc.invalidateQueries({ queryKey: itemKeys.album(albumId) });
-  void qc.invalidateQueries({ queryKey: albumKeys.detail(albumId) });
-  void qc.invalidateQueries({ queryKey: albumKeys.list() });
-  void qc.invalidateQueries({ queryKey: albumKeys.activity() });
-}
-
-/** Saves originals under their own filenames (the name comes from the row; the key never holds it). */
-export async function downloadItems(files: Pick<FilesPort, 'urls'>, items: Item[]): Promise<void> {
-  for (const item of items) {
-    const urls = await files.urls([item.originalKey], { downloadAs: item.filename });
-    const url = urls.get(item.originalKey);
-    if (!url) continue;
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = item.filename;
-    a.rel = 'noopener';
-    document.body.append(a);
-    a.click();
-    a.remove();
-    // Browsers drop rapid successive downloads; give each a moment.
-    if (items.length > 1) await new Promise((r) => setTimeout(r, 250));
-  }
 }

@@ -14,6 +14,7 @@ import { ErrorLine } from '../../ui/error-panel';
 import { UploadEngine, type UploadTaskView } from '../../upload/upload-engine';
 import { DropZone } from '../uploads/drop-zone';
 import { forgetGuest, readGuest, writeGuest, type StoredGuest } from './guest-token';
+import { useActionError } from '../../ui/use-action-error';
 
 export interface GuestUploadsProps {
   /** The share link's token (from the address): the guest token is kept per link. */
@@ -68,18 +69,17 @@ function NameForm({ visit, onJoined }: { visit: string; onJoined: (g: StoredGues
   const backend = useAlbumBackend();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, attempt } = useActionError();
   // A name of spaces or fillers only shows nothing: it is no name ([Note: Blank-looking text]).
   const given = name.trim() !== '' && !BLANK_ONLY.test(name.trim());
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (busy || !given) return;
     setBusy(true);
-    setError(null);
-    joinShareAsGuest(backend.functions, visit, name.trim())
-      .then((answer) => onJoined({ guest: answer.guest, name: answer.name, albumId: answer.albumId }))
-      .catch((err: unknown) => setError(err))
-      .finally(() => setBusy(false));
+    void attempt(async () => {
+      const answer = await joinShareAsGuest(backend.functions, visit, name.trim());
+      onJoined({ guest: answer.guest, name: answer.name, albumId: answer.albumId });
+    }).finally(() => setBusy(false));
   };
   return (
     <form className="guest-name" onSubmit={submit} aria-label="Join as a guest">
@@ -144,19 +144,15 @@ function GuestUploader({ token, visit, guest, onChanged, onForgotten }: { token:
     if (made && files.length) void made.engine.enqueue(guest.albumId, files);
   };
   const [deleting, setDeleting] = useState<Set<string>>(new Set());
-  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const { error: deleteError, attempt: attemptDelete } = useActionError();
   const remove = (id: string) => {
     if (!made) return;
     setDeleting((s) => new Set(s).add(id));
-    setDeleteError(null);
-    made.mine
-      .remove([id])
-      .then(() => {
-        onChanged?.();
-        return qc.invalidateQueries({ queryKey });
-      })
-      .catch((e: unknown) => setDeleteError(e))
-      .finally(() => setDeleting((s) => {
+    void attemptDelete(async () => {
+      await made.mine.remove([id]);
+      onChanged?.();
+      await qc.invalidateQueries({ queryKey });
+    }).finally(() => setDeleting((s) => {
         const next = new Set(s);
         next.delete(id);
         return next;

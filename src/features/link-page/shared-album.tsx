@@ -11,11 +11,12 @@ import { AlbumGrid } from '../items/album-grid';
 import { orderedItems } from '../items/grid-model';
 import { SelectionBar } from '../items/selection-bar';
 import { emptySelection, prune, type Selection } from '../items/selection';
-import { thumbhashDataUrl } from '../items/thumbhash-image';
+import { thumbhashDataUrl } from '../../ui/thumbhash-image';
 import { useAlbumSections, type AlbumView } from '../items/use-album-sections';
-import { itemKeys } from '../items/item-keys';
+import { itemKeys } from '../../shared/item-keys';
 import { GuestUploads } from './guest-uploads';
 import { AlbumDownloadMenu, useAlbumDownload } from '../downloads/album-download';
+import { useActionError } from '../../ui/use-action-error';
 
 /** What the viewer over a shared album gets from the page. */
 export interface SharedAlbumOutletContext {
@@ -58,7 +59,7 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
     () => (rawSelection.ids.size === 0 ? rawSelection : prune(rawSelection, new Set(getItems().map((i) => i.id)))),
     [rawSelection, getItems],
   );
-  const [actionError, setActionError] = useState<unknown>(null);
+  const { error: actionError, attempt } = useActionError();
 
   const suffix = params.toString() ? `?${params.toString()}` : '';
   const itemPath = useCallback((id: string) => `${basePath}/items/${id}`, [basePath]);
@@ -73,14 +74,7 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
     setParams(p, { replace: true });
   };
   const albumDownload = useAlbumDownload(album);
-  const downloadSelection = async () => {
-    setActionError(null);
-    try {
-      await albumDownload.downloadSelection(getItems().filter((i) => selection.ids.has(i.id)));
-    } catch (e) {
-      setActionError(e);
-    }
-  };
+  const downloadSelection = () => attempt(() => albumDownload.downloadSelection(getItems().filter((i) => selection.ids.has(i.id))));
 
   const cover = coverUrl ?? (album.coverThumbhash ? thumbhashDataUrl(album.coverThumbhash) : null);
   const outlet: SharedAlbumOutletContext = { album, getItems, view, close, itemPath, download: link.originals };

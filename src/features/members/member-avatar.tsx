@@ -1,5 +1,5 @@
 import { initials } from '../../lib/initials';
-import { useObjectUrls } from '../files/use-object-urls';
+import { useObjectUrls } from '../../shared/files/use-object-urls';
 
 
 /** A member's picture, or their initials when they have none (or it cannot be read). */

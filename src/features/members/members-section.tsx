@@ -4,12 +4,12 @@ import { formatDateTime } from '../../lib/format';
 import { Dialog } from '../../ui/dialog';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Menu, MenuItem } from '../../ui/menu';
-import { albumAbilities, settingsSections } from '../albums/album-permissions';
+import { albumAbilities, settingsSections } from '../../lib/album-permissions';
 import { LeaveAlbumDialog } from './leave-album-dialog';
 import { MemberAvatar } from './member-avatar';
 import { ROLE_NAMES } from './role-names';
 import { SharingNeedsSupabase } from './sharing-needs-supabase';
-import { useMembers } from './use-members';
+import { useMembers } from '../../shared/use-members';
 import { useRemoveMember, useSetMemberRole, useTransferOwnership } from './use-member-actions';
 
 const ASSIGNABLE: Exclude<Role, 'owner'>[] = ['editor', 'contributor', 'viewer'];

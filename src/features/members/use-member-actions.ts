@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useBackend } from '../../backend/backend-context';
 import type { Album, Role } from '../../domain/entities';
-import { albumKeys } from '../albums/album-keys';
-import { memberKeys } from './member-keys';
+import { albumKeys } from '../../shared/album-keys';
+import { memberKeys } from '../../shared/member-keys';
 
 function refreshMembers(qc: QueryClient, albumId: string): void {
   void qc.invalidateQueries({ queryKey: memberKeys.list(albumId) });

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useBackend } from '../../backend/backend-context';
-import { albumKeys } from '../albums/album-keys';
-import { memberKeys } from './member-keys';
+import { albumKeys } from '../../shared/album-keys';
+import { memberKeys } from '../../shared/member-keys';
 
 /**
  * Keeps the settings screen's members and the caller's own role current: a membership or album change heard on

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { Album } from '../../domain/entities';
 import { formatCount } from '../../lib/format';
-import { albumAbilities } from '../albums/album-permissions';
+import { albumAbilities } from '../../lib/album-permissions';
 
 /** The albums the user may add to (PRODUCT.md §6: owner, editor, contributor). */
 export function addableAlbums(albums: readonly Album[]): Album[] {

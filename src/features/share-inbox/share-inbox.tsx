@@ -8,6 +8,7 @@ import { useUploadEngine } from '../uploads/upload-engine-provider';
 import { AlbumChoice, addableAlbums } from './album-choice';
 import { SharedFiles } from './shared-files';
 import { useInboxShare } from './use-inbox-share';
+import { useActionError } from '../../ui/use-action-error';
 
 /**
  * The files of one share, waiting in the inbox: the user picks an album they may add to (or makes one) and
@@ -23,7 +24,7 @@ export function ShareInbox({ id }: { id: string }) {
   const [chosen, setChosen] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, attempt } = useActionError();
 
   if (state.status === 'loading') return <div className="card" aria-busy="true" aria-label="Loading the shared files" />;
   if (state.status === 'error') return <ErrorPanel error={state.error} />;
@@ -41,28 +42,21 @@ export function ShareInbox({ id }: { id: string }) {
 
   const addTo = async (albumId: string) => {
     setBusy(true);
-    setError(null);
-    try {
+    await attempt(async () => {
       // The same way in as "Add files": too large or empty files become failed uploads that say why. The share
       // leaves the inbox in the same transaction, so it can never be queued twice.
       await engine.enqueue(albumId, [...files], { id, ...(state.share.fileIds ? { fileIds: state.share.fileIds } : {}) });
       void navigate(`/albums/${albumId}`, { replace: true });
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
+    setBusy(false);
   };
   const discard = async () => {
     setBusy(true);
-    try {
+    await attempt(async () => {
       await drop();
       void navigate('/', { replace: true });
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
+    setBusy(false);
   };
 
   return (

@@ -1,5 +1,5 @@
 import { Icon } from '../../ui/icon';
-import { useAlbumMembers } from './use-social';
+import { useMembers } from '../../shared/use-members';
 
 export interface AlbumFilter {
   favoritesOnly: boolean;
@@ -11,7 +11,7 @@ export interface AlbumFilter {
  * than one member; on this device everything is one's own, so that choice would change nothing).
  */
 export function AlbumFilters({ albumId, favoritesOnly, uploaderId, onChange }: AlbumFilter & { albumId: string; onChange: (f: AlbumFilter) => void }) {
-  const members = useAlbumMembers(albumId);
+  const members = useMembers(albumId);
   const people = members.data ?? [];
   const offerPeople = people.length > 1 || (uploaderId !== null && people.length > 0);
   return (
@@ -49,7 +49,7 @@ export function AlbumFilters({ albumId, favoritesOnly, uploaderId, onChange }: A
 
 /** What a filtered album shows when nothing matches, and the way back to everything. */
 export function FilteredEmpty({ albumId, favoritesOnly, uploaderId, onClear }: { albumId: string; favoritesOnly: boolean; uploaderId: string | null; onClear: () => void }) {
-  const members = useAlbumMembers(albumId);
+  const members = useMembers(albumId);
   const name = uploaderId ? (members.data?.find((m) => m.userId === uploaderId)?.displayName ?? 'this person') : null;
   const title = favoritesOnly && name ? `None of your favourites were added by ${name}` : favoritesOnly ? 'No favourites yet' : `Nothing added by ${name}`;
   return (

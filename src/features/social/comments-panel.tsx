@@ -5,7 +5,7 @@ import { limits } from '../../config';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { commentBody, firstIssue } from '../../lib/validation';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
-import { can } from '../albums/album-permissions';
+import { can } from '../../lib/album-permissions';
 import { CommentText } from './comment-text';
 import { formatRelativeTime } from '../../lib/relative-time';
 import { useAddComment, useComments, useDeleteComment, useEditComment } from './use-social';

@@ -3,14 +3,8 @@ import { useEffect, useRef } from 'react';
 import { requirePort, useAlbumBackend, useBackend } from '../../backend/backend-context';
 import type { SocialPort } from '../../backend/ports';
 import type { Favoriter, Item, ItemSocial } from '../../domain/entities';
-import { applyCommentDeleted, applyCommentSaved } from './apply-social-change';
-import { useMembers } from '../members/use-members';
-import { socialKeys, type TileSocial } from './social-keys';
-
-/** The album's members (names beside comments and hearts; the "Added by" filter). */
-export function useAlbumMembers(albumId: string) {
-  return useMembers(albumId);
-}
+import { applyCommentDeleted, applyCommentSaved } from '../../shared/live/apply-social-change';
+import { socialKeys, type TileSocial } from '../../shared/social-keys';
 
 export function useComments(albumId: string, itemId: string) {
   const { social } = useBackend();

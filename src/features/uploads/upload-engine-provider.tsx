@@ -6,8 +6,8 @@ import type { QueueSnapshot } from '../../upload/upload-engine';
 import { LazyUploadEngine } from '../../upload/lazy-upload-engine';
 import { accountUploadDb, DEFAULT_UPLOAD_DB } from '../../upload/upload-store';
 import { log } from '../../lib/log';
-import { albumKeys } from '../albums/album-keys';
-import { albumAbilities } from '../albums/album-permissions';
+import { albumKeys } from '../../shared/album-keys';
+import { albumAbilities } from '../../lib/album-permissions';
 import { askPersistentStorageOnce } from './persistent-storage';
 import { broadcastUploadProgress } from './upload-progress-broadcast';
 

@@ -1,6 +1,6 @@
 import type { Item } from '../../domain/entities';
-import { uploaderName } from '../members/uploader-credit';
-import { useMembers } from '../members/use-members';
+import { uploaderName } from '../../shared/uploader-credit';
+import { useMembers } from '../../shared/use-members';
 import { errorText } from '../../lib/error-messages';
 import { formatBytes, formatDateTime, formatDuration, safeFilename } from '../../lib/format';
 

@@ -7,7 +7,7 @@
  */
 import type { Sql, Tx } from './database.ts';
 
-/** An answer of the share-* functions' error catalogue (CONTRACT11), thrown to end a call. */
+/** An answer of the share-* functions' error catalogue (the codes of PRODUCT.md §8, as src/lib/app-error.ts lists them), thrown to end a call. */
 export class ShareError extends Error {
   constructor(
     readonly status: number,

@@ -1,4 +1,4 @@
-/** A share link as owners and editors see it (CONTRACT11 `ShareLinkRow`): never its token or password hash. */
+/** A share link as owners and editors see it (the app reads it in src/backend/supabase/supabase-share-links.ts): never its token or password hash. */
 import type { Tx } from '../_shared/database.ts';
 
 export interface ShareLinkRow {

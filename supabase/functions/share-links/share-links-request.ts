@@ -1,4 +1,4 @@
-/** The share-links requests (CONTRACT11), checked field by field; a bad field is `validation/invalid` naming it. */
+/** The share-links requests (as src/backend/supabase/supabase-share-links.ts sends them), checked field by field; a bad field is `validation/invalid` naming it. */
 import { failure } from '../_shared/http.ts';
 import { isAcceptablePassword } from '../_shared/password-hash.ts';
 

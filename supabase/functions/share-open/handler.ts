@@ -1,5 +1,5 @@
 /**
- * share-open: a shared album for anyone holding its link, no account needed (CONTRACT11). Deployed with
+ * share-open: a shared album for anyone holding its link, no account needed (its answers are typed for the app in src/backend/link-types.ts). Deployed with
  * `verify_jwt = false`: supabase-js sends the anon key, which means nobody, and is ignored.
  *
  *   POST { op: "open", token, visitor, password? }   →  { visit, visitExpiresAt, link, album, months }  (counts a view)

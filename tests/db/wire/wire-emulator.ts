@@ -12,7 +12,7 @@
  * there, while every HTTP request still goes to `fetch` (including /realtime/v1/api/broadcast).
  */
 import { randomBytes } from 'node:crypto';
-import type { Harness } from '../db-harness';
+import { startDb, type Harness } from '../db-harness';
 import { GOTRUE_SCHEMA_SQL, GoTrueEmulator } from './gotrue-emulator';
 import { signJwt } from './jwt-hs256';
 import { PostgrestEmulator } from './postgrest-emulator';
@@ -126,4 +126,10 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
     );
   };
   return { url: realtime?.url ?? PROJECT_URL, anonKey, jwtSecret, fetch: emulatedFetch, unserved, realtime, placeOriginal, close: async () => realtime?.close() };
+}
+
+/** A database and the emulated project in front of it: what the tests of the Supabase adapter start from. */
+export async function startWire(opts: WireEmulatorOptions = {}): Promise<{ db: Harness; wire: WireEmulator }> {
+  const db = await startDb();
+  return { db, wire: await createWireEmulator(db, opts) };
 }

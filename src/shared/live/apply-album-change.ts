@@ -6,8 +6,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from '../../backend/ports';
 import type { Album } from '../../domain/entities';
-import { itemKeys } from '../items/item-keys';
-import { albumKeys } from './album-keys';
+import { itemKeys } from '../item-keys';
+import { albumKeys } from '../album-keys';
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 

@@ -3,10 +3,10 @@ import { expect, test } from 'vitest';
 import type { Album, Item } from '../../domain/entities';
 import type { ChangeEvent } from '../../backend/ports';
 import type { MonthCount } from '../../domain/queries';
-import { albumKeys } from '../albums/album-keys';
+import { albumKeys } from '../album-keys';
 import { applyItemChange, type ItemPlaces } from './apply-item-change';
 import { itemFromChange } from './item-from-change';
-import { itemKeys } from './item-keys';
+import { itemKeys } from '../item-keys';
 
 const row = (id: string) => ({
   id, albumId: 'a1', uploaderId: 'u1', kind: 'image', status: 'ready', filename: `${id}.jpg`, mime: 'image/jpeg', bytes: 1000,

@@ -1,4 +1,4 @@
-import type { ItemQuery } from '../../domain/queries';
+import type { ItemQuery } from '../domain/queries';
 
 type View = Pick<ItemQuery, 'sort' | 'trashed' | 'favoritesOnly' | 'uploaderId'>;
 

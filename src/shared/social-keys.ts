@@ -1,5 +1,5 @@
-import type { ItemSocial } from '../../domain/entities';
-import { memberKeys } from '../members/member-keys';
+import type { ItemSocial } from '../domain/entities';
+import { memberKeys } from './member-keys';
 
 /** TanStack Query keys for comments and favourites, apart from the items' keys so a grid refresh leaves them be. */
 export const socialKeys = {

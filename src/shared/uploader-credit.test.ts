@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Member } from '../../domain/entities';
+import type { Member } from '../domain/entities';
 import { uploaderName } from './uploader-credit';
 
 const member = (userId: string, displayName: string): Member => ({ userId, displayName, avatarKey: null, role: 'contributor', addedBy: null, createdAt: '2026-01-01T00:00:00Z' });

@@ -22,9 +22,9 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { ChangeEvent } from '../../backend/ports';
 import type { ItemSort, MonthCount } from '../../domain/queries';
 import type { Album, Item } from '../../domain/entities';
-import { albumKeys } from '../albums/album-keys';
+import { albumKeys } from '../album-keys';
 import { compareItems, itemFromChange, listOf, monthOf } from './item-from-change';
-import { itemKeys } from './item-keys';
+import { itemKeys } from '../item-keys';
 
 type List = 'album' | 'trash';
 

@@ -4,8 +4,8 @@
  * answer here.
  */
 import { describe, expect, test } from 'vitest';
-import type { Role } from '../../domain/entities';
-import { NAMES, PERMISSION_TABLE, type PermissionRow, type Who } from '../../testing/permission-table';
+import type { Role } from '../domain/entities';
+import { NAMES, PERMISSION_TABLE, type PermissionRow, type Who } from '../testing/permission-table';
 import { albumAbilities, can, settingsSections, type AlbumAction } from './album-permissions';
 
 const MEMBERS: Record<Extract<Who, 'O' | 'E' | 'C' | 'V'>, Role> = { O: 'owner', E: 'editor', C: 'contributor', V: 'viewer' };

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Item, Member } from '../../domain/entities';
+import type { Item, Member } from '../domain/entities';
 
 /** What an item's credit says of someone who added it and is no longer a member. */
 export const FORMER_UPLOADER = 'Someone who left';

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from '../../backend/ports';
 import type { Comment, Favoriter, ItemSocial, Member } from '../../domain/entities';
-import { socialKeys, type TileSocial } from './social-keys';
+import { socialKeys, type TileSocial } from '../social-keys';
 
 /**
  * [Note: Live comments and hearts]

@@ -3,11 +3,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useBackend, useSession } from '../../backend/backend-context';
 import type { ChangeEvent } from '../../backend/ports';
 import type { PresenceViewer } from '../../domain/entities';
-import { applyAlbumChange } from '../albums/apply-album-change';
-import { applyMemberChange } from '../members/apply-member-change';
-import { applySocialChange, heardNothing } from '../social/apply-social-change';
+import { applyAlbumChange } from './apply-album-change';
+import { applyMemberChange } from './apply-member-change';
+import { applySocialChange, heardNothing } from './apply-social-change';
 import { applyItemChange, type ItemPlaces } from './apply-item-change';
-import { invalidateAlbum } from './use-item-actions';
+import { invalidateAlbum } from '../invalidate-album';
 
 /** Why the person looking can no longer see the album. */
 export type AlbumGone = 'removed' | 'deleted';

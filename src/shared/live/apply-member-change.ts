@@ -5,8 +5,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from '../../backend/ports';
 import type { Album, Member, Role } from '../../domain/entities';
-import { albumKeys } from '../albums/album-keys';
-import { memberKeys } from './member-keys';
+import { albumKeys } from '../album-keys';
+import { memberKeys } from '../member-keys';
 
 const ROLES: readonly Role[] = ['owner', 'editor', 'contributor', 'viewer'];
 

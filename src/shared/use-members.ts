@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { requirePort, useAlbumBackend } from '../../backend/backend-context';
+import { requirePort, useAlbumBackend } from '../backend/backend-context';
 import { memberKeys } from './member-keys';
 
 /**

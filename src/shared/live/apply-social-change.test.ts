@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../backend/ports';
 import type { Comment, Favoriter, Member } from '../../domain/entities';
 import { applyCommentDeleted, applySocialChange, heardNothing } from './apply-social-change';
-import { socialKeys, type TileSocial } from './social-keys';
+import { socialKeys, type TileSocial } from '../social-keys';
 
 const album = 'album-1';
 const item = 'item-1';

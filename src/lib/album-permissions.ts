@@ -4,7 +4,7 @@
  * a test holds it against the same table the database's permission matrix runs
  * (src/testing/permission-table.ts).
  */
-import type { Role } from '../../domain/entities';
+import type { Role } from '../domain/entities';
 
 /** Who acts on an album: a member, by their role, or a visitor who came through a share link. */
 export type AlbumActor = Role | 'link-visitor';

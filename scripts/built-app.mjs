@@ -1,0 +1,21 @@
+// The production build served on loopback and Debian's Chromium: what the benchmarks and the screenshots drive.
+import { build, preview } from 'vite';
+import { chromium } from 'playwright';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
+
+export const root = new URL('..', import.meta.url).pathname;
+
+export async function buildApp() {
+  await build({ root, logLevel: 'warn' });
+}
+
+/** Serves dist/ as a static host would. Returns { url, close }. */
+export async function serveDist(port = 4180) {
+  const server = await preview({ root, preview: { port, strictPort: false, host: '127.0.0.1' }, logLevel: 'warn' });
+  const url = server.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? `http://127.0.0.1:${port}`;
+  return { url, close: () => new Promise((r) => server.httpServer.close(r)) };
+}
+
+export async function launchChromium() {
+  return chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
+}
