@@ -1,6 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import clsx from 'clsx';
-import type { DialogProps } from './dialog';
+import type { DialogProps } from './dialog-props';
 
 /** The dialog itself, on Radix; loaded by `Dialog` when first opened. */
 export default function DialogPanel({ open, onClose, title, children, className, returnTo }: DialogProps & { returnTo: Element | null }) {

@@ -1,15 +1,7 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import type { DialogProps } from './dialog-props';
 
 const DialogPanel = lazy(() => import('./dialog-panel'));
-
-export interface DialogProps {
-  open: boolean;
-  /** Asked on Escape; the owner may refuse by keeping `open` (say, while saving). */
-  onClose: () => void;
-  title: string;
-  children: ReactNode;
-  className?: string;
-}
 
 /**
  * A modal dialog: focus moves in and stays in, Escape asks to close, the page behind is hidden from assistive

@@ -1,7 +1,7 @@
 import * as RadixToast from '@radix-ui/react-toast';
 import clsx from 'clsx';
 import { Icon } from './icon';
-import type { ShownToast } from './toast';
+import type { ShownToast } from './toast-message';
 
 /** The toasts on screen, on Radix Toast; loaded by `ToastProvider` with the first toast. */
 export default function ToastList({ toasts, duration, onDismiss }: { toasts: ShownToast[]; duration: number; onDismiss: (id: number) => void }) {

@@ -1,12 +1,6 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
+import type { ShownToast, ToastMessage } from './toast-message';
 
-export interface ToastMessage {
-  title: string;
-  description?: string;
-  tone?: 'info' | 'error';
-}
-
-export type ShownToast = ToastMessage & { id: number };
 type Show = (message: ToastMessage) => void;
 const ToastContext = createContext<Show | null>(null);
 

@@ -1,6 +1,6 @@
 /**
  * Activity and unread counts through the Supabase adapter with two people: real supabase-js, our real SQL,
- * only the hosted HTTP API emulated (tests/db/wire). What one person sees alone is in the DataPort contract.
+ * only the hosted HTTP API emulated (tests/db/wire). What one person sees alone is in the data ports' contracts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addReadyItem, expectAppError } from '../../src/testing/contract/contract-fixtures';

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeAuthPortContract } from '../../src/testing/contract/auth-port-contract';
 import { expectAppError, placeOriginalsWith, reserveInput } from '../../src/testing/contract/contract-fixtures';
-import { describeDataPortContract } from '../../src/testing/contract/data-port-contract';
+import { describeDataPortsContract } from '../../src/testing/contract/data-ports-contract';
 import type { Backend } from '../../src/backend/ports';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
 import { SilentWebSocket } from '../../src/testing/supabase-wire-stub';
@@ -47,7 +47,7 @@ async function signedIn(): Promise<Backend> {
   return backend;
 }
 
-describeDataPortContract('supabase (wire emulator)', async () => (await signedUp()).backend);
+describeDataPortsContract('supabase (wire emulator)', async () => (await signedUp()).backend);
 describeAuthPortContract('supabase (wire emulator)', signedIn);
 
 describe('Supabase adapter over the emulated wire', () => {

@@ -1,7 +1,7 @@
 /**
  * Members and invitations through the Supabase adapter, with two and three people: real supabase-js, our
- * real SQL, only the hosted HTTP API emulated (tests/db/wire). What every backend shares is in the DataPort
- * contract (src/testing/contract/data-port-members-contract.ts); this file holds what needs someone else.
+ * real SQL, only the hosted HTTP API emulated (tests/db/wire). What every backend shares is in the data ports'
+ * contract (src/testing/contract/members-contract.ts); this file holds what needs someone else.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addReadyItem, expectAppError } from '../../src/testing/contract/contract-fixtures';

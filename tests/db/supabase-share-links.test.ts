@@ -1,8 +1,8 @@
 /**
  * Share links through the Supabase adapter with several people: real supabase-js, our real SQL and RLS, only
  * the hosted HTTP API emulated (tests/db/wire). Links are written as the share-links function leaves them
- * (tests/db/share-link-seed.ts); what every backend shares is in the DataPort contract
- * (src/testing/contract/data-port-share-links-contract.ts).
+ * (tests/db/share-link-seed.ts); what every backend shares is in the data ports' contracts
+ * (src/testing/contract/share-links-contract.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockPasses, expectAppError } from '../../src/testing/contract/contract-fixtures';

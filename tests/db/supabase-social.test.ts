@@ -1,7 +1,7 @@
 /**
  * Comments and favourites through the Supabase adapter with several people: real supabase-js, our real SQL
- * and RLS, only the hosted HTTP API emulated (tests/db/wire). What one person sees alone is in the DataPort
- * contract (src/testing/contract/data-port-social-contract.ts); this file holds what needs someone else.
+ * and RLS, only the hosted HTTP API emulated (tests/db/wire). What one person sees alone is in the data ports'
+ * contract (src/testing/contract/social-contract.ts); this file holds what needs someone else.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addReadyItem, expectAppError } from '../../src/testing/contract/contract-fixtures';

@@ -37,7 +37,7 @@ describe('layers checked by lint', { timeout: 60_000 }, () => {
     ['a feature imports one it is not made of', 'src/features/albums/example.ts', "import { AlbumGrid } from '../items/album-grid';\nexport const x = AlbumGrid;\n"],
     ['a feature imports one made of it (a loop)', 'src/features/social/example.ts', "import { Viewer } from '../viewer/viewer';\nexport const x = Viewer;\n"],
     ['what features share imports a feature', 'src/shared/example.ts', "import { useAlbums } from '../features/albums/use-albums';\nexport const x = useAlbums;\n"],
-    ['a screen imports a contract suite', 'src/app/example.ts', "import { dataPortContract } from '../testing/contract/data-port-contract';\nexport const x = dataPortContract;\n"],
+    ['a screen imports a contract suite', 'src/app/example.ts', "import { describeDataPortsContract } from '../testing/contract/data-ports-contract';\nexport const x = describeDataPortsContract;\n"],
   ];
   it.each(refused)('refuses: %s', async (_, file, code) => {
     expect(await ruleIds(file, code)).toContain('import-x/no-restricted-paths');

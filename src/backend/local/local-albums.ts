@@ -1,4 +1,4 @@
-/** Album operations of the local DataPort. The local profile owns every local album. */
+/** The albums port on IndexedDB. The local profile owns every local album. */
 import type { AlbumsPort, CallOptions } from '../ports';
 import type { AlbumInput, AlbumPatch } from '../../domain/inputs';
 import type { Album } from '../../domain/entities';

@@ -3,7 +3,7 @@ import { overrideLimits } from '../../config';
 import { resetLimits } from '../../testing/limits';
 import { describeAuthPortContract } from '../../testing/contract/auth-port-contract';
 import { addReadyItem, afterTrashPeriod, clockPasses, expectAbortError, expectAppError, expectNewestFirst, listAll, reserveInput, waitFor } from '../../testing/contract/contract-fixtures';
-import { describeDataPortContract } from '../../testing/contract/data-port-contract';
+import { describeDataPortsContract } from '../../testing/contract/data-ports-contract';
 import { describeFilesPortContract } from '../../testing/contract/files-port-contract';
 import { describeRealtimePortContract } from '../../testing/contract/realtime-port-contract';
 import { objectKeys, type ChangeEvent } from '../ports';
@@ -19,7 +19,7 @@ function isolated(): Required<LocalBackendOptions> {
 
 afterEach(() => resetLimits());
 
-describeDataPortContract('local', () => createLocalBackend(isolated()), { shareLinks: false });
+describeDataPortsContract('local', () => createLocalBackend(isolated()), { shareLinks: false });
 describeFilesPortContract('local', () => createLocalBackend(isolated()));
 describeAuthPortContract('local', () => createLocalBackend(isolated()));
 describeRealtimePortContract('local (two tabs)', () => {

@@ -1,4 +1,4 @@
-/** Checks of what callers hand the local DataPort about items, before any transaction starts. */
+/** Checks of what callers hand the local item ports about items, before any transaction starts. */
 import { limits } from '../../config';
 import { AppError } from '../../lib/app-error';
 import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';

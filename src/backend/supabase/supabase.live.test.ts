@@ -8,7 +8,7 @@
 import { createClient } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
 import { describeAuthPortContract } from '../../testing/contract/auth-port-contract';
-import { describeDataPortContract } from '../../testing/contract/data-port-contract';
+import { describeDataPortsContract } from '../../testing/contract/data-ports-contract';
 import { describeRealtimePortContract } from '../../testing/contract/realtime-port-contract';
 import type { Backend } from '../ports';
 import { createSupabaseBackend, type WebSocketClass } from './create-supabase-backend';
@@ -51,7 +51,7 @@ describe('Supabase live suite', () => {
 });
 
 describe.runIf(live)('Supabase live: contracts', () => {
-  describeDataPortContract('supabase (live)', () => signedInBackend(user1));
+  describeDataPortsContract('supabase (live)', () => signedInBackend(user1));
   describeAuthPortContract('supabase (live)', () => signedInBackend(user1));
 });
 

@@ -1,5 +1,5 @@
 /**
- * The part of the DataPort contract about members and invitations that every backend shares, with or
+ * The MembersPort contract: members and invitations that every backend shares, with or
  * without other people ([Note: Members without sharing] in ports.ts): a new album's one member is its owner,
  * the owner cannot leave or demote themselves, and tokens nobody issued are `invite/not-found`.
  * What needs a second person is tested per backend (tests/db/supabase-members.test.ts).

@@ -1,5 +1,5 @@
 /**
- * The part of the DataPort contract about comments and favourites that every backend shares: one person
+ * The SocialPort contract: comments and favourites that every backend shares: one person
  * comments, edits (the backend stamps the edit), deletes, gives and takes back hearts, and filters the album
  * to their favourites or to one person's items. What needs a second person (one person's heart never shown as
  * another's, a contributor refused another's comment, an editor allowed) is tested per backend with two

@@ -1,5 +1,5 @@
 /**
- * The part of the DataPort contract about signed-in devices that every backend shares: a device touched is
+ * The DevicesPort contract: signed-in devices that every backend shares: a device touched is
  * listed as the current one with what it said of itself, touching again brings it up to date (one row), input
  * outside the rules is refused before anything is stored, and signing out a device nobody has, or all other
  * devices when there are none, changes nothing. Several devices of one account, another account's devices

@@ -1,5 +1,5 @@
 /**
- * The part of the DataPort contract about the activity feed and unread counts that every backend shares: what
+ * The ActivityPort contract: the activity feed and unread counts that every backend shares: what
  * one person's own doing records, newest first, and that it is never unread to them. What another member's
  * doing looks like is tested per backend with two accounts (tests/db/supabase-activity.test.ts).
  */
