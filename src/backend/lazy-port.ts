@@ -1,9 +1,9 @@
 /**
- * A port whose code loads with its first call: `load` gives the real port, and every method waits for it. The
- * method names are listed as a record of the port's keys, so a method added to the port and not here fails to
- * compile instead of failing at run time.
+ * A port whose code loads with its first call: `load` gives the real port, and each method waits for it. The
+ * methods are whatever the loaded port has (its type is checked where `load` makes it), so a method added to a
+ * port is added in its module alone. A port is never a thenable: `then` is not one of its methods.
  */
-export function lazyPort<P extends object>(load: () => Promise<P>, methods: { readonly [K in keyof P]: true }): P {
+export function lazyPort<P extends object>(load: () => Promise<P>): P {
   let loading: Promise<P> | null = null;
   const port = (): Promise<P> => {
     loading ??= load().catch((e: unknown) => {
@@ -13,9 +13,18 @@ export function lazyPort<P extends object>(load: () => Promise<P>, methods: { re
     });
     return loading;
   };
-  const out: Partial<Record<keyof P, unknown>> = {};
-  for (const name of Object.keys(methods) as (keyof P)[]) {
-    out[name] = (...args: unknown[]) => port().then((p) => (p[name] as (...a: unknown[]) => unknown).apply(p, args));
-  }
-  return out as P;
+  const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>();
+  return new Proxy({} as P, {
+    get(own, name) {
+      // A method set on the port itself (a test's stand-in) is that method.
+      if (Reflect.has(own, name)) return Reflect.get(own, name);
+      if (typeof name !== 'string' || name === 'then') return undefined;
+      let method = methods.get(name);
+      if (!method) {
+        method = (...args) => port().then((p) => (p[name as keyof P] as (...a: unknown[]) => unknown).apply(p, args));
+        methods.set(name, method);
+      }
+      return method;
+    },
+  });
 }

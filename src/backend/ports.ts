@@ -296,7 +296,7 @@ export interface AlbumBackend {
   functions: FunctionsPort;
   files: Pick<FilesPort, 'urls' | 'read'>;
   albums: Pick<AlbumsPort, 'getAlbum'>;
-  items: ItemsPort;
+  items: Pick<ItemsPort, 'listItems' | 'countItemsByMonth' | 'getItem'>;
   /** Who the members are, for credits; a visitor is told only the names of those who added what it sees. */
   members?: Pick<MembersPort, 'listMembers'>;
   social?: SocialPort;
@@ -308,6 +308,7 @@ export interface AlbumBackend {
 export interface Backend extends AlbumBackend {
   auth: AuthPort;
   files: FilesPort;
+  items: ItemsPort;
   realtime: RealtimePort;
   albums: AlbumsPort;
   itemWrites: ItemWritesPort;

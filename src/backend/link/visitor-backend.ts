@@ -7,7 +7,7 @@
  */
 import { AppError } from '../../lib/app-error';
 import type { Item, Member } from '../../domain/entities';
-import type { AlbumBackend, CallOptions, FunctionsPort, ItemsPort, UrlOptions } from '../ports';
+import type { AlbumBackend, CallOptions, FunctionsPort, UrlOptions } from '../ports';
 import type { ItemCountQuery, ItemQuery, MonthCount, Page } from '../../domain/queries';
 import { NO_ACCOUNT_CAPABILITIES } from './no-account';
 import { parseSharedKey, sharedKey } from './link-object-keys';
@@ -76,7 +76,7 @@ export function createLinkVisitorBackend(functions: FunctionsPort, token: string
   // The first counts call of the default view is answered by what `open` already said.
   let openMonthsUsed = false;
 
-  const items: ItemsPort = {
+  const items: AlbumBackend['items'] = {
     async listItems(_albumId: string, query: ItemQuery, opts?: CallOptions): Promise<Page<Item>> {
       if (narrowed(query)) return { rows: [], nextCursor: null };
       const page = await visitor.items(

@@ -36,6 +36,8 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
   const realtime = new LocalRealtime(opts.channelName ?? LOCAL_DEFAULTS.channelName, () => auth!.profile());
   auth = new LocalAuth(db, realtime);
   const deps: LocalDataDeps = { db, files, realtime, profile: () => auth.profile() };
+  // Others' unfinished uploads are the owner's settings screen's alone: their code is not loaded with the first upload.
+  const pending = lazyPort(() => import('./local-pending-items').then((m) => m.localPendingItems(deps)));
   return {
     capabilities: { storage: { onDevice: true }, network: { required: false }, sharing: { members: false } },
     auth,
@@ -45,38 +47,11 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
     albums: localAlbums(deps),
     activity: localActivity(deps),
     devices: new LocalDevices(),
-    items: lazyPort(() => import('./local-item-pages').then((m) => m.localItems(deps)), { listItems: true, countItemsByMonth: true, getItem: true }),
-    itemWrites: {
-      // Others' unfinished uploads are the owner's settings screen's alone: not loaded with the first upload.
-      ...lazyPort(() => import('./local-item-writes').then((m) => m.localItemWrites(deps)), {
-        reserveItems: true,
-        finalizeItem: true,
-        failItem: true,
-        trashItems: true,
-        restoreItems: true,
-      }),
-      ...lazyPort(() => import('./local-pending-items').then((m) => m.localPendingItems(deps)), { countPendingItems: true, clearPendingItems: true }),
-    },
-    members: lazyPort(() => import('./local-members').then((m) => m.localMembers(deps)), {
-      listMembers: true,
-      setMemberRole: true,
-      removeMember: true,
-      transferOwnership: true,
-      leaveAlbum: true,
-      createInvite: true,
-      listInvites: true,
-      revokeInvite: true,
-      invitePreview: true,
-      acceptInvite: true,
-    }),
-    social: lazyPort(() => import('./local-social').then((m) => m.localSocial(deps)), {
-      listComments: true,
-      addComment: true,
-      editComment: true,
-      deleteComment: true,
-      setFavorite: true,
-      listFavoriters: true,
-      itemSocial: true,
-    }),
+    items: lazyPort(() => import('./local-item-pages').then((m) => m.localItems(deps))),
+    itemWrites: lazyPort(() =>
+      import('./local-item-writes').then((m) => ({ ...m.localItemWrites(deps), countPendingItems: pending.countPendingItems, clearPendingItems: pending.clearPendingItems })),
+    ),
+    members: lazyPort(() => import('./local-members').then((m) => m.localMembers(deps))),
+    social: lazyPort(() => import('./local-social').then((m) => m.localSocial(deps))),
   };
 }

@@ -48,7 +48,7 @@ export function setTrashed(deps: LocalDataDeps, albumId: string, itemIds: string
   });
 }
 
-/** Adding items and the trash on IndexedDB. */
+/** Adding items and the trash on IndexedDB (others' unfinished uploads: local-pending-items.ts). */
 export function localItemWrites(deps: LocalDataDeps): Omit<ItemWritesPort, 'countPendingItems' | 'clearPendingItems'> {
   return {
     reserveItems(albumId: string, inputs: ReserveItemInput[], opts: CallOptions = {}): Promise<Item[]> {

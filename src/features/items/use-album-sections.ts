@@ -27,7 +27,7 @@ const KEEP_ITEMS = 1500;
  * coming, the grid lays out what has arrived and keeps a placeholder for the rest. A refetch (a reconnection,
  * a change) keeps the rows on screen and replaces them once the new ones are all in.
  */
-async function* monthPages(items: ItemsPort, albumId: string, view: AlbumView, month: string, signal: AbortSignal): AsyncGenerator<Item[]> {
+async function* monthPages(items: Pick<ItemsPort, 'listItems'>, albumId: string, view: AlbumView, month: string, signal: AbortSignal): AsyncGenerator<Item[]> {
   let cursor: string | null = null;
   let limit = FIRST_PAGE;
   do {
@@ -49,7 +49,7 @@ function appendPage(rows: Item[], page: Item[]): Item[] {
  * One month's rows as a query. Made here, outside the hook, on purpose: [Note: Query functions made outside
  * render].
  */
-function monthQuery(items: ItemsPort, albumId: string, view: AlbumView, month: string) {
+function monthQuery(items: Pick<ItemsPort, 'listItems'>, albumId: string, view: AlbumView, month: string) {
   return {
     queryKey: itemKeys.month(albumId, view, month),
     queryFn: streamedQuery<Item[], Item[]>({
