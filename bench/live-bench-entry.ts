@@ -37,7 +37,7 @@ window.__liveEvent = async (albumId: string, i: number, peer: boolean) => {
   const at = new Date().toISOString();
   if (peer) {
     const sentAt = now();
-    realtime.emit([{ entity: 'album', op: 'update', albumId, row: { id: albumId } }]);
+    realtime.emit([{ entity: 'album', op: 'update', albumId, id: albumId, row: null }]);
     return { sentAt, itemId: null };
   }
   if (kind === 0) {
@@ -60,8 +60,8 @@ window.__liveEvent = async (albumId: string, i: number, peer: boolean) => {
   const itemId = target!.itemId;
   const ev: ChangeEvent =
     kind === 1
-      ? { entity: 'comment', op: 'insert', albumId, row: { id: crypto.randomUUID(), itemId, albumId, authorId: 'ana', body: `Lovely ${i}`, createdAt: at, editedAt: null } }
-      : { entity: 'favorite', op: i % 2 ? 'insert' : 'delete', albumId, row: { id: `${itemId}:ana`, itemId, albumId, userId: 'ana', createdAt: at } };
+      ? { entity: 'comment', op: 'insert', albumId, id: crypto.randomUUID(), row: { itemId, authorId: 'ana', body: `Lovely ${i}`, createdAt: at, editedAt: null } }
+      : { entity: 'favorite', op: i % 2 ? 'insert' : 'delete', albumId, id: `${itemId}:ana`, row: { itemId, userId: 'ana', createdAt: at } };
   const sentAt = now();
   realtime.emit([ev]);
   return { sentAt, itemId: null };

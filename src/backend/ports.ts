@@ -179,15 +179,64 @@ export interface DevicesPort {
   signOutOtherDevices(opts?: CallOptions): Promise<void>;
 }
 
-export type ChangeEntity = 'album' | 'item' | 'album_member' | 'comment' | 'favorite';
+export type ChangeOp = 'insert' | 'update' | 'delete';
 
-export interface ChangeEvent {
-  entity: ChangeEntity;
-  op: 'insert' | 'update' | 'delete';
-  albumId: string;
-  /** The row after the change (before it, for a delete), as plain data. */
-  row: { id: string } & Record<string, unknown>;
+/**
+ * An album's own row as a change carries it. `cover`: the cover's thumbnail, when the change carries it (the
+ * local backend's does; the database's row names only the cover item).
+ */
+export interface AlbumChange {
+  title: string;
+  description: string;
+  coverItemId: string | null;
+  cover?: { thumbKey: string | null; thumbhash: string | null };
+  itemCount: number;
+  bytesTotal: number;
+  updatedAt: string;
 }
+
+/** A membership as a change carries it: `role` null for a delete (the row carries only its key). */
+export interface MemberChange {
+  userId: string;
+  role: Role | null;
+}
+
+/** A comment as a change carries it, without the author's name (the app knows its members' names). */
+export type CommentChange = Omit<Comment, 'id' | 'albumId' | 'authorName'>;
+
+/** A heart as a change carries it: `createdAt` null for a delete (the row carries only its key). */
+export interface FavoriteChange {
+  itemId: string;
+  userId: string;
+  createdAt: string | null;
+}
+
+interface ChangeOf<E extends string, R> {
+  entity: E;
+  op: ChangeOp;
+  albumId: string;
+  /** The row's key: an item's or comment's id, the album's id, `albumId:userId` (member), `itemId:userId` (heart). */
+  id: string;
+  /**
+   * The row after the change (before it, for a delete), parsed by the adapter. null when the change carries only
+   * the key (a delete of an item or comment; an album named only because many of its items changed) or a row
+   * the app cannot read: whoever applies it then reads the data again instead of guessing.
+   */
+  row: R | null;
+}
+
+/** A change to a row of an album, one type per entity. */
+export type ChangeEvent =
+  | ChangeOf<'album', AlbumChange>
+  | ChangeOf<'item', Item>
+  | ChangeOf<'album_member', MemberChange>
+  | ChangeOf<'comment', CommentChange>
+  | ChangeOf<'favorite', FavoriteChange>;
+
+export type ChangeEntity = ChangeEvent['entity'];
+
+/** The changes to one kind of row. */
+export type ChangeOfEntity<E extends ChangeEntity> = Extract<ChangeEvent, { entity: E }>;
 
 export interface BroadcastMessage {
   type: 'upload-progress';

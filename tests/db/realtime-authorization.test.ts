@@ -10,7 +10,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addReadyItem, placeOriginalsWith, sleep, waitFor } from '../../src/testing/contract/contract-fixtures';
 import { REALTIME_DEADLINE_MS, subscribeLive } from '../../src/testing/contract/realtime-port-contract';
-import type { Backend, BroadcastMessage, ChangeEvent } from '../../src/backend/ports';
+import type { Backend, BroadcastMessage, ChangeEvent, ChangeOfEntity } from '../../src/backend/ports';
 import type { PresenceViewer } from '../../src/domain/entities';
 import { createSupabaseBackend } from '../../src/backend/supabase/create-supabase-backend';
 import { startDb, type Harness } from './db-harness';
@@ -94,8 +94,8 @@ describe('Realtime tells a non-member nothing about an album', () => {
       await owner.backend.itemWrites.trashItems(album.id, [item.id]);
       // The owner hears each of these on the album's channel, the removal and the favourite's deletion included.
       await waitFor(() => heard.find((ev) => ev.entity === 'favorite' && ev.op === 'delete'), DEADLINE, 'the favourite removed');
-      await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'delete' && ev.row.userId === member.userId), DEADLINE, 'the member removed');
-      await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id && ev.row.deletedAt), DEADLINE, 'the item trashed');
+      await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'delete' && ev.row?.userId === member.userId), DEADLINE, 'the member removed');
+      await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.id === item.id && ev.row?.deletedAt), DEADLINE, 'the item trashed');
 
       await owner.backend.albums.deleteAlbum(album.id);
       // An hour later the purge deletes the album's rows for good.
@@ -228,9 +228,9 @@ describe('A member cannot speak for the database', () => {
     const { stop } = await subscribeLive(owner.backend, album.id, { onChange: (ev) => heard.push(ev) });
     try {
       const forged = [
-        { table: 'comments', op: 'insert', album_id: album.id, row: { id: crypto.randomUUID(), itemId: item.id, albumId: album.id, authorId: owner.userId, body: 'I never wrote this', createdAt: new Date().toISOString() } },
+        { table: 'comments', op: 'insert', album_id: album.id, row: { id: crypto.randomUUID(), item_id: item.id, album_id: album.id, author_id: owner.userId, body: 'I never wrote this', created_at: new Date().toISOString(), edited_at: null } },
         { table: 'items', op: 'delete', album_id: album.id, row: { id: item.id } },
-        { table: 'album_members', op: 'update', album_id: album.id, row: { userId: cora.userId, role: 'owner' } },
+        { table: 'album_members', op: 'update', album_id: album.id, row: { album_id: album.id, user_id: cora.userId, role: 'owner' } },
         { table: 'albums', op: 'delete', album_id: album.id, row: { id: album.id } },
       ];
       // On the album's channel, which a contributor may join and send upload progress on.
@@ -241,7 +241,7 @@ describe('A member cannot speak for the database', () => {
       // A real change after them arrives; none of the forged ones did.
       await cora.client.removeChannel(spoof);
       await cora.backend.social.addComment(album.id, item.id, 'Really mine');
-      await waitFor(() => heard.find((ev) => ev.entity === 'comment' && ev.row.body === 'Really mine'), DEADLINE, 'the real comment');
+      await waitFor(() => heard.find((ev) => ev.entity === 'comment' && ev.row?.body === 'Really mine'), DEADLINE, 'the real comment');
       await sleep(300);
       expect(heard.map((ev) => `${ev.entity} ${ev.op}`)).toEqual(['comment insert']);
       // On the changes topic itself: a member may listen there, never send.
@@ -251,7 +251,7 @@ describe('A member cannot speak for the database', () => {
       await direct.send({ type: 'broadcast', event: 'change', payload: forged[3]! });
       await cora.client.removeChannel(direct);
       await cora.backend.social.addComment(album.id, item.id, 'Still mine');
-      await waitFor(() => heard.find((ev) => ev.entity === 'comment' && ev.row.body === 'Still mine'), DEADLINE, 'the second comment');
+      await waitFor(() => heard.find((ev) => ev.entity === 'comment' && ev.row?.body === 'Still mine'), DEADLINE, 'the second comment');
       await sleep(300);
       expect(heard.map((ev) => `${ev.entity} ${ev.op}`)).toEqual(['comment insert', 'comment insert']);
       expect(await owner.backend.items.getItem(album.id, item.id)).toMatchObject({ id: item.id });
@@ -353,9 +353,9 @@ describe('Members still hear everything', () => {
       await invite(owner, member, left.id);
       await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'insert' && ev.albumId === left.id), DEADLINE, 'the album gained');
       await owner.backend.albums.updateAlbum(kept.id, { title: 'Kept, renamed' });
-      await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.row.title === 'Kept, renamed'), DEADLINE, 'the rename');
+      await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.row?.title === 'Kept, renamed'), DEADLINE, 'the rename');
       await addReadyItem(owner.backend, kept.id);
-      await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.albumId === kept.id && ev.row.itemCount === 1), DEADLINE, 'the count');
+      await waitFor(() => heard.find((ev) => ev.entity === 'album' && ev.albumId === kept.id && ev.row?.itemCount === 1), DEADLINE, 'the count');
       expect((await owner.client.rpc('remove_member', { p_album_id: left.id, p_user_id: member.userId })).error).toBeNull();
       await waitFor(() => heard.find((ev) => ev.entity === 'album_member' && ev.op === 'delete' && ev.albumId === left.id), DEADLINE, 'the album lost');
       await owner.backend.albums.deleteAlbum(kept.id);
@@ -369,17 +369,17 @@ describe('Members still hear everything', () => {
     const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
     const album = await owner.backend.albums.createAlbum({ title: 'Busy' });
     await invite(owner, member, album.id);
-    const heard: ChangeEvent[] = [];
+    const heard: ChangeOfEntity<'album'>[] = [];
     const { stop } = await subscribeLive(member.backend, null, { onChange: (ev) => ev.entity === 'album' && heard.push(ev) });
     try {
       await addReadyItem(owner.backend, album.id);
       await addReadyItem(owner.backend, album.id);
       await addReadyItem(owner.backend, album.id);
-      await waitFor(() => heard.find((ev) => ev.row.itemCount === 1), DEADLINE, 'the first count');
+      await waitFor(() => heard.find((ev) => ev.row?.itemCount === 1), DEADLINE, 'the first count');
       await sleep(1000);
       // The second and third uploads came within the quiet time: no message of their own.
-      expect(heard.filter((ev) => ev.row.itemCount !== undefined).map((ev) => ev.row.itemCount)).toEqual([1]);
-      await waitFor(() => heard.find((ev) => ev.row.itemCount === undefined), 10_000, 'the second look');
+      expect(heard.filter((ev) => ev.row).map((ev) => ev.row?.itemCount)).toEqual([1]);
+      await waitFor(() => heard.find((ev) => ev.row === null), 10_000, 'the second look');
     } finally {
       stop();
     }
@@ -404,7 +404,7 @@ describe('Members still hear everything', () => {
       await owner.backend.itemWrites.trashItems(album.id, rows.map((r) => r.id));
       await waitFor(() => heard.find((ev) => ev.entity === 'album'), DEADLINE, 'the album changed');
       await sleep(500);
-      expect(heard).toEqual([{ entity: 'album', op: 'update', albumId: album.id, row: { id: album.id } }]);
+      expect(heard).toEqual([{ entity: 'album', op: 'update', albumId: album.id, id: album.id, row: null }]);
     } finally {
       stop();
     }

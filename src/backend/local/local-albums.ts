@@ -3,8 +3,9 @@ import type { AlbumsPort, CallOptions } from '../ports';
 import type { AlbumInput, AlbumPatch } from '../../domain/inputs';
 import type { Album } from '../../domain/entities';
 import { addActivity } from './local-activity';
+import { albumChange } from './local-changes';
 import { albumView, isCoverable, requireAlbum, toAlbum } from './local-album-view';
-import { now, readTransaction, rowOf, writeTransaction, type LocalDataDeps } from './local-data-deps';
+import { now, readTransaction, writeTransaction, type LocalDataDeps } from './local-data-deps';
 import { newAlbumRecord, prefixRange, type AlbumRecord } from './local-db';
 import { guard, invalid } from './local-errors';
 import { log } from '../../lib/log';
@@ -36,7 +37,7 @@ export function localAlbums(deps: LocalDataDeps): AlbumsPort {
           await addActivity(tx, record.id, profile.id, 'created_album', 1, at);
         });
         const album = toAlbum(record, null);
-        deps.realtime.emit([{ entity: 'album', op: 'insert', albumId: album.id, row: rowOf(album) }]);
+        deps.realtime.emit([albumChange('insert', album)]);
         return album;
       });
     },
@@ -66,7 +67,7 @@ export function localAlbums(deps: LocalDataDeps): AlbumsPort {
           await tx.objectStore('albums').put(next);
           return albumView(tx, next);
         });
-        deps.realtime.emit([{ entity: 'album', op: 'update', albumId, row: rowOf(album) }]);
+        deps.realtime.emit([albumChange('update', album)]);
         return album;
       });
     },
@@ -86,7 +87,7 @@ export function localAlbums(deps: LocalDataDeps): AlbumsPort {
           await forgetSocial(tx, albumId);
           return view;
         });
-        deps.realtime.emit([{ entity: 'album', op: 'delete', albumId, row: rowOf(album) }]);
+        deps.realtime.emit([albumChange('delete', album)]);
         // The rows are gone; the bytes follow. A failure here leaves unreachable bytes, never a broken album.
         await deps.files.removeTree(`albums/${albumId}`).catch((e: unknown) => log.error('Could not remove album files', e));
       });

@@ -39,11 +39,6 @@ export function now(): string {
   return new Date(lastStamp).toISOString();
 }
 
-/** A row as a change event carries it: a plain copy. */
-export function rowOf<T extends { id: string }>(value: T): { id: string } & Record<string, unknown> {
-  return { ...value };
-}
-
 export function readTransaction<T>(deps: LocalDataDeps, signal: AbortSignal | undefined, fn: (tx: ReadTx) => Promise<T>): Promise<T> {
   return guard(signal, async () => {
     const db = await deps.db.get();

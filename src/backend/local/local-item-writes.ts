@@ -9,8 +9,9 @@ import { objectKeys, type CallOptions, type ChangeEvent, type ItemWritesPort } f
 import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
 import type { Item } from '../../domain/entities';
 import { addActivity, noteAddition } from './local-activity';
+import { itemChange, albumChange } from './local-changes';
 import { albumView, requireAlbum } from './local-album-view';
-import { now, rowOf, writeTransaction, type LocalDataDeps } from './local-data-deps';
+import { now, writeTransaction, type LocalDataDeps } from './local-data-deps';
 import { guard, invalid, itemNotFound } from './local-errors';
 import { checkFinalizeInput, checkIds, checkReserveInput, type ReserveInput } from './local-item-input';
 import { ItemLedger } from './local-item-ledger';
@@ -36,13 +37,13 @@ export function setTrashed(deps: LocalDataDeps, albumId: string, itemIds: string
         const record = withListFields(next);
         await store.put(record);
         ledger.record(before, record);
-        events.push({ entity: 'item', op: 'update', albumId, row: rowOf(next) });
+        events.push(itemChange('update', next));
         changed++;
       }
       if (changed === 0) return;
       await addActivity(tx, albumId, profile.id, trash ? 'trashed_items' : 'restored_items', changed, at);
       const [album] = await ledger.flush(tx, at);
-      if (album) events.push({ entity: 'album', op: 'update', albumId, row: rowOf(await albumView(tx, album)) });
+      if (album) events.push(albumChange('update', await albumView(tx, album)));
     });
     deps.realtime.emit(events);
   });
@@ -113,7 +114,7 @@ export function localItemWrites(deps: LocalDataDeps): Omit<ItemWritesPort, 'coun
             const record = withListFields(item);
             await store.put(record);
             ledger.record(before ?? null, record);
-            events.push({ entity: 'item', op: before ? 'update' : 'insert', albumId, row: rowOf(item) });
+            events.push(itemChange(before ? 'update' : 'insert', item));
             result.push(item);
           }
           await ledger.flush(tx, null);
@@ -160,8 +161,8 @@ export function localItemWrites(deps: LocalDataDeps): Omit<ItemWritesPort, 'coun
           ledger.record(before, record);
           await noteAddition(tx, albumId, profile.id, at, 1, itemId, record.kind);
           const [album] = await ledger.flush(tx, at);
-          events.push({ entity: 'item', op: 'update', albumId, row: rowOf(next) });
-          if (album) events.push({ entity: 'album', op: 'update', albumId, row: rowOf(await albumView(tx, album)) });
+          events.push(itemChange('update', next));
+          if (album) events.push(albumChange('update', await albumView(tx, album)));
           return next;
         });
         deps.realtime.emit(events);
@@ -184,7 +185,7 @@ export function localItemWrites(deps: LocalDataDeps): Omit<ItemWritesPort, 'coun
           const ledger = new ItemLedger();
           ledger.record(before, record);
           await ledger.flush(tx, null);
-          events.push({ entity: 'item', op: 'update', albumId, row: rowOf(next) });
+          events.push(itemChange('update', next));
         });
         deps.realtime.emit(events);
       });

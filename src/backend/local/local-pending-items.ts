@@ -4,8 +4,9 @@
  * so there are none to count or clear; the rule is still the server's, so a seeded row of someone else obeys it.
  */
 import type { CallOptions, ChangeEvent, ItemWritesPort } from '../ports';
+import { itemChange, albumChange } from './local-changes';
 import { albumView, requireAlbum } from './local-album-view';
-import { readTransaction, rowOf, writeTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
+import { readTransaction, writeTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
 import type { ItemRecord } from './local-db';
 import { guard } from './local-errors';
 import { ItemLedger } from './local-item-ledger';
@@ -37,10 +38,10 @@ export function localPendingItems(deps: LocalDataDeps): Pick<ItemWritesPort, 'co
           for (const row of rows) {
             await tx.objectStore('items').delete([row.albumId, row.id]);
             ledger.record(row, null);
-            events.push({ entity: 'item', op: 'delete', albumId, row: rowOf(toItem(row)) });
+            events.push(itemChange('delete', toItem(row)));
           }
           for (const album of await ledger.flush(tx, null)) {
-            events.push({ entity: 'album', op: 'update', albumId, row: rowOf(await albumView(tx, album)) });
+            events.push(albumChange('update', await albumView(tx, album)));
           }
           return rows;
         });

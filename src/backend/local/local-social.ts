@@ -7,6 +7,7 @@
 import type { CallOptions, ChangeEvent, SocialPort } from '../ports';
 import type { Comment, Favoriter, ItemSocial, Profile } from '../../domain/entities';
 import { AppError } from '../../lib/app-error';
+import { commentChange, favoriteChange } from './local-changes';
 import { requireAlbum } from './local-album-view';
 import { now, readTransaction, writeTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
 import { prefixRange, type CommentRecord, type FavoriteRecord, type WriteTx } from './local-db';
@@ -37,15 +38,6 @@ async function requireItem(tx: AnyTx, albumId: string, itemId: unknown, profile:
 
 function toComment(r: CommentRecord, profile: Profile): Comment {
   return { ...r, authorName: r.authorId === profile.id ? profile.displayName : '' };
-}
-
-/** A change event's row: the record as plain camelCase data, as the server sends it. */
-function commentRow(r: CommentRecord): ChangeEvent['row'] {
-  return { ...r };
-}
-
-function favoriteRow(r: FavoriteRecord): ChangeEvent['row'] {
-  return { id: `${r.itemId}:${r.userId}`, ...r };
 }
 
 async function noteComment(tx: WriteTx, albumId: string, actorId: string, at: string): Promise<void> {
@@ -115,7 +107,7 @@ export function localSocial(deps: LocalDataDeps): SocialPort {
           await noteComment(tx, albumId, profile.id, at);
           return r;
         });
-        deps.realtime.emit([{ entity: 'comment', op: 'insert', albumId, row: commentRow(record) }]);
+        deps.realtime.emit([commentChange('insert', record)]);
         return toComment(record, profile);
       });
     },
@@ -134,7 +126,7 @@ export function localSocial(deps: LocalDataDeps): SocialPort {
           await tx.objectStore('comments').put(after);
           return { record: after, changed: true };
         });
-        if (changed) deps.realtime.emit([{ entity: 'comment', op: 'update', albumId, row: commentRow(record) }]);
+        if (changed) deps.realtime.emit([commentChange('update', record)]);
         return toComment(record, profile);
       });
     },
@@ -144,11 +136,11 @@ export function localSocial(deps: LocalDataDeps): SocialPort {
         const gone = await writeTransaction(deps, async (tx) => {
           await requireAlbum(tx, albumId);
           const before = typeof commentId === 'string' ? await tx.objectStore('comments').get(commentId) : undefined;
-          if (!before || before.albumId !== albumId) return false;
+          if (!before || before.albumId !== albumId) return null;
           await tx.objectStore('comments').delete(commentId);
-          return true;
+          return before;
         });
-        if (gone) deps.realtime.emit([{ entity: 'comment', op: 'delete', albumId, row: { id: commentId } }]);
+        if (gone) deps.realtime.emit([commentChange('delete', gone)]);
       });
     },
     setFavorite(albumId: string, itemId: string, on: boolean, opts: CallOptions = {}): Promise<void> {
@@ -164,11 +156,11 @@ export function localSocial(deps: LocalDataDeps): SocialPort {
           if (on && !before) {
             const r: FavoriteRecord = { albumId, itemId, userId: profile.id, createdAt: now() };
             await store.add(r);
-            return { entity: 'favorite', op: 'insert', albumId, row: favoriteRow(r) };
+            return favoriteChange('insert', r);
           }
           if (!on && before) {
             await store.delete(key);
-            return { entity: 'favorite', op: 'delete', albumId, row: { id: `${itemId}:${profile.id}`, itemId, userId: profile.id } };
+            return favoriteChange('delete', { albumId, itemId, userId: profile.id });
           }
           return null;
         });

@@ -1,8 +1,9 @@
 /** The local backend's trash retention: what the server's scheduled purge does, run on the device. */
 import { limits } from '../../config';
 import type { CallOptions, ChangeEvent } from '../ports';
+import { itemChange, albumChange } from './local-changes';
 import { albumView } from './local-album-view';
-import { rowOf, writeTransaction, type LocalDataDeps } from './local-data-deps';
+import { writeTransaction, type LocalDataDeps } from './local-data-deps';
 import type { ItemRecord } from './local-db';
 import { guard } from './local-errors';
 import { ItemLedger } from './local-item-ledger';
@@ -29,7 +30,7 @@ export function purgeTrash(deps: LocalDataDeps, opts: CallOptions): Promise<{ pu
         await forgetSocial(tx, row.albumId, row.id);
         ledger.record(row, null);
         gone.push(row);
-        events.push({ entity: 'item', op: 'delete', albumId: row.albumId, row: rowOf(toItem(row)) });
+        events.push(itemChange('delete', toItem(row)));
       }
       const albums = tx.objectStore('albums');
       for (const albumId of new Set(gone.map((r) => r.albumId))) {
@@ -39,7 +40,7 @@ export function purgeTrash(deps: LocalDataDeps, opts: CallOptions): Promise<{ pu
         }
       }
       for (const album of await ledger.flush(tx, null)) {
-        events.push({ entity: 'album', op: 'update', albumId: album.id, row: rowOf(await albumView(tx, album)) });
+        events.push(albumChange('update', await albumView(tx, album)));
       }
       return gone;
     });

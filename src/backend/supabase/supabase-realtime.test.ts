@@ -3,57 +3,91 @@ import { toBroadcastMessage, toChangeEvent, toViewers } from './supabase-realtim
 
 const ALBUM = '0b7c2f8e-5d1a-4e6b-8c3d-9f0a1b2c3d4e';
 
-describe('Supabase realtime: change messages from the database as ChangeEvents', () => {
-  it('an item insert or update carries the new row, camelCased, timestamps as ISO', () => {
-    const ev = toChangeEvent({
-      table: 'items',
-      op: 'update',
-      album_id: ALBUM,
-      row: { id: 'i1', album_id: ALBUM, status: 'ready', thumb_key: 'k', deleted_at: '2024-03-01 10:00:00.5+00', created_at: '2024-03-01T09:00:00+00:00' },
-      id: 'message id',
-    });
-    expect(ev).toEqual({
-      entity: 'item',
-      op: 'update',
-      albumId: ALBUM,
-      row: { id: 'i1', albumId: ALBUM, status: 'ready', thumbKey: 'k', deletedAt: '2024-03-01T10:00:00.500Z', createdAt: '2024-03-01T09:00:00.000Z' },
-    });
-    expect(toChangeEvent({ table: 'comments', op: 'insert', album_id: ALBUM, row: { id: 'c1', album_id: ALBUM, body: 'Nice' } })).toMatchObject({
+const ITEM_ROW = {
+  id: 'i1',
+  album_id: ALBUM,
+  uploader_id: 'u1',
+  kind: 'image',
+  status: 'ready',
+  filename: 'coffee.jpg',
+  mime: 'image/jpeg',
+  bytes: 1200,
+  sha256: null,
+  width: 400,
+  height: 300,
+  duration_ms: null,
+  taken_at: '2024-03-31 23:30:00+00',
+  original_key: `albums/${ALBUM}/i1/original`,
+  preview_key: null,
+  thumb_key: 'k',
+  thumbhash: null,
+  metadata: { cameraMake: 'FUJIFILM', gps: 'dropped' },
+  created_at: '2024-05-01T10:00:00+00:00',
+  deleted_at: '2024-06-01 10:00:00.5+00',
+  // Columns the app does not read (the database sends the table's row) are left out.
+  sort_taken: '2024-03-31 23:30:00+00',
+};
+const itemChange = (row: Record<string, unknown>) => toChangeEvent({ table: 'items', op: 'update', album_id: ALBUM, row });
+
+describe('Supabase realtime: change messages from the database as typed ChangeEvents', () => {
+  it('an item change carries the Item, with ISO times and only the metadata fields the app knows', () => {
+    const ev = toChangeEvent({ table: 'items', op: 'update', album_id: ALBUM, row: ITEM_ROW, id: 'message id' });
+    expect(ev).toMatchObject({ entity: 'item', op: 'update', albumId: ALBUM, id: 'i1' });
+    expect(ev?.row).toMatchObject({ id: 'i1', albumId: ALBUM, filename: 'coffee.jpg', thumbKey: 'k', takenAt: '2024-03-31T23:30:00.000Z', deletedAt: '2024-06-01T10:00:00.500Z', createdAt: '2024-05-01T10:00:00.000Z' });
+    expect(ev?.row).toHaveProperty('metadata', { cameraMake: 'FUJIFILM' });
+    expect(ev?.row).not.toHaveProperty('sortTaken');
+    expect(ev?.row).not.toHaveProperty('sort_taken');
+  });
+
+  it("a guest's item (no uploader) keeps the name the guest gave", () => {
+    expect(itemChange({ ...ITEM_ROW, uploader_id: null, guest_label: 'Ana' })?.row).toMatchObject({ uploaderId: '', guestLabel: 'Ana' });
+  });
+
+  it('an item row with a column missing or of another type, or of another album, is unreadable: only its id is told', () => {
+    for (const row of [{ ...ITEM_ROW, bytes: '1200x' }, { ...ITEM_ROW, status: 'gone' }, { ...ITEM_ROW, created_at: 'yesterday' }, { ...ITEM_ROW, album_id: 'a2' }, { id: 'i1' }]) {
+      expect(itemChange(row)).toEqual({ entity: 'item', op: 'update', albumId: ALBUM, id: 'i1', row: null });
+    }
+  });
+
+  it('a comment change carries the comment; a delete only its key', () => {
+    const row = { id: 'c1', album_id: ALBUM, item_id: 'i1', author_id: 'u1', body: 'Nice', created_at: '2024-03-01 10:00:00+00', edited_at: null };
+    expect(toChangeEvent({ table: 'comments', op: 'insert', album_id: ALBUM, row })).toEqual({
       entity: 'comment',
       op: 'insert',
-      row: { id: 'c1', body: 'Nice' },
+      albumId: ALBUM,
+      id: 'c1',
+      row: { itemId: 'i1', authorId: 'u1', body: 'Nice', createdAt: '2024-03-01T10:00:00.000Z', editedAt: null },
     });
+    expect(toChangeEvent({ table: 'comments', op: 'delete', album_id: ALBUM, row: { id: 'c1' } })).toEqual({ entity: 'comment', op: 'delete', albumId: ALBUM, id: 'c1', row: null });
+    expect(toChangeEvent({ table: 'items', op: 'delete', album_id: ALBUM, row: { id: 'i9' } })).toEqual({ entity: 'item', op: 'delete', albumId: ALBUM, id: 'i9', row: null });
   });
 
-  it('a delete carries only the key, and the album from the message', () => {
-    expect(toChangeEvent({ table: 'items', op: 'delete', album_id: ALBUM, row: { id: 'i9' } })).toEqual({
-      entity: 'item',
-      op: 'delete',
-      albumId: ALBUM,
-      row: { id: 'i9' },
-    });
-    expect(toChangeEvent({ table: 'albums', op: 'delete', album_id: ALBUM, row: { id: ALBUM } })).toEqual({
-      entity: 'album',
-      op: 'delete',
-      albumId: ALBUM,
-      row: { id: ALBUM },
-    });
-  });
-
-  it('members and favorites get an id made of their key; albums are their own album', () => {
-    expect(toChangeEvent({ table: 'album_members', op: 'insert', album_id: ALBUM, row: { album_id: ALBUM, user_id: 'u2', role: 'viewer' } })).toEqual({
+  it('members and hearts are keyed by their key; a delete keeps who it was', () => {
+    expect(toChangeEvent({ table: 'album_members', op: 'insert', album_id: ALBUM, row: { album_id: ALBUM, user_id: 'u2', role: 'viewer', added_by: 'u1' } })).toEqual({
       entity: 'album_member',
       op: 'insert',
       albumId: ALBUM,
-      row: { id: `${ALBUM}:u2`, albumId: ALBUM, userId: 'u2', role: 'viewer' },
+      id: `${ALBUM}:u2`,
+      row: { userId: 'u2', role: 'viewer' },
     });
-    expect(toChangeEvent({ table: 'favorites', op: 'delete', album_id: ALBUM, row: { item_id: 'i1', user_id: 'u2' } })?.row.id).toBe('i1:u2');
-    expect(toChangeEvent({ table: 'albums', op: 'update', album_id: 'a2', row: { id: 'a2', title: 'Renamed', item_count: 3 }, quiet_ms: 5000 })).toEqual({
+    expect(toChangeEvent({ table: 'album_members', op: 'delete', album_id: ALBUM, row: { album_id: ALBUM, user_id: 'u2' } })?.row).toEqual({ userId: 'u2', role: null });
+    // A role the app does not know: the row is unreadable, and the member list is read again.
+    expect(toChangeEvent({ table: 'album_members', op: 'update', album_id: ALBUM, row: { user_id: 'u2', role: 'admin' } })?.row).toBeNull();
+    const heart = toChangeEvent({ table: 'favorites', op: 'delete', album_id: ALBUM, row: { item_id: 'i1', user_id: 'u2' } });
+    expect(heart).toEqual({ entity: 'favorite', op: 'delete', albumId: ALBUM, id: 'i1:u2', row: { itemId: 'i1', userId: 'u2', createdAt: null } });
+  });
+
+  it("an album's change carries its fields; one that names only the album, or a delete, carries none", () => {
+    const row = { id: 'a2', owner_id: 'u1', title: 'Renamed', description: '', cover_item_id: null, item_count: 3, bytes_total: '4096', created_at: '2024-01-01 10:00:00+00', updated_at: '2024-03-01 10:00:00+00', deleted_at: null };
+    expect(toChangeEvent({ table: 'albums', op: 'update', album_id: 'a2', row, quiet_ms: 5000 })).toEqual({
       entity: 'album',
       op: 'update',
       albumId: 'a2',
-      row: { id: 'a2', title: 'Renamed', itemCount: 3 },
+      id: 'a2',
+      row: { title: 'Renamed', description: '', coverItemId: null, itemCount: 3, bytesTotal: 4096, updatedAt: '2024-03-01T10:00:00.000Z' },
     });
+    expect(toChangeEvent({ table: 'albums', op: 'update', album_id: 'a2', row: { id: 'a2' } })?.row).toBeNull();
+    expect(toChangeEvent({ table: 'albums', op: 'delete', album_id: ALBUM, row: { id: ALBUM } })).toEqual({ entity: 'album', op: 'delete', albumId: ALBUM, id: ALBUM, row: null });
   });
 
   it('ignores tables the app does not follow and malformed messages', () => {
@@ -61,6 +95,7 @@ describe('Supabase realtime: change messages from the database as ChangeEvents',
     expect(toChangeEvent({ table: 'items', op: 'delete', row: { id: 'i1' } })).toBeNull();
     expect(toChangeEvent({ table: 'items', op: 'truncate', album_id: ALBUM, row: {} })).toBeNull();
     expect(toChangeEvent({ table: 'items', op: 'insert', album_id: ALBUM, row: null })).toBeNull();
+    expect(toChangeEvent({ table: 'favorites', op: 'insert', album_id: ALBUM, row: { item_id: 'i1' } })).toBeNull();
     expect(toChangeEvent('change')).toBeNull();
   });
 });

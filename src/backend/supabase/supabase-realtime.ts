@@ -15,23 +15,15 @@
  * that changed. No postgres_changes: Realtime sends their deletes to anyone, member or not.
  */
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
-import type { AuthPort, BroadcastMessage, ChangeEntity, ChangeEvent, RealtimeHandlers, RealtimePort, Unsubscribe } from '../ports';
+import type { AuthPort, BroadcastMessage, ChangeEvent, RealtimeHandlers, RealtimePort, Unsubscribe } from '../ports';
 import type { PresenceViewer } from '../../domain/entities';
-import { toPlainRow, type Row } from './supabase-rows';
+import { toAlbumChange, toCommentChange, toFavoriteChange, toItem, toMemberChange, type Row } from './supabase-rows';
 import { isTicket, PresenceTickets, type Vouched } from './presence-tickets';
 import { log } from '../../lib/log';
 
 export const BROADCAST_EVENT = 'upload-progress';
 /** The event of the messages the database sends (realtime.send in the triggers). */
 export const CHANGE_EVENT = 'change';
-
-const ENTITY_OF_TABLE: Record<string, ChangeEntity> = {
-  albums: 'album',
-  items: 'item',
-  comments: 'comment',
-  favorites: 'favorite',
-  album_members: 'album_member',
-};
 
 /** A `change` message as the database sends it: a delete carries only the row's key. */
 export interface ChangeMessage {
@@ -47,22 +39,49 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** The row parsed, or null when the app cannot read it (the change then says only which row changed). */
+function readable<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
+}
+
 /**
- * A `change` message as a ChangeEvent, or null for a table the app does not follow or a malformed message.
- * Rows without a single id column (members, favorites) get one made of their key, so the app can tell rows
- * apart.
+ * A `change` message as a ChangeEvent, or null for a table the app does not follow or a message that does not
+ * say what changed. Its row is parsed here (supabase-rows.ts): null when it is only the key (a delete), or
+ * one the app cannot read. Members and hearts, which have no single id column, are keyed by their key's columns.
  */
 export function toChangeEvent(message: unknown): ChangeEvent | null {
   if (!message || typeof message !== 'object') return null;
-  const { table, op, album_id: albumId, row } = message as Partial<ChangeMessage>;
-  const entity = typeof table === 'string' ? ENTITY_OF_TABLE[table] : undefined;
-  const kind = op === 'insert' || op === 'update' || op === 'delete' ? op : null;
-  if (!entity || !kind || !text(albumId) || !row || typeof row !== 'object' || Array.isArray(row)) return null;
-  const source: Row = { ...row };
-  if (entity === 'album' && !text(source.id)) source.id = albumId;
-  if (entity === 'album_member' && !text(source.id)) source.id = `${albumId}:${text(source.user_id) ?? ''}`;
-  if (entity === 'favorite' && !text(source.id)) source.id = `${text(source.item_id) ?? ''}:${text(source.user_id) ?? ''}`;
-  return { entity, op: kind, albumId: albumId!, row: toPlainRow(source) };
+  const { table, op: sent, album_id, row } = message as Partial<ChangeMessage>;
+  const op = sent === 'insert' || sent === 'update' || sent === 'delete' ? sent : null;
+  const albumId = text(album_id);
+  if (!op || !albumId || !row || typeof row !== 'object' || Array.isArray(row)) return null;
+  const whole = op !== 'delete';
+  switch (table) {
+    case 'albums':
+      // Only the album's id: many of its items changed at once (or its counts settled).
+      return { entity: 'album', op, albumId, id: albumId, row: whole && 'title' in row ? readable(() => toAlbumChange(row)) : null };
+    case 'items': {
+      // A row without its id is unreadable too: the counts are read again.
+      const id = text(row.id) ?? '';
+      const item = whole ? readable(() => toItem(row)) : null;
+      return { entity: 'item', op, albumId, id, row: item && item.albumId === albumId && item.id === id ? item : null };
+    }
+    case 'comments':
+      return { entity: 'comment', op, albumId, id: text(row.id) ?? '', row: whole ? readable(() => toCommentChange(row)) : null };
+    case 'favorites': {
+      const heart = readable(() => toFavoriteChange(row));
+      return heart ? { entity: 'favorite', op, albumId, id: `${heart.itemId}:${heart.userId}`, row: heart } : null;
+    }
+    case 'album_members':
+      // Unreadable (no user, no role): the members and the album are read again.
+      return { entity: 'album_member', op, albumId, id: `${albumId}:${text(row.user_id) ?? ''}`, row: readable(() => toMemberChange(row, op)) };
+    default:
+      return null;
+  }
 }
 
 /**
@@ -227,7 +246,7 @@ export class SupabaseRealtime implements RealtimePort {
       // Counts sent at most once per quiet time: once it has passed, the later ones are told as one change.
       const quietMs = (message.payload as Partial<ChangeMessage>).quiet_ms;
       if (typeof quietMs !== 'number' || !(quietMs > 0) || entry.settles.has(ev.albumId)) return;
-      const settled: ChangeEvent = { entity: 'album', op: 'update', albumId: ev.albumId, row: { id: ev.albumId } };
+      const settled: ChangeEvent = { entity: 'album', op: 'update', albumId: ev.albumId, id: ev.albumId, row: null };
       entry.settles.set(
         ev.albumId,
         setTimeout(() => {

@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { AppError } from '../../lib/app-error';
 import type { MonthCount } from '../../domain/queries';
+import type { AlbumChange, ChangeOp, CommentChange, FavoriteChange, MemberChange } from '../ports';
 import type { Activity, Album, Invite, InvitePreview, InviteRole, Item, ItemKind, ItemMetadata, ItemStatus, Profile, Role } from '../../domain/entities';
 
 export type Row = Record<string, unknown>;
@@ -313,14 +314,48 @@ export function toAlbumId(row: unknown): string {
   return parse(ALBUM_ID, row, 'an album').id;
 }
 
-/** Any row of a realtime change, camelCased, with timestamps as ISO strings: plain data for the app. */
-export function toPlainRow(row: Row): { id: string } & Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-    out[camel] = /(_at|^sort_taken)$/.test(key) ? isoTime(value) : value;
-  }
-  return { ...out, id: typeof row.id === 'string' ? row.id : row.id === null || row.id === undefined ? '' : String(row.id) };
+// Rows of the `change` messages the database sends (private.send_change): the table's own row (to_jsonb), or
+// only its key for a delete. Each is parsed as the reads' rows are; a change the app cannot read is `null` to
+// its caller, who reads the data again.
+
+/** An `albums` row: its own columns only (no role, no cover thumbnail: those are joined in by the reads). */
+const ALBUM_CHANGE = z.object({
+  title: text,
+  description: text,
+  cover_item_id: z.nullable(text),
+  item_count: whole,
+  bytes_total: whole,
+  updated_at: timestamp,
+});
+
+export function toAlbumChange(row: unknown): AlbumChange {
+  const r = parse(ALBUM_CHANGE, row, 'an album change');
+  return { title: r.title, description: r.description, coverItemId: r.cover_item_id, itemCount: toNumber(r.item_count), bytesTotal: toNumber(r.bytes_total), updatedAt: iso(r.updated_at) };
+}
+
+/** An `album_members` row, or its key (a delete). */
+const MEMBER_CHANGE = z.object({ user_id: text, role: z.optional(oneOf(ROLES)) });
+
+export function toMemberChange(row: unknown, op: ChangeOp): MemberChange {
+  const r = parse(MEMBER_CHANGE, row, 'a member change');
+  if (op !== 'delete' && !r.role) throw new AppError('backend/unreachable', 'The server sent a member change without a role.', { details: { unreadable: 'a member change' } });
+  return { userId: r.user_id, role: op === 'delete' ? null : (r.role ?? null) };
+}
+
+/** A `comments` row. */
+const COMMENT_CHANGE = z.object({ item_id: text, author_id: z.nullable(text), body: text, created_at: timestamp, edited_at: z.nullable(timestamp) });
+
+export function toCommentChange(row: unknown): CommentChange {
+  const r = parse(COMMENT_CHANGE, row, 'a comment change');
+  return { itemId: r.item_id, authorId: r.author_id, body: r.body, createdAt: iso(r.created_at), editedAt: isoOrNull(r.edited_at) };
+}
+
+/** A `favorites` row, or its key (a delete). */
+const FAVORITE_CHANGE = z.object({ item_id: text, user_id: text, created_at: z.optional(timestamp) });
+
+export function toFavoriteChange(row: unknown): FavoriteChange {
+  const r = parse(FAVORITE_CHANGE, row, 'a heart change');
+  return { itemId: r.item_id, userId: r.user_id, createdAt: r.created_at === undefined ? null : iso(r.created_at) };
 }
 
 /** The parts the share link rows (supabase-share-links.ts) are read with. */

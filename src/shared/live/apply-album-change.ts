@@ -4,23 +4,21 @@
  * says "read it again", and is the one item change that refetches.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChangeEvent } from '../../backend/ports';
+import type { ChangeOfEntity } from '../../backend/ports';
 import type { Album } from '../../domain/entities';
 import { itemKeys } from '../item-keys';
 import { albumKeys } from '../album-keys';
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-
 /** What happened to the album: nothing the screen must do, or it is gone. */
 export type AlbumChangeOutcome = 'none' | 'deleted';
 
-export function applyAlbumChange(qc: QueryClient, ev: ChangeEvent): AlbumChangeOutcome {
+export function applyAlbumChange(qc: QueryClient, ev: ChangeOfEntity<'album'>): AlbumChangeOutcome {
   if (ev.op === 'delete') return 'deleted';
   const r = ev.row;
   const key = albumKeys.detail(ev.albumId);
   void qc.invalidateQueries({ queryKey: albumKeys.list(), refetchType: 'none' });
-  if (typeof r.title !== 'string') {
-    // Only the album's id: many of its items changed at once.
+  if (!r) {
+    // Only the album's id: many of its items changed at once (or a row the app cannot read).
     void qc.invalidateQueries({ queryKey: itemKeys.album(ev.albumId) });
     void qc.invalidateQueries({ queryKey: key, exact: true });
     return 'none';
@@ -28,20 +26,13 @@ export function applyAlbumChange(qc: QueryClient, ev: ChangeEvent): AlbumChangeO
   let coverUnknown = false;
   qc.setQueryData<Album>(key, (album) => {
     if (!album) return album;
-    const next: Album = { ...album, title: r.title as string };
-    if (typeof r.description === 'string') next.description = r.description;
-    if (isCount(r.itemCount)) next.itemCount = r.itemCount;
-    if (isCount(r.bytesTotal)) next.bytesTotal = r.bytesTotal;
-    if (typeof r.updatedAt === 'string') next.updatedAt = r.updatedAt;
-    if (r.coverItemId === null || typeof r.coverItemId === 'string') {
-      next.coverItemId = r.coverItemId;
-      if ('coverThumbKey' in r && (r.coverThumbKey === null || typeof r.coverThumbKey === 'string')) {
-        next.coverThumbKey = r.coverThumbKey;
-        if (r.coverThumbhash === null || typeof r.coverThumbhash === 'string') next.coverThumbhash = r.coverThumbhash;
-      } else if (r.coverItemId !== album.coverItemId) {
-        // The table's row names the cover item, not its thumbnail: that one read is worth it (rare).
-        coverUnknown = true;
-      }
+    const next: Album = { ...album, title: r.title, description: r.description, itemCount: r.itemCount, bytesTotal: r.bytesTotal, updatedAt: r.updatedAt, coverItemId: r.coverItemId };
+    if (r.cover) {
+      next.coverThumbKey = r.cover.thumbKey;
+      next.coverThumbhash = r.cover.thumbhash;
+    } else if (r.coverItemId !== album.coverItemId) {
+      // The table's row names the cover item, not its thumbnail: that one read is worth it (rare).
+      coverUnknown = true;
     }
     return next;
   });

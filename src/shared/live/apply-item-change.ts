@@ -19,14 +19,15 @@
  * is taken, before any guess from the event, from what the events applied so far said of it (`ItemPlaces`).
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { ChangeEvent } from '../../backend/ports';
+import type { ChangeOfEntity } from '../../backend/ports';
 import type { ItemSort, MonthCount } from '../../domain/queries';
 import type { Album, Item } from '../../domain/entities';
 import { albumKeys } from '../album-keys';
-import { compareItems, itemFromChange, listOf, monthOf } from './item-from-change';
+import { compareItems, listOf, monthOf } from './item-order';
 import { itemKeys } from '../item-keys';
 
 type List = 'album' | 'trash';
+type ItemChangeEvent = ChangeOfEntity<'item'>;
 
 /** Of an item as last heard, what places it: its list, its months and its size. */
 type HeardItem = Pick<Item, 'status' | 'deletedAt' | 'takenAt' | 'createdAt' | 'bytes'>;
@@ -107,7 +108,7 @@ export function insertSorted(rows: readonly Item[], item: Item, sort: ItemSort):
  * Whether the item was in list `list` before this event, from the event alone (see the note): true, false, or
  * null when the event cannot say.
  */
-function wasInFromEvent(ev: ChangeEvent, item: Item | null, list: List): boolean | null {
+function wasInFromEvent(ev: ItemChangeEvent, item: Item | null, list: List): boolean | null {
   if (!item) return null;
   const now = listOf(item);
   if (ev.op === 'insert') return false;
@@ -122,11 +123,11 @@ function setCount(qc: QueryClient, v: CachedView, month: string, delta: number):
 }
 
 /** Writes one item event into the cache; see [Note: Placing an item from its event]. */
-export function applyItemChange(qc: QueryClient, ev: ChangeEvent, places: ItemPlaces): void {
+export function applyItemChange(qc: QueryClient, ev: ItemChangeEvent, places: ItemPlaces): void {
   const albumId = ev.albumId;
-  const item = itemFromChange(ev);
+  const item = ev.row;
   const malformed = !item && ev.op !== 'delete';
-  const known = places.get(ev.row.id);
+  const known = places.get(ev.id);
   // The list the events applied so far put it in (undefined: none heard of it).
   const knownList = known === undefined ? undefined : known && listOf(known);
   // A delete on Supabase carries only the id: its month and size are those last heard.
@@ -136,7 +137,7 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent, places: ItemPl
   let recount = false;
 
   for (const v of cachedViews(qc, albumId)) {
-    const found = findLoaded(qc, albumId, v, ev.row.id);
+    const found = findLoaded(qc, albumId, v, ev.id);
     if (found && item && wasIn(v.list) === false) {
       // The month was read after the item entered it, ahead of this event: whether the counts were read before or
       // after that is unknown, so they (and the header's, for the album) are read again rather than guessed.
@@ -164,7 +165,7 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent, places: ItemPl
     if (was === null) {
       void qc.invalidateQueries({ queryKey: v.monthsKey, exact: true });
     } else if (was && fromMonth) {
-      if (found) qc.setQueryData<Item[]>(found.key, (rows) => rows?.filter((r) => r.id !== ev.row.id));
+      if (found) qc.setQueryData<Item[]>(found.key, (rows) => rows?.filter((r) => r.id !== ev.id));
       if (fromMonth !== target) setCount(qc, v, fromMonth, -1);
     }
     if (target && item) {
@@ -177,7 +178,7 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent, places: ItemPl
     }
   }
 
-  const detailKey = itemKeys.detail(albumId, ev.row.id);
+  const detailKey = itemKeys.detail(albumId, ev.id);
   if (ev.op === 'delete') qc.removeQueries({ queryKey: detailKey, exact: true });
   else if (item) qc.setQueryData<Item>(detailKey, (old) => (old ? item : old));
   else void qc.invalidateQueries({ queryKey: detailKey, exact: true });
@@ -195,9 +196,9 @@ export function applyItemChange(qc: QueryClient, ev: ChangeEvent, places: ItemPl
     );
   }
   if (recount) void qc.invalidateQueries({ queryKey: albumKeys.detail(albumId), exact: true });
-  if (ev.op === 'delete') places.set(ev.row.id, null);
-  else if (item) places.set(ev.row.id, { status: item.status, deletedAt: item.deletedAt, takenAt: item.takenAt, createdAt: item.createdAt, bytes: item.bytes });
-  else places.delete(ev.row.id); // a row it could not read: nothing is known of it any more
+  if (ev.op === 'delete') places.set(ev.id, null);
+  else if (item) places.set(ev.id, { status: item.status, deletedAt: item.deletedAt, takenAt: item.takenAt, createdAt: item.createdAt, bytes: item.bytes });
+  else places.delete(ev.id); // a row it could not read: nothing is known of it any more
   // Other screens (the albums list, activity) read again when they are next shown, not now.
   void qc.invalidateQueries({ queryKey: albumKeys.list(), refetchType: 'none' });
   void qc.invalidateQueries({ queryKey: albumKeys.activity(), refetchType: 'none' });

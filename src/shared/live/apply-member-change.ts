@@ -3,31 +3,30 @@
  * person looking, into the album's role: a contributor made a viewer loses the Add button at once.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChangeEvent } from '../../backend/ports';
-import type { Album, Member, Role } from '../../domain/entities';
+import type { ChangeOfEntity } from '../../backend/ports';
+import type { Album, Member } from '../../domain/entities';
 import { albumKeys } from '../album-keys';
 import { memberKeys } from '../member-keys';
-
-const ROLES: readonly Role[] = ['owner', 'editor', 'contributor', 'viewer'];
 
 /** What happened to the person looking: nothing, or they are no longer a member. */
 export type MemberChangeOutcome = 'none' | 'removed';
 
-export function applyMemberChange(qc: QueryClient, ev: ChangeEvent, selfId: string | undefined): MemberChangeOutcome {
-  const { userId, role } = ev.row;
+export function applyMemberChange(qc: QueryClient, ev: ChangeOfEntity<'album_member'>, selfId: string | undefined): MemberChangeOutcome {
   const listKey = memberKeys.list(ev.albumId);
-  if (typeof userId !== 'string' || userId === '' || (ev.op !== 'delete' && !ROLES.includes(role as Role))) {
+  if (!ev.row) {
     // A row the app cannot read: read the list and the album (it may be about oneself) again.
     void qc.invalidateQueries({ queryKey: listKey, exact: true });
     void qc.invalidateQueries({ queryKey: albumKeys.detail(ev.albumId), exact: true });
     return 'none';
   }
+  const { userId, role } = ev.row;
   const self = userId === selfId;
   if (ev.op === 'delete') {
     qc.setQueryData<Member[]>(listKey, (list) => list?.filter((m) => m.userId !== userId));
     return self ? 'removed' : 'none';
   }
-  const newRole = role as Role;
+  const newRole = role;
+  if (!newRole) return 'none'; // only a delete has none
   if (ev.op === 'insert') {
     // The row has no name or avatar: the list is read again, once, if it is shown.
     void qc.invalidateQueries({ queryKey: listKey, exact: true });

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import type { ChangeEvent } from '../../backend/ports';
+import type { ChangeEvent, ChangeOp, CommentChange } from '../../backend/ports';
 import type { Comment, Favoriter, Member } from '../../domain/entities';
 import { applyCommentDeleted, applySocialChange, heardNothing } from './apply-social-change';
 import { socialKeys, type TileSocial } from '../social-keys';
@@ -23,8 +23,9 @@ function caches() {
   return { qc, refetches: () => refetches, heard: heardNothing() };
 }
 
-const commentEvent = (op: ChangeEvent['op'], row: Record<string, unknown> & { id: string }): ChangeEvent => ({ entity: 'comment', op, albumId: album, row });
-const bensComment = { id: 'c1', itemId: item, albumId: album, authorId: 'ben', body: 'Nice', createdAt: '2026-02-01T10:00:00.000Z', editedAt: null, deletedAt: null };
+type CommentRow = { id: string } & Partial<CommentChange>;
+const commentEvent = (op: ChangeOp, { id, ...row }: CommentRow): ChangeEvent => ({ entity: 'comment', op, albumId: album, id, row: op === 'delete' ? null : (row as CommentChange) });
+const bensComment = { id: 'c1', itemId: item, authorId: 'ben', body: 'Nice', createdAt: '2026-02-01T10:00:00.000Z', editedAt: null };
 
 describe('live comments and hearts', () => {
   it('adds, edits and removes a comment from its event, naming the author from the members, counting it once', () => {
@@ -61,7 +62,7 @@ describe('live comments and hearts', () => {
 
   it('counts another\'s heart without making it mine, and my own heart once however often it is heard', () => {
     const { qc, heard } = caches();
-    const fav = (op: ChangeEvent['op'], userId: string): ChangeEvent => ({ entity: 'favorite', op, albumId: album, row: { id: `${item}:${userId}`, itemId: item, userId, albumId: album, createdAt: '2026-02-01T10:00:00.000Z' } });
+    const fav = (op: ChangeOp, userId: string): ChangeEvent => ({ entity: 'favorite', op, albumId: album, id: `${item}:${userId}`, row: { itemId: item, userId, createdAt: '2026-02-01T10:00:00.000Z' } });
     applySocialChange(qc, fav('insert', 'ben'), ana, heard);
     expect(qc.getQueryData<TileSocial>(socialKeys.tiles(album))?.[item]).toEqual({ itemId: item, commentCount: 0, favoriteCount: 1, myFavorite: false });
     expect(qc.getQueryData<Favoriter[]>(socialKeys.favoriters(album, item))?.map((f) => f.displayName)).toEqual(['Ben']);
@@ -78,7 +79,7 @@ describe('live comments and hearts', () => {
     const other = 'item-2';
     qc.setQueryData<TileSocial>(socialKeys.tiles(album), { [other]: { itemId: other, commentCount: 2, favoriteCount: 1, myFavorite: false } });
     const tile = () => qc.getQueryData<TileSocial>(socialKeys.tiles(album))?.[other];
-    const bensHeart = (op: ChangeEvent['op']): ChangeEvent => ({ entity: 'favorite', op, albumId: album, row: { id: `${other}:ben`, itemId: other, userId: 'ben', albumId: album, createdAt: '2026-02-01T10:00:00.000Z' } });
+    const bensHeart = (op: ChangeOp): ChangeEvent => ({ entity: 'favorite', op, albumId: album, id: `${other}:ben`, row: { itemId: other, userId: 'ben', createdAt: '2026-02-01T10:00:00.000Z' } });
     const twice = (ev: ChangeEvent) => [ev, ev].forEach((e) => applySocialChange(qc, e, ana, heard));
 
     twice(bensHeart('insert'));
@@ -98,6 +99,6 @@ describe('live comments and hearts', () => {
 
   it('leaves every other event to the caller', () => {
     const { qc, heard } = caches();
-    expect(applySocialChange(qc, { entity: 'item', op: 'insert', albumId: album, row: { id: 'x' } }, ana, heard)).toBe(false);
+    expect(applySocialChange(qc, { entity: 'item', op: 'insert', albumId: album, id: 'x', row: null }, ana, heard)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChangeEvent } from '../../backend/ports';
+import type { ChangeEvent, ChangeOfEntity } from '../../backend/ports';
 import type { Comment, Favoriter, ItemSocial, Member } from '../../domain/entities';
 import { socialKeys, type TileSocial } from '../social-keys';
 
@@ -30,10 +30,6 @@ export interface HeardSocial {
 
 export const heardNothing = (): HeardSocial => ({ comments: new Map(), hearts: new Map() });
 
-function text(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
-}
-
 function nameOf(qc: QueryClient, albumId: string, userId: string | null, self: Self): string | null {
   if (!userId) return '';
   if (userId === self.userId && self.displayName !== undefined) return self.displayName;
@@ -49,16 +45,11 @@ function updateTile(qc: QueryClient, albumId: string, itemId: string, change: (s
   });
 }
 
-function commentOf(qc: QueryClient, ev: ChangeEvent, self: Self): Comment | 'unnamed' | null {
-  const r = ev.row;
-  const itemId = text(r.itemId);
-  const body = text(r.body);
-  const createdAt = text(r.createdAt);
-  if (!itemId || body === null || !createdAt) return null;
-  const authorId = text(r.authorId);
-  const authorName = nameOf(qc, ev.albumId, authorId, self);
+function commentOf(qc: QueryClient, ev: ChangeOfEntity<'comment'>, self: Self): Comment | 'unnamed' | null {
+  if (!ev.row) return null;
+  const authorName = nameOf(qc, ev.albumId, ev.row.authorId, self);
   if (authorName === null) return 'unnamed';
-  return { id: r.id, itemId, albumId: ev.albumId, authorId, authorName, body, createdAt, editedAt: text(r.editedAt) };
+  return { ...ev.row, id: ev.id, albumId: ev.albumId, authorName };
 }
 
 /** Where a comment with this id is listed, among the album's loaded comment lists. */
@@ -92,23 +83,22 @@ export function applyCommentDeleted(qc: QueryClient, albumId: string, id: string
   if (!fromEvent) appliedDeletes.add(id);
 }
 
-function applyComment(qc: QueryClient, ev: ChangeEvent, self: Self, heard: HeardSocial): void {
+function applyComment(qc: QueryClient, ev: ChangeOfEntity<'comment'>, self: Self, heard: HeardSocial): void {
   const { albumId } = ev;
-  const counted = heard.comments.get(ev.row.id);
+  const counted = heard.comments.get(ev.id);
   if (ev.op === 'delete') {
-    heard.comments.set(ev.row.id, null);
+    heard.comments.set(ev.id, null);
     // null: its deletion was applied already, and this is it heard again.
-    if (counted !== null) applyCommentDeleted(qc, albumId, ev.row.id, true, counted);
+    if (counted !== null) applyCommentDeleted(qc, albumId, ev.id, true, counted);
     return;
   }
   const comment = commentOf(qc, ev, self);
-  if (comment === null) return;
-  const itemId = comment === 'unnamed' ? text(ev.row.itemId) : comment.itemId;
-  if (!itemId) return;
+  if (comment === null || !ev.row) return;
+  const { itemId } = ev.row;
   // One more only when it was not there: new to the events and an insert (an edit of one read with the tiles is
   // counted already), or back after its deletion was heard (a change sent again, from before that deletion).
   const adds = counted === null || (counted === undefined && ev.op === 'insert');
-  heard.comments.set(ev.row.id, itemId);
+  heard.comments.set(ev.id, itemId);
   if (comment === 'unnamed') {
     void qc.invalidateQueries({ queryKey: socialKeys.comments(albumId, itemId), exact: true });
     if (adds) updateTile(qc, albumId, itemId, (s) => ({ ...s, commentCount: s.commentCount + 1 }));
@@ -133,11 +123,10 @@ export function applyCommentSaved(qc: QueryClient, comment: Comment, added: bool
   if (isNew && added) updateTile(qc, comment.albumId, comment.itemId, (s) => ({ ...s, commentCount: s.commentCount + 1 }));
 }
 
-function applyFavorite(qc: QueryClient, ev: ChangeEvent, self: Self, heard: HeardSocial): void {
+function applyFavorite(qc: QueryClient, ev: ChangeOfEntity<'favorite'>, self: Self, heard: HeardSocial): void {
   const { albumId } = ev;
-  const itemId = text(ev.row.itemId);
-  const userId = text(ev.row.userId);
-  if (!itemId || !userId) return;
+  if (!ev.row) return;
+  const { itemId, userId } = ev.row;
   const on = ev.op !== 'delete';
   const mine = userId === self.userId;
   const counted = heard.hearts.get(`${itemId}:${userId}`);
@@ -158,7 +147,7 @@ function applyFavorite(qc: QueryClient, ev: ChangeEvent, self: Self, heard: Hear
     void qc.invalidateQueries({ queryKey: key, exact: true });
     return;
   }
-  const createdAt = text(ev.row.createdAt) ?? new Date().toISOString();
+  const createdAt = ev.row.createdAt ?? new Date().toISOString();
   qc.setQueryData<Favoriter[]>(key, (list) => (!list || list.some((f) => f.userId === userId) ? list : [...list, { userId, displayName, createdAt }]));
 }
 

@@ -59,13 +59,13 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
         const item = await addReadyItem(pair.a, album.id);
         // That it comes without anyone asking again; not how fast, which a loaded test machine would decide.
         const event = await waitFor(
-          () => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id && ev.row.status === 'ready'),
+          () => heard.find((ev) => ev.entity === 'item' && ev.id === item.id && ev.row?.status === 'ready'),
           REALTIME_DEADLINE_MS * 5,
           'the ready item',
         );
         expect(event).toMatchObject({ entity: 'item', albumId: album.id, op: expect.stringMatching(/^(insert|update)$/) });
         await pair.a.itemWrites.trashItems(album.id, [item.id]);
-        await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row.id === item.id && ev.row.deletedAt), REALTIME_DEADLINE_MS * 2, 'the trashed item');
+        await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.id === item.id && ev.row?.deletedAt), REALTIME_DEADLINE_MS * 2, 'the trashed item');
       } finally {
         stop();
       }
@@ -79,7 +79,7 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
       const { stop } = await subscribeLive(pair.b, watched.id, { onChange: (ev) => heard.push(ev) });
       await addReadyItem(pair.a, other.id);
       const marker = await addReadyItem(pair.a, watched.id);
-      await waitFor(() => heard.find((ev) => ev.row.id === marker.id), REALTIME_DEADLINE_MS * 2, 'the watched album change');
+      await waitFor(() => heard.find((ev) => ev.id === marker.id), REALTIME_DEADLINE_MS * 2, 'the watched album change');
       expect(heard.every((ev) => ev.albumId === watched.id)).toBe(true);
 
       stop();
@@ -89,7 +89,7 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
       const probe = await subscribeLive(pair.b, watched.id, { onChange: (ev) => still.push(ev) });
       try {
         const after = await addReadyItem(pair.a, watched.id);
-        await waitFor(() => still.find((ev) => ev.row.id === after.id), REALTIME_DEADLINE_MS * 2, 'the change after the stop');
+        await waitFor(() => still.find((ev) => ev.id === after.id), REALTIME_DEADLINE_MS * 2, 'the change after the stop');
       } finally {
         probe.stop();
       }
@@ -104,13 +104,13 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
         const album = await sharedAlbum(pair, 'Everywhere');
         await pair.a.albums.updateAlbum(album.id, { title: 'Everywhere, renamed' });
         await waitFor(
-          () => heard.find((ev) => ev.entity === 'album' && ev.row.id === album.id && ev.row.title === 'Everywhere, renamed'),
+          () => heard.find((ev) => ev.entity === 'album' && ev.id === album.id && ev.row?.title === 'Everywhere, renamed'),
           REALTIME_DEADLINE_MS * 2,
           'the renamed album',
         );
         await addReadyItem(pair.a, album.id);
         await waitFor(
-          () => heard.find((ev) => ev.entity === 'album' && ev.row.id === album.id && ev.row.itemCount === 1),
+          () => heard.find((ev) => ev.entity === 'album' && ev.id === album.id && ev.row?.itemCount === 1),
           REALTIME_DEADLINE_MS * 2,
           'the album with its new item counted',
         );
@@ -184,7 +184,7 @@ export function describeRealtimePortContract(name: string, makePair: () => Promi
         // Both hear a change made now; a join either would be told of again has come by then.
         const item = await addReadyItem(pair.a, album.id);
         for (const heard of [heardFirst, heardSecond]) {
-          await waitFor(() => heard.find((ev) => ev.row.id === item.id), REALTIME_DEADLINE_MS * 2, 'the change after both joined');
+          await waitFor(() => heard.find((ev) => ev.id === item.id), REALTIME_DEADLINE_MS * 2, 'the change after both joined');
         }
         expect(first.joins).toHaveLength(1);
         expect(second.joins).toEqual([{ mayHaveMissed: false }]);

@@ -1,0 +1,32 @@
+/**
+ * The order and month an item takes in the grid, as the backends list them, so an item heard of in a change
+ * event can be placed without asking the backend.
+ */
+import type { ItemSort } from '../../domain/queries';
+import type { Item } from '../../domain/entities';
+
+/** The time an item sorts by: when it was taken (else added) or when it was added. */
+export function sortTime(item: Pick<Item, 'takenAt' | 'createdAt'>, sort: ItemSort): number {
+  const taken = sort === 'taken' && item.takenAt ? Date.parse(item.takenAt) : Number.NaN;
+  return Number.isNaN(taken) ? Date.parse(item.createdAt) : taken;
+}
+
+/** The grid's month of an item (`YYYY-MM`, UTC), as the backends count them. */
+export function monthOf(item: Pick<Item, 'takenAt' | 'createdAt'>, sort: ItemSort): string {
+  const t = sortTime(item, sort);
+  return Number.isNaN(t) ? 'unknown' : new Date(t).toISOString().slice(0, 7);
+}
+
+/** Newest first by (time, id), the order of every item list. Negative when `a` comes first. */
+export function compareItems(a: Item, b: Item, sort: ItemSort): number {
+  const ta = sortTime(a, sort);
+  const tb = sortTime(b, sort);
+  if (ta !== tb) return tb - ta;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** Which list an item is in: the album, the trash, or neither (an upload not finished, or failed). */
+export function listOf(item: Pick<Item, 'status' | 'deletedAt'>): 'album' | 'trash' | null {
+  if (item.status !== 'ready') return null;
+  return item.deletedAt ? 'trash' : 'album';
+}
