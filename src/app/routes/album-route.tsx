@@ -11,14 +11,13 @@ import { useAlbum } from '../../features/albums/use-albums';
 import { useAlbumDownload } from '../../features/downloads/album-download';
 import { UrlBatcher } from '../../shared/files/url-batcher';
 import { UrlBatcherContext } from '../../shared/files/use-url';
-import { AlbumGrid } from '../../features/items/album-grid';
 import { albumKeys } from '../../shared/album-keys';
 import { itemKeys } from '../../shared/item-keys';
-import { orderedItems } from '../../features/items/grid-model';
 import { SelectionBar } from '../../features/items/selection-bar';
-import { emptySelection, prune, type Selection } from '../../features/items/selection';
+import { emptySelection } from '../../features/items/selection';
 import { useAlbumLive, type AlbumGone } from '../../shared/live/use-album-live';
-import { useAlbumSections, type AlbumView } from '../../features/items/use-album-sections';
+import type { AlbumView } from '../../features/items/use-album-sections';
+import { AlbumGridBody, useAlbumGrid } from '../../features/items/use-album-grid';
 import { useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
 import { AlbumMembersContext } from '../../shared/uploader-credit';
 import { useMembers } from '../../shared/use-members';
@@ -70,7 +69,7 @@ export function AlbumRoute() {
 /** `staleError`: why the album's own details could not be refreshed, while the ones loaded before are shown. */
 function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | null }) {
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const trashed = params.get('view') === 'trash';
   const sort: ItemSort = params.get('sort') === 'added' ? 'added' : 'taken';
   // The filters live in the address, so a filtered album can be reloaded and shared as it is.
@@ -80,8 +79,8 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
     () => ({ sort, trashed, ...(favoritesOnly ? { favoritesOnly } : {}), ...(uploaderId ? { uploaderId } : {}) }),
     [sort, trashed, favoritesOnly, uploaderId],
   );
-  const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
-  const { months, sections, error } = useAlbumSections(album.id, view, wanted);
+  const grid = useAlbumGrid(album.id, view, `/albums/${album.id}`);
+  const { months, sections, error, selection, setSelection, setView } = grid;
   // The grid's rows loaded earlier (or kept on the device) stay when a refresh cannot reach the server.
   const gridStale = showsWhatItHad(months.data, error) ? error : null;
   const tileSocial = useTileSocial(album.id, `${sort}${trashed ? ':trash' : ''}`, sections);
@@ -91,16 +90,6 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
     void queryClient.refetchQueries({ queryKey: albumKeys.detail(album.id) });
     void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) });
   };
-  // The loaded items in order, made only when something needs them (the viewer, a selection).
-  const getItems = useMemo(() => {
-    let items: Item[] | undefined;
-    return () => (items ??= orderedItems(sections));
-  }, [sections]);
-  const [rawSelection, setSelection] = useState<Selection>(emptySelection);
-  const selection = useMemo(
-    () => (rawSelection.ids.size === 0 ? rawSelection : prune(rawSelection, new Set(getItems().map((i) => i.id)))),
-    [rawSelection, getItems],
-  );
   const toast = useToast();
   const onGone = useCallback(
     (why: AlbumGone) => {
@@ -120,19 +109,6 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
   const albumDownload = useAlbumDownload(album);
   const canAdd = abilities.addItems && !trashed;
 
-  const suffix = params.toString() ? `?${params.toString()}` : '';
-  const open = useCallback((item: Item) => void navigate(`/albums/${album.id}/items/${item.id}${suffix}`, { state: { fromGrid: true } }), [navigate, album.id, suffix]);
-  const close = useCallback(() => void navigate(`/albums/${album.id}${suffix}`), [navigate, album.id, suffix]);
-  const setView = (patch: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    setSelection(emptySelection);
-    setParams(next, { replace: true });
-  };
-
   const addFiles = useCallback(
     (list: File[]) => {
       void attempt(() => engine.enqueue(album.id, list));
@@ -147,7 +123,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
   const runOnSelection = async (action: 'trash' | 'restore' | 'download') => {
     if (action !== 'download' && moving.current) return;
     if (action === 'download') {
-      await attempt(() => albumDownload.downloadSelection(getItems().filter((i) => selection.ids.has(i.id))));
+      await attempt(() => albumDownload.downloadSelection(grid.selectedItems()));
       return;
     }
     moving.current = true;
@@ -161,7 +137,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
   });
   const onDeleteKey = useCallback(() => deleteRef.current(), []);
 
-  const outlet: AlbumOutletContext = { album, getItems, view, close };
+  const outlet: AlbumOutletContext = { album, getItems: grid.getItems, view, close: grid.close };
   const total = months.data?.reduce((n, m) => n + m.count, 0);
 
   return (
@@ -241,45 +217,36 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
           <StaleNotice error={staleError ?? gridStale} onRetry={retryAlbum} />
         </div>
       )}
-      {error && !gridStale ? (
-        <div className="page"><ErrorPanel error={error} onRetry={() => void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) })} /></div>
-      ) : months.isPending ? (
-        <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 240 }} /></div>
-      ) : sections.length === 0 && (favoritesOnly || uploaderId) ? (
-        <div className="page">
-          <FilteredEmpty albumId={album.id} favoritesOnly={favoritesOnly} uploaderId={uploaderId} onClear={() => setView({ filter: null, by: null })} />
-        </div>
-      ) : sections.length === 0 ? (
-        <div className="page">
-          <div className="empty">
-            {trashed ? (
-              <>
-                <h2>The trash is empty</h2>
-                <p>Items you delete stay here for 30 days.</p>
-              </>
+      <AlbumMembersContext.Provider value={members.data}>
+        <AlbumGridBody
+          grid={grid}
+          label={trashed ? 'Trash' : album.title}
+          social={tileSocial}
+          hideError={!!gridStale}
+          onRetry={() => void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) })}
+          onDeleteKey={onDeleteKey}
+          empty={
+            favoritesOnly || uploaderId ? (
+              <FilteredEmpty albumId={album.id} favoritesOnly={favoritesOnly} uploaderId={uploaderId} onClear={() => setView({ filter: null, by: null })} />
             ) : (
-              <>
-                <h2>This album is empty</h2>
-                <p>{canAdd ? 'Drop photos, videos, files or whole folders here, paste them, or use Add.' : 'Nothing has been added yet.'}</p>
-                {canAdd && <AddFilesMenu onFiles={addFiles} />}
-              </>
-            )}
-          </div>
-        </div>
-      ) : (
-        <AlbumMembersContext.Provider value={members.data}>
-          <AlbumGrid
-            label={trashed ? 'Trash' : album.title}
-            sections={sections}
-            social={tileSocial}
-            selection={selection}
-            onSelectionChange={setSelection}
-            onOpen={open}
-            onWantedMonths={setWanted}
-            onDeleteKey={onDeleteKey}
-          />
-        </AlbumMembersContext.Provider>
-      )}
+              <div className="empty">
+                {trashed ? (
+                  <>
+                    <h2>The trash is empty</h2>
+                    <p>Items you delete stay here for 30 days.</p>
+                  </>
+                ) : (
+                  <>
+                    <h2>This album is empty</h2>
+                    <p>{canAdd ? 'Drop photos, videos, files or whole folders here, paste them, or use Add.' : 'Nothing has been added yet.'}</p>
+                    {canAdd && <AddFilesMenu onFiles={addFiles} />}
+                  </>
+                )}
+              </div>
+            )
+          }
+        />
+      </AlbumMembersContext.Provider>
       {canAdd && <DropZone onFiles={addFiles} />}
       {albumDownload.panel}
       <Outlet context={outlet} />

@@ -1,18 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
-import { Outlet, useNavigate, useSearchParams } from 'react-router';
+import { useCallback, useMemo } from 'react';
+import { Outlet, useSearchParams } from 'react-router';
 import type { Album, Item } from '../../domain/entities';
 import type { ItemSort } from '../../domain/queries';
 import type { SharedLink } from '../../backend/link-types';
 import { formatCount } from '../../lib/format';
-import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
+import { ErrorLine } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
-import { AlbumGrid } from '../items/album-grid';
-import { orderedItems } from '../items/grid-model';
 import { SelectionBar } from '../items/selection-bar';
-import { emptySelection, prune, type Selection } from '../items/selection';
+import { emptySelection } from '../items/selection';
 import { thumbhashDataUrl } from '../../ui/thumbhash-image';
-import { useAlbumSections, type AlbumView } from '../items/use-album-sections';
+import type { AlbumView } from '../items/use-album-sections';
+import { AlbumGridBody, useAlbumGrid } from '../items/use-album-grid';
 import { itemKeys } from '../../shared/item-keys';
 import { GuestUploads } from './guest-uploads';
 import { AlbumDownloadMenu, useAlbumDownload } from '../downloads/album-download';
@@ -42,42 +41,19 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
   token: string;
   visit: string;
 }) {
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const refreshAlbum = useCallback(() => void queryClient.invalidateQueries({ queryKey: itemKeys.album(album.id) }), [queryClient, album.id]);
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const sort: ItemSort = params.get('sort') === 'added' ? 'added' : 'taken';
   const view = useMemo<AlbumView>(() => ({ sort }), [sort]);
-  const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
-  const { months, sections, error } = useAlbumSections(album.id, view, wanted);
-  const getItems = useMemo(() => {
-    let items: Item[] | undefined;
-    return () => (items ??= orderedItems(sections));
-  }, [sections]);
-  const [rawSelection, setSelection] = useState<Selection>(emptySelection);
-  const selection = useMemo(
-    () => (rawSelection.ids.size === 0 ? rawSelection : prune(rawSelection, new Set(getItems().map((i) => i.id)))),
-    [rawSelection, getItems],
-  );
+  const grid = useAlbumGrid(album.id, view, basePath);
+  const { selection, setSelection } = grid;
   const { error: actionError, attempt } = useActionError();
-
-  const suffix = params.toString() ? `?${params.toString()}` : '';
-  const itemPath = useCallback((id: string) => `${basePath}/items/${id}`, [basePath]);
-  const open = useCallback((item: Item) => void navigate(`${itemPath(item.id)}${suffix}`, { state: { fromGrid: true } }), [navigate, itemPath, suffix]);
-  const close = useCallback(() => void navigate(`${basePath}${suffix}`), [navigate, basePath, suffix]);
-  const noDelete = useCallback(() => undefined, []);
-  const setSort = (next: ItemSort) => {
-    const p = new URLSearchParams(params);
-    if (next === 'added') p.set('sort', 'added');
-    else p.delete('sort');
-    setSelection(emptySelection);
-    setParams(p, { replace: true });
-  };
   const albumDownload = useAlbumDownload(album);
-  const downloadSelection = () => attempt(() => albumDownload.downloadSelection(getItems().filter((i) => selection.ids.has(i.id))));
+  const downloadSelection = () => attempt(() => albumDownload.downloadSelection(grid.selectedItems()));
 
   const cover = coverUrl ?? (album.coverThumbhash ? thumbhashDataUrl(album.coverThumbhash) : null);
-  const outlet: SharedAlbumOutletContext = { album, getItems, view, close, itemPath, download: link.originals };
+  const outlet: SharedAlbumOutletContext = { album, getItems: grid.getItems, view, close: grid.close, itemPath: grid.itemPath, download: link.originals };
 
   return (
     <div className="album-page share-album">
@@ -126,35 +102,24 @@ export function SharedAlbum({ album, link, coverUrl, basePath, token, visit }: {
       ) : (
         <div className="album-toolbar" role="toolbar" aria-label="Album view">
           <label htmlFor="share-sort" className="muted">Sort</label>
-          <select id="share-sort" className="select" value={sort} onChange={(e) => setSort(e.target.value === 'added' ? 'added' : 'taken')}>
+          <select id="share-sort" className="select" value={sort} onChange={(e) => grid.setView({ sort: e.target.value === 'added' ? 'added' : null })}>
             <option value="taken">Date taken</option>
             <option value="added">Date added</option>
           </select>
         </div>
       )}
       {actionError !== null && <div style={{ padding: '0 16px' }}><ErrorLine error={actionError} /></div>}
-      {error ? (
-        <div className="page"><ErrorPanel error={error} onRetry={() => void months.refetch()} /></div>
-      ) : months.isPending ? (
-        <div className="page" aria-busy="true"><div className="skeleton" style={{ height: 240 }} /></div>
-      ) : sections.length === 0 ? (
-        <div className="page">
+      <AlbumGridBody
+        grid={grid}
+        label={album.title}
+        onRetry={() => void grid.months.refetch()}
+        empty={
           <div className="empty">
             <h2>This album is empty</h2>
             <p>Nothing has been added yet.</p>
           </div>
-        </div>
-      ) : (
-        <AlbumGrid
-          label={album.title}
-            sections={sections}
-            selection={selection}
-            onSelectionChange={setSelection}
-            onOpen={open}
-            onWantedMonths={setWanted}
-            onDeleteKey={noDelete}
-          />
-      )}
+        }
+      />
       {albumDownload.panel}
       <Outlet context={outlet} />
     </div>
