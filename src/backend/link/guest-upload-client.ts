@@ -8,7 +8,7 @@ import type { Item } from '../../domain/entities';
 import type { CallOptions, FunctionsPort } from '../ports';
 import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
 import type { SignOp, SignResult } from '../s3/s3-signer';
-import { toItem } from '../supabase/supabase-rows';
+import { toFinalizeInput, toItem } from '../supabase/supabase-rows';
 
 export interface GuestLimits {
   maxFiles: number | null;
@@ -65,18 +65,7 @@ export class GuestUploadClient {
   }
 
   async finalize(itemId: string, input: FinalizeItemInput, opts?: CallOptions): Promise<Item> {
-    const wire = {
-      sha256: input.sha256,
-      width: input.width,
-      height: input.height,
-      duration_ms: input.durationMs,
-      taken_at: input.takenAt,
-      has_preview: input.hasPreview,
-      has_thumb: input.hasThumb,
-      thumbhash: input.thumbhash,
-      metadata: input.metadata,
-    };
-    return toItem((await this.call<{ item: unknown }>('finalize', { itemId, input: wire }, opts)).item);
+    return toItem((await this.call<{ item: unknown }>('finalize', { itemId, input: toFinalizeInput(input) }, opts)).item);
   }
 
   async fail(itemId: string, opts?: CallOptions): Promise<void> {

@@ -4,6 +4,7 @@
  * stores (rows, counters and activity together), whose changes are then emitted to realtime.
  */
 import { throwIfAborted } from '../../lib/app-error';
+import { log } from '../../lib/log';
 import type { Profile } from '../../domain/entities';
 import { WRITE_STORES, type LocalDb, type ReadTx, type WriteTx } from './local-db';
 import { guard } from './local-errors';
@@ -67,4 +68,14 @@ export async function writeTransaction<T>(deps: LocalDataDeps, fn: (tx: WriteTx)
     }
     throw e;
   }
+}
+
+/**
+ * Removes the files of items whose rows are gone, after the transaction that removed them. A file that cannot
+ * be removed is logged, not thrown: the items are gone either way, and a leftover file costs only space.
+ */
+export async function removeItemFiles(deps: LocalDataDeps, rows: readonly { albumId: string; id: string }[], what: string): Promise<void> {
+  const results = await Promise.allSettled(rows.map((r) => deps.files.removeTree(`albums/${r.albumId}/${r.id}`)));
+  const failed = results.filter((r) => r.status === 'rejected');
+  if (failed.length > 0) log.error(`Could not remove the files of ${failed.length} ${what}`, failed[0]);
 }

@@ -6,12 +6,11 @@
 import type { CallOptions, ChangeEvent, ItemWritesPort } from '../ports';
 import { itemChange, albumChange } from './local-changes';
 import { albumView, requireAlbum } from './local-album-view';
-import { readTransaction, writeTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
+import { readTransaction, removeItemFiles, writeTransaction, type AnyTx, type LocalDataDeps } from './local-data-deps';
 import type { ItemRecord } from './local-db';
 import { guard } from './local-errors';
 import { ItemLedger } from './local-item-ledger';
 import { toItem } from './local-item-record';
-import { log } from '../../lib/log';
 
 async function othersPending(tx: AnyTx, albumId: string, me: string): Promise<ItemRecord[]> {
   await requireAlbum(tx, albumId);
@@ -46,9 +45,7 @@ export function localPendingItems(deps: LocalDataDeps): Pick<ItemWritesPort, 'co
           return rows;
         });
         deps.realtime.emit(events);
-        const results = await Promise.allSettled(gone.map((r) => deps.files.removeTree(`albums/${r.albumId}/${r.id}`)));
-        const failed = results.filter((r) => r.status === 'rejected');
-        if (failed.length > 0) log.error(`Could not remove the files of ${failed.length} cleared uploads`, failed[0]);
+        await removeItemFiles(deps, gone, 'cleared uploads');
         return gone.length;
       });
     },

@@ -3,13 +3,12 @@ import { limits } from '../../config';
 import type { CallOptions, ChangeEvent } from '../ports';
 import { itemChange, albumChange } from './local-changes';
 import { albumView } from './local-album-view';
-import { writeTransaction, type LocalDataDeps } from './local-data-deps';
+import { removeItemFiles, writeTransaction, type LocalDataDeps } from './local-data-deps';
 import type { ItemRecord } from './local-db';
 import { guard } from './local-errors';
 import { ItemLedger } from './local-item-ledger';
 import { toItem } from './local-item-record';
 import { forgetSocial } from './local-social';
-import { log } from '../../lib/log';
 
 const DAY_MS = 86_400_000;
 
@@ -45,9 +44,7 @@ export function purgeTrash(deps: LocalDataDeps, opts: CallOptions): Promise<{ pu
       return gone;
     });
     deps.realtime.emit(events);
-    const results = await Promise.allSettled(purged.map((r) => deps.files.removeTree(`albums/${r.albumId}/${r.id}`)));
-    const failed = results.filter((r) => r.status === 'rejected');
-    if (failed.length > 0) log.error(`Could not remove the files of ${failed.length} purged items`, failed[0]);
+    await removeItemFiles(deps, purged, 'purged items');
     return { purged: purged.length };
   });
 }

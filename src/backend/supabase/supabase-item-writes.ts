@@ -3,7 +3,7 @@ import type { CallOptions, ItemWritesPort } from '../ports';
 import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
 import type { Item } from '../../domain/entities';
 import type { PostgrestCalls } from './supabase-calls';
-import { rows, toItem } from './supabase-rows';
+import { rows, toFinalizeInput, toItem } from './supabase-rows';
 
 /** The most rows one clear_pending_items call clears. */
 const CLEAR_BATCH = 5000;
@@ -20,17 +20,7 @@ export class SupabaseItemWrites implements ItemWritesPort {
   }
 
   async finalizeItem(albumId: string, itemId: string, input: FinalizeItemInput, opts: CallOptions = {}): Promise<Item> {
-    const p_input = {
-      sha256: input.sha256,
-      width: input.width,
-      height: input.height,
-      duration_ms: input.durationMs,
-      taken_at: input.takenAt,
-      has_preview: input.hasPreview,
-      has_thumb: input.hasThumb,
-      thumbhash: input.thumbhash,
-      metadata: input.metadata,
-    };
+    const p_input = toFinalizeInput(input);
     return this.calls.one(this.calls.rpc('finalize_item', { p_album_id: albumId, p_item_id: itemId, p_input }), opts.signal, 'item/not-found', toItem);
   }
 

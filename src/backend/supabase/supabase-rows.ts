@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { AppError } from '../../lib/app-error';
 import type { MonthCount } from '../../domain/queries';
+import type { FinalizeItemInput } from '../../domain/inputs';
 import type { AlbumChange, ChangeOp, CommentChange, FavoriteChange, MemberChange } from '../ports';
 import type { Activity, Album, Invite, InvitePreview, InviteRole, Item, ItemKind, ItemMetadata, ItemStatus, Profile, Role } from '../../domain/entities';
 
@@ -186,6 +187,21 @@ export function toItem(row: unknown): Item {
     metadata: toMetadata(r.metadata),
     createdAt: iso(r.created_at),
     deletedAt: isoOrNull(r.deleted_at),
+  };
+}
+
+/** What a finished upload says of its item, as `finalize_item` (and the guest's finalize) take it. */
+export function toFinalizeInput(input: FinalizeItemInput): Row {
+  return {
+    sha256: input.sha256,
+    width: input.width,
+    height: input.height,
+    duration_ms: input.durationMs,
+    taken_at: input.takenAt,
+    has_preview: input.hasPreview,
+    has_thumb: input.hasThumb,
+    thumbhash: input.thumbhash,
+    metadata: input.metadata,
   };
 }
 
