@@ -1,7 +1,7 @@
 /**
  * Blanking location in place inside a metadata block already in memory: a TIFF (EXIF) structure's GPS IFD and
  * an XMP packet's `exif:GPS…` properties. Shared by every container that carries them (JPEG, PNG, WebP, HEIF);
- * see [Note: Removing location without touching the picture] in strip-location.ts.
+ * see [Note: Removing location without touching the picture] in location-patches.ts.
  */
 
 /** The structure cannot be followed safely: the file is left as it is. */
@@ -50,16 +50,68 @@ export function blankExifGps(bytes: Uint8Array, tiff: number, end: number): bool
   return true;
 }
 
-/** Overwrites every `exif:GPS…` property of the XMP packet in bytes[from, end) with spaces. */
-export function blankXmpGps(bytes: Uint8Array, from: number, end: number): boolean {
+/**
+ * [Note: Where XMP names a place]
+ * A place can stand in an XMP packet under several schemas, each bound to whatever prefix the writer chose
+ * (`exif:`, `ns1:`, …): so properties are found by their namespace URI, read from the packet's `xmlns:`
+ * declarations, never by a fixed prefix.
+ *   - EXIF (`http://ns.adobe.com/exif/1.0/`): every `GPS…` property (coordinates, altitude, area, destination);
+ *   - Photoshop: `City`, `State`, `Country`; IPTC Core: `Location` (the sublocation), `CountryCode`;
+ *   - IPTC Extension: the `LocationCreated` and `LocationShown` structures, whole (names, codes and their own
+ *     GPS fields);
+ *   - XMP Dynamic Media: `shotLocation`; DJI drones: `Gps…` and `AbsoluteAltitude`.
+ * Each, written as an attribute or as an element with all it contains, is overwritten with spaces, which XML
+ * takes as the whitespace between attributes or elements. What is left is then searched for the names of
+ * those properties under any prefix: one still there was written in a way this does not follow (a default
+ * namespace, markup split oddly), and the packet is reported as one that cannot be edited in place, so no
+ * file is said to be free of its place while it is not.
+ */
+const PLACE_PROPERTIES: readonly (readonly [uri: string, names: RegExp])[] = [
+  ['http://ns.adobe.com/exif/1.0/', /^GPS[A-Za-z]*$/],
+  ['http://ns.adobe.com/photoshop/1.0/', /^(City|State|Country)$/],
+  ['http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/', /^(Location|CountryCode)$/],
+  ['http://iptc.org/std/Iptc4xmpExt/2008-02-29/', /^(LocationCreated|LocationShown)$/],
+  ['http://ns.adobe.com/xmp/1.0/DynamicMedia/', /^shotLocation$/],
+  ['http://www.dji.com/drone-dji/1.0/', /^(Gps[A-Za-z]*|AbsoluteAltitude)$/],
+];
+
+/** Names that, left anywhere in a packet after blanking, mean a place may still be there. */
+const PLACE_LEFT = /[:<\s](GPS(Latitude|Longitude|Altitude|AreaInformation|DestLatitude|DestLongitude)|GpsL(at|ong)[a-z]*|LocationCreated|LocationShown|shotLocation)\b/;
+
+const NAME = '[A-Za-z_][\\w.-]*';
+
+/** The prefixes the packet binds to each place schema, with the names that hold a place under it. */
+function placePrefixes(text: string): { prefix: string; names: RegExp }[] {
+  const out: { prefix: string; names: RegExp }[] = [];
+  for (const m of text.matchAll(new RegExp(`xmlns:(${NAME})\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'g'))) {
+    const uri = (m[2] ?? m[3] ?? '').trim();
+    const schema = PLACE_PROPERTIES.find(([u]) => u === uri);
+    if (schema) out.push({ prefix: m[1]!, names: schema[1] });
+  }
+  return out;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+
+/** Overwrites with spaces every property of the XMP packet in bytes[from, end) that names a place. */
+export function blankXmpLocation(bytes: Uint8Array, from: number, end: number): boolean {
   // XMP is UTF-8; the property names and the markup around them are ASCII, so a latin1 view keeps offsets.
   let text = '';
   for (let i = from; i < end; i++) text += String.fromCharCode(bytes[i]!);
-  const property = /\sexif:GPS[A-Za-z]*\s*=\s*("[^"]*"|'[^']*')|<exif:GPS([A-Za-z]*)\b[^>]*?(?:\/>|>[\s\S]*?<\/exif:GPS\2\s*>)/g;
   let found = false;
-  for (const m of text.matchAll(property)) {
-    bytes.fill(0x20, from + m.index, from + m.index + m[0].length);
+  const blank = (at: number, length: number) => {
+    bytes.fill(0x20, from + at, from + at + length);
+    text = text.slice(0, at) + ' '.repeat(length) + text.slice(at + length);
     found = true;
+  };
+  for (const { prefix, names } of placePrefixes(text)) {
+    const p = escape(prefix);
+    const attribute = new RegExp(`\\s${p}:(${NAME})\\s*=\\s*("[^"]*"|'[^']*')`, 'g');
+    const element = new RegExp(`<${p}:(${NAME})\\b[^>]*?(?:\\/>|>[\\s\\S]*?<\\/${p}:\\1\\s*>)`, 'g');
+    for (const re of [element, attribute]) {
+      for (const m of [...text.matchAll(re)]) if (names.test(m[1]!)) blank(m.index, m[0].length);
+    }
   }
+  if (PLACE_LEFT.test(text)) throw new Unreadable('a place written in a way that cannot be blanked in place');
   return found;
 }

@@ -4,7 +4,7 @@
  * type), `iloc` says where its bytes are (in the file, or in the meta box's own `idat`). Only the top-level
  * boxes' headers, the meta box and those items are read; the picture's items are never touched.
  */
-import { blankExifGps, blankXmpGps, Unreadable } from './location-blanking';
+import { blankExifGps, blankXmpLocation, Unreadable } from './location-blanking';
 import { ascii, diffPatch, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 const HEIF_BRANDS = new Set(['mif1', 'msf1', 'heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'avif', 'avis', 'mif2', 'miaf']);
@@ -112,7 +112,7 @@ export async function heifPatches(read: ReadAt, size: number): Promise<Walked> {
       const tiff = 4 + new DataView(copy.buffer).getUint32(0);
       if (tiff >= copy.length) throw new Unreadable('Exif item');
       changed = blankExifGps(copy, tiff, copy.length);
-    } else changed = blankXmpGps(copy, 0, copy.length);
+    } else changed = blankXmpLocation(copy, 0, copy.length);
     const patch = changed ? diffPatch(block, copy, fileOffset) : null;
     if (patch) patches.push(patch);
   }

@@ -56,12 +56,14 @@ describe('findLocationPatches', () => {
     expect(found.patches.reduce((n, p) => n + p.bytes.length, 0)).toBeLessThan(1024);
   });
 
-  it('builds the original to upload from slices and patches: the same bytes as blanking a copy', async () => {
+  it('builds the original to upload from slices and patches: the same bytes as patching a copy', async () => {
     const camera = fixture('orientation-1.jpg');
     const { patches } = await findLocationPatches(blob(camera));
+    expect(patches.length).toBeGreaterThan(0);
     const patched = new Uint8Array(await withPatches(blob(camera), patches).arrayBuffer());
-    const { stripJpegLocation } = await import('./strip-location');
-    expect(Buffer.from(patched).equals(Buffer.from(stripJpegLocation(camera).bytes))).toBe(true);
+    const copy = camera.slice();
+    for (const p of patches) copy.set(p.bytes, p.offset);
+    expect(Buffer.from(patched).equals(Buffer.from(copy))).toBe(true);
     expect(withPatches(blob(camera), [])).toBeInstanceOf(Blob);
     expect(() => withPatches(blob(camera), [{ offset: camera.length - 1, bytes: new Uint8Array(2) }])).toThrow(RangeError);
   });
@@ -92,6 +94,63 @@ describe('findLocationPatches', () => {
     const itxt = new Uint8Array(Buffer.concat([Buffer.from('XML:com.adobe.xmp\0\x01\x00\0\0', 'latin1'), packet]));
     const file = png([['IHDR', new Uint8Array(13)], ['iTXt', itxt], ['IEND', new Uint8Array(0)]]);
     expect(await findLocationPatches(blob(file))).toEqual({ outcome: 'unsupported', patches: [] });
+  });
+
+  it('takes every place ExifTool writes out of a JPEG, a PNG and a WebP: EXIF GPS, XMP GPS, city, state, country, IPTC locations', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shoebox-places-'));
+    const places = ['Lisbon', 'Lisboa', 'Alfama', 'Porto', 'Portugal', '38 deg', '9 deg'];
+    try {
+      for (const name of ['xmp.jpg', 'transparent.png', 'small.webp']) {
+        const path = join(dir, name);
+        writeFileSync(path, fixture(name));
+        execFileSync('exiftool', [
+          '-q', '-overwrite_original',
+          '-GPSLatitude=38.7139', '-GPSLatitudeRef=N', '-GPSLongitude=9.1394', '-GPSLongitudeRef=W',
+          '-XMP-exif:GPSLatitude=38.7139', '-XMP-exif:GPSLongitude=-9.1394', '-XMP-exif:GPSAltitude=35',
+          '-XMP-photoshop:City=Lisbon', '-XMP-photoshop:State=Lisboa', '-XMP-photoshop:Country=Portugal',
+          '-XMP-iptcCore:Location=Alfama', '-XMP-iptcCore:CountryCode=PT',
+          '-XMP-iptcExt:LocationCreatedCity=Lisbon', '-XMP-iptcExt:LocationCreatedSublocation=Alfama', '-XMP-iptcExt:LocationShownCity=Porto',
+          '-XMP-xmpDM:ShotLocation=Alfama', '-XMP-dc:Title=Tour', '-XMP-xmp:Rating=4',
+          path,
+        ]);
+        const placed = new Uint8Array(readFileSync(path));
+        const { outcome, patches } = await findLocationPatches(blob(placed));
+        expect(outcome, name).toBe('removed');
+        const stripped = new Uint8Array(await withPatches(blob(placed), patches).arrayBuffer());
+        expect(stripped.length, name).toBe(placed.length);
+        writeFileSync(path, stripped);
+        const [tags] = JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[];
+        const placeTags = Object.entries(tags!).filter(([k, v]) => /GPS|City|State|Country|Location/i.test(k) || places.some((p) => String(v).includes(p)));
+        expect(placeTags, name).toEqual([]);
+        // What is not a place stays.
+        expect(tags, name).toMatchObject({ 'XMP-dc:Title': 'Tour', 'XMP-xmp:Rating': 4 });
+        expect((await findLocationPatches(blob(stripped))).outcome, name).toBe('none');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('blanks an XMP packet kept in a PNG tEXt chunk, with its CRC made again; one kept compressed (zTXt) is unsupported', async () => {
+    const packet =
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+      '<rdf:Description rdf:about="" xmlns:e="http://ns.adobe.com/exif/1.0/" e:GPSLatitude="38,42.834N" e:GPSLongitude="9,8.364W"/>' +
+      '</rdf:RDF></x:xmpmeta>';
+    const text = new Uint8Array(Buffer.from(`XML:com.adobe.xmp\0${packet}`, 'latin1'));
+    const file = png([['IHDR', new Uint8Array(13)], ['tEXt', text], ['IEND', new Uint8Array(0)]]);
+    const { outcome, patches } = await findLocationPatches(blob(file));
+    expect(outcome).toBe('removed');
+    const out = Buffer.from(await withPatches(blob(file), patches).arrayBuffer());
+    expect(out.toString('latin1')).not.toMatch(/GPS|38,42|9,8/);
+    // The chunk's CRC is that of what it now holds.
+    const start = out.indexOf('tEXt');
+    const end = start + 4 + text.length;
+    expect(out.readUInt32BE(end)).toBe(crc32(out.subarray(start, end)));
+
+    const zlib = await import('node:zlib');
+    const ztxt = new Uint8Array(Buffer.concat([Buffer.from('XML:com.adobe.xmp\0\0', 'latin1'), zlib.deflateSync(Buffer.from(packet))]));
+    const compressed = png([['IHDR', new Uint8Array(13)], ['zTXt', ztxt], ['IEND', new Uint8Array(0)]]);
+    expect(await findLocationPatches(blob(compressed))).toEqual({ outcome: 'unsupported', patches: [] });
   });
 
   it('blanks an AVIF (HEIF) Exif item that ExifTool gave a place, and the result reads without one', async () => {

@@ -1,15 +1,33 @@
 /**
- * Location removal for the upload, without copying the file: reads only the metadata blocks of a JPEG, PNG,
- * WebP or HEIF (HEIC, AVIF) file, blanks their location in memory, and answers the changed bytes as patches.
- * `withPatches` then builds the file to upload from slices of the original and the patches. See
- * [Note: Removing location without touching the picture] in strip-location.ts.
+ * [Note: Removing location without touching the picture]
+ * An original kept in an album that removes location must carry no place, yet stay the file the camera wrote:
+ * same length, same offsets, the same compressed image data, so nothing is re-encoded and any tool still reads
+ * every other tag. In a JPEG the place lives in two spots, and both are blanked in place:
+ *   - EXIF (APP1 `Exif\0\0`): IFD0's GPSInfo pointer leads to the GPS IFD. Its entries, and every value they
+ *     point to, are overwritten with zeros, GPSVersionID included: an empty IFD, still valid, in which readers
+ *     find no GPS tag at all, and no coordinates remain anywhere in the bytes.
+ *   - XMP (APP1 `http://ns.adobe.com/xap/1.0/\0`, and the Extended XMP that continues it in further APP1
+ *     segments): every property that names a place, under whatever prefix ([Note: Where XMP names a place] in
+ *     location-blanking.ts), is overwritten with spaces.
+ * Nothing after the first SOS marker (the image data) is read or written. A file that is not a JPEG, or whose
+ * segments cannot be followed, is reported as such and left alone: the caller keeps it as it is and says so.
+ * The other containers carry the same two blocks and get the same blanking (location-patches.ts, location-heif.ts):
+ *   - PNG: the `eXIf` chunk holds the TIFF structure, an `iTXt` or `tEXt` chunk named XML:com.adobe.xmp the XMP
+ *     packet; each changed chunk gets its CRC again. An XMP packet stored compressed (`zTXt`, or a compressed
+ *     `iTXt`) cannot be edited in place: such a file is unsupported. Text chunks holding EXIF the old
+ *     ImageMagick way ("Raw profile type …", hex in zlib) cannot be edited in place: such a file is unsupported.
+ *   - WebP: the RIFF `EXIF` and `XMP ` chunks.
+ *   - HEIF (HEIC, AVIF): the `Exif` item and the XMP `mime` item found through the meta box's iinf and iloc;
+ *     an Exif item starts with the offset of its TIFF header.
+ * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
+ * patches (offset + bytes, kept with the upload task), and the original sent is `new Blob([slice, patch,
+ * slice, …])` over the user's file, so a 4 GB file costs a few kilobytes of memory.
  */
-import { blankExifGps, blankXmpGps, Unreadable } from './location-blanking';
+import { blankExifGps, blankXmpLocation, Unreadable } from './location-blanking';
 import { heifPatches } from './location-heif';
-import { ascii, blobReader, diffPatch, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
-import type { LocationOutcome } from './strip-location';
+import { ascii, blobReader, diffPatch, MAX_BLOCK_BYTES, readExactly, type BytePatch, type LocationOutcome, type ReadAt, type Walked } from './location-read';
 
-export type { BytePatch } from './location-read';
+export type { BytePatch, LocationOutcome } from './location-read';
 
 export interface LocationPatches {
   outcome: LocationOutcome;
@@ -76,6 +94,7 @@ function blankExifBlock(bytes: Uint8Array): boolean {
 /** JPEG: the APP1 segments before the first SOS, each at most 64 KiB. */
 const jpegPatches: Walker = async (read, size) => {
   const patches: BytePatch[] = [];
+  const extended: ExtendedXmpPart[] = [];
   let at = 2;
   while (at + 4 <= size) {
     const h = await readExactly(read, at, 4);
@@ -95,12 +114,62 @@ const jpegPatches: Walker = async (read, size) => {
     if (marker === 0xe1) {
       const segment = await readExactly(read, at + 4, length - 2);
       if (ascii(segment, 0, 6) === EXIF_PREFIX) patchBlock(patches, segment, at + 4, (b) => blankExifGps(b, 6, b.length));
-      else if (ascii(segment, 0, XMP_PREFIX.length) === XMP_PREFIX) patchBlock(patches, segment, at + 4, (b) => blankXmpGps(b, XMP_PREFIX.length, b.length));
+      else if (ascii(segment, 0, XMP_PREFIX.length) === XMP_PREFIX) patchBlock(patches, segment, at + 4, (b) => blankXmpLocation(b, XMP_PREFIX.length, b.length));
+      else if (ascii(segment, 0, EXTENDED_XMP_PREFIX.length) === EXTENDED_XMP_PREFIX) extended.push(extendedXmpPart(segment, at + 4));
     }
     at += 2 + length;
   }
+  patches.push(...extendedXmpPatches(extended));
   return { outcome: 'none', patches };
 };
+
+/**
+ * Extended XMP: a packet too large for one segment, split over APP1 segments that each carry the packet's
+ * GUID (32 hex digits), its full length and the part's offset in it. The parts are put back together, the
+ * packet is blanked as one (a property may straddle two parts), and each changed part becomes a patch.
+ */
+const EXTENDED_XMP_PREFIX = 'http://ns.adobe.com/xmp/extension/\0';
+
+interface ExtendedXmpPart {
+  guid: string;
+  fullLength: number;
+  offset: number;
+  data: Uint8Array;
+  /** Where `data` starts in the file. */
+  at: number;
+}
+
+function extendedXmpPart(segment: Uint8Array, at: number): ExtendedXmpPart {
+  const head = EXTENDED_XMP_PREFIX.length;
+  if (segment.length < head + 40) throw new Unreadable('extended XMP header');
+  const view = new DataView(segment.buffer, segment.byteOffset, segment.byteLength);
+  const start = head + 40;
+  return { guid: ascii(segment, head, 32), fullLength: view.getUint32(head + 32), offset: view.getUint32(head + 36), data: segment.subarray(start), at: at + start };
+}
+
+function extendedXmpPatches(parts: readonly ExtendedXmpPart[]): BytePatch[] {
+  const patches: BytePatch[] = [];
+  const byPacket = new Map<string, ExtendedXmpPart[]>();
+  for (const p of parts) byPacket.set(p.guid, [...(byPacket.get(p.guid) ?? []), p]);
+  for (const group of byPacket.values()) {
+    const fullLength = group[0]!.fullLength;
+    if (fullLength > MAX_BLOCK_BYTES || group.some((p) => p.fullLength !== fullLength || p.offset + p.data.length > fullLength)) {
+      throw new Unreadable('extended XMP parts do not fit their packet');
+    }
+    const packet = new Uint8Array(fullLength);
+    for (const p of group) packet.set(p.data, p.offset);
+    const blanked = packet.slice();
+    if (!blankXmpLocation(blanked, 0, blanked.length)) continue;
+    for (const p of group) {
+      const patch = diffPatch(p.data, blanked.subarray(p.offset, p.offset + p.data.length), p.at);
+      if (patch) patches.push(patch);
+    }
+  }
+  return patches;
+}
+
+/** The keyword of the text chunks that hold an XMP packet. */
+const PNG_XMP = 'XML:com.adobe.xmp';
 
 /** Text chunks that hold EXIF or XMP hex-encoded in zlib (ImageMagick's old way): not editable in place. */
 const RAW_PROFILE = /^Raw profile type (exif|app1|xmp)$/i;
@@ -122,12 +191,16 @@ const pngPatches: Walker = async (read, size) => {
       const data = chunk.subarray(4);
       const keyword = ascii(data, 0, Math.max(0, data.indexOf(0)));
       if (type !== 'eXIf' && RAW_PROFILE.test(keyword)) outcome = 'unsupported';
+      // An XMP packet stored compressed cannot be blanked in place.
+      if (type === 'zTXt' && keyword === PNG_XMP) outcome = 'unsupported';
       const blank =
         type === 'eXIf'
           ? (c: Uint8Array) => blankExifBlock(c.subarray(4))
-          : type === 'iTXt' && keyword === 'XML:com.adobe.xmp'
+          : type === 'iTXt' && keyword === PNG_XMP
             ? (c: Uint8Array) => blankPngXmp(c.subarray(4))
-            : null;
+            : type === 'tEXt' && keyword === PNG_XMP
+              ? (c: Uint8Array) => blankXmpLocation(c, 4 + keyword.length + 1, c.length)
+              : null;
       if (blank) {
         const copy = chunk.slice();
         if (blank(copy)) {
@@ -158,7 +231,7 @@ function blankPngXmp(data: Uint8Array): boolean {
   at = data.indexOf(0, at) + 1;
   at = data.indexOf(0, at) + 1;
   if (at <= 0) throw new Unreadable('iTXt fields');
-  return blankXmpGps(data, at, data.length);
+  return blankXmpLocation(data, at, data.length);
 }
 
 /** WebP: the RIFF chunks; `EXIF` and `XMP ` read whole. */
@@ -173,7 +246,7 @@ const webpPatches: Walker = async (read, size) => {
     const length = new DataView(h.buffer, h.byteOffset).getUint32(4, true);
     if (at + 8 + length > end) throw new Unreadable('chunk runs past the end');
     if (type === 'EXIF') patchBlock(patches, await readExactly(read, at + 8, length), at + 8, blankExifBlock);
-    else if (type === 'XMP ') patchBlock(patches, await readExactly(read, at + 8, length), at + 8, (b) => blankXmpGps(b, 0, b.length));
+    else if (type === 'XMP ') patchBlock(patches, await readExactly(read, at + 8, length), at + 8, (b) => blankXmpLocation(b, 0, b.length));
     at += 8 + length + (length & 1);
   }
   return { outcome: 'none', patches };

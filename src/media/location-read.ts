@@ -1,6 +1,13 @@
 /** Reading a file's metadata blocks by offset, and the patches made from them (location-patches.ts). */
 import { Unreadable } from './location-blanking';
-import type { LocationOutcome } from './strip-location';
+
+export type LocationOutcome =
+  /** Location was found and blanked. */
+  | 'removed'
+  /** The file held no location. */
+  | 'none'
+  /** Not a format whose metadata can be edited in place here, or its structure could not be followed. */
+  | 'unsupported';
 
 /** Replacement bytes for `[offset, offset + bytes.length)` of the file. */
 export interface BytePatch {

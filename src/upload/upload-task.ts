@@ -2,7 +2,7 @@ import type { UploadCheckpoint } from '../backend/ports';
 import { AppError, type SerializedAppError } from '../lib/app-error';
 import type { BytePatch } from '../media/location-read';
 import type { ProcessedMedia, SniffedType } from '../media/media-types';
-import type { LocationOutcome } from '../media/strip-location';
+import type { LocationOutcome } from '../media/location-read';
 
 /**
  * One file on its way into an album (PRODUCT.md §4):
