@@ -6,62 +6,11 @@
  */
 import { blankExifGps, blankXmpLocation, Unreadable } from './location-blanking';
 import { ascii, diffPatch, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { boxes, toSafe, topLevel, type Box } from './location-boxes';
+import { moviePatches } from './location-movie';
 
 const HEIF_BRANDS = new Set(['mif1', 'msf1', 'heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'avif', 'avis', 'mif2', 'miaf']);
 const XMP_TYPES = new Set(['application/rdf+xml', 'application/xmp+xml']);
-
-interface Box {
-  type: string;
-  /** Where the box's content starts and ends, relative to the buffer or the file. */
-  start: number;
-  end: number;
-}
-
-/** The child boxes of bytes[from, to). */
-function boxes(bytes: Uint8Array, from: number, to: number): Box[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out: Box[] = [];
-  let at = from;
-  while (at + 8 <= to) {
-    let size = view.getUint32(at);
-    let header = 8;
-    if (size === 1) {
-      if (at + 16 > to) throw new Unreadable('box header');
-      size = toSafe(view.getBigUint64(at + 8));
-      header = 16;
-    } else if (size === 0) size = to - at;
-    if (size < header || at + size > to) throw new Unreadable('box runs past its parent');
-    out.push({ type: ascii(bytes, at + 4, 4), start: at + header, end: at + size });
-    at += size;
-  }
-  return out;
-}
-
-function toSafe(n: bigint): number {
-  if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new Unreadable('offset too large');
-  return Number(n);
-}
-
-/** The top-level boxes of the file: only their headers are read. */
-async function topLevel(read: ReadAt, size: number): Promise<(Box & { at: number })[]> {
-  const out: (Box & { at: number })[] = [];
-  let at = 0;
-  while (at + 8 <= size) {
-    const h = await readExactly(read, at, 8);
-    const view = new DataView(h.buffer, h.byteOffset);
-    let length = view.getUint32(0);
-    let header = 8;
-    if (length === 1) {
-      const large = await readExactly(read, at + 8, 8);
-      length = toSafe(new DataView(large.buffer, large.byteOffset).getBigUint64(0));
-      header = 16;
-    } else if (length === 0) length = size - at;
-    if (length < header || at + length > size) throw new Unreadable('box runs past the end');
-    out.push({ type: ascii(h, 4, 4), at, start: at + header, end: at + length });
-    at += length;
-  }
-  return out;
-}
 
 interface Extent {
   /** 0: an offset in the file; 1: an offset in the meta box's idat. */
@@ -77,8 +26,8 @@ export async function heifPatches(read: ReadAt, size: number): Promise<Walked> {
   const brands = await readExactly(read, ftyp.start, ftyp.end - ftyp.start);
   const names = [ascii(brands, 0, 4)];
   for (let i = 8; i + 4 <= brands.length; i += 4) names.push(ascii(brands, i, 4));
-  // Other ISOBMFF files (MP4, MOV, 3GP) keep location elsewhere: not handled here.
-  if (!names.some((b) => HEIF_BRANDS.has(b))) return { outcome: 'unsupported', patches: [] };
+  // Other ISOBMFF files (MP4, MOV, 3GP) keep location in the movie's boxes.
+  if (!names.some((b) => HEIF_BRANDS.has(b))) return moviePatches(read, top);
   const metaBox = top.find((b) => b.type === 'meta');
   if (!metaBox) return { outcome: 'none', patches: [] };
   const meta = await readExactly(read, metaBox.start, metaBox.end - metaBox.start);

@@ -29,6 +29,20 @@ function hugeFile(head: Uint8Array, size: number): { file: Blob; bytesRead: () =
   return { file, bytesRead: () => read };
 }
 
+/** The smallest MP4 ExifTool writes metadata into: a file type, a movie header, and a little media data. */
+function movie(): Uint8Array {
+  const box = (type: string, ...content: Buffer[]) => {
+    const body = Buffer.concat(content);
+    const size = Buffer.alloc(4);
+    size.writeUInt32BE(8 + body.length);
+    return Buffer.concat([size, Buffer.from(type, 'latin1'), body]);
+  };
+  const u32 = (...values: number[]) => Buffer.concat(values.map((v) => { const b = Buffer.alloc(4); b.writeUInt32BE(v >>> 0); return b; }));
+  // Version and flags, times, time scale 1000, duration, rate 1.0, volume 1.0, reserved, identity matrix, next track.
+  const mvhd = box('mvhd', u32(0, 0, 0, 1000, 0, 0x10000), Buffer.from([1, 0]), Buffer.alloc(10), u32(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000), Buffer.alloc(24), u32(2));
+  return new Uint8Array(Buffer.concat([box('ftyp', Buffer.from('isom'), u32(0x200), Buffer.from('isommp41')), box('moov', mvhd), box('mdat', Buffer.alloc(16))]));
+}
+
 /** A PNG made of `chunks` ([type, data]) after the signature, each with its CRC. */
 function png(chunks: [string, Uint8Array][]): Uint8Array {
   const parts: Buffer[] = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])];
@@ -79,8 +93,8 @@ describe('findLocationPatches', () => {
       expect((await findLocationPatches(blob(fixture(name)))).outcome, name).toBe('unsupported');
     }
     expect((await findLocationPatches(blob(fixture('orientation-1.jpg').subarray(0, 40)))).outcome).toBe('unsupported');
-    // An MP4 (ISO base media, but not HEIF) keeps its place in boxes not handled here.
-    const mp4 = new Uint8Array([0, 0, 0, 20, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...Buffer.from('mp41'), 0, 0, 0, 8, ...Buffer.from('mdat')]);
+    // An MP4 whose movie box runs past the end of the file.
+    const mp4 = new Uint8Array([0, 0, 0, 20, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...Buffer.from('mp41'), 0, 0, 1, 0, ...Buffer.from('moov')]);
     expect((await findLocationPatches(blob(mp4))).outcome).toBe('unsupported');
     // A PNG chunk that claims more bytes than the file has.
     const cut = png([['IHDR', new Uint8Array(13)]]);
@@ -126,6 +140,35 @@ describe('findLocationPatches', () => {
         expect(tags, name).toMatchObject({ 'XMP-dc:Title': 'Tour', 'XMP-xmp:Rating': 4 });
         expect((await findLocationPatches(blob(stripped))).outcome, name).toBe('none');
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('takes the place out of a video: user data, QuickTime keys and XMP, the movie otherwise as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shoebox-movie-'));
+    try {
+      const path = join(dir, 'clip.mp4');
+      writeFileSync(path, movie());
+      execFileSync('exiftool', [
+        '-q', '-overwrite_original',
+        '-UserData:GPSCoordinates=38.7139, -9.1394, 35', '-Keys:GPSCoordinates=38.7139, -9.1394', '-Keys:LocationName=Alfama',
+        '-XMP-photoshop:City=Lisbon', '-XMP-exif:GPSLatitude=38.7139', '-XMP-dc:Title=Tour', '-Keys:Title=Tour',
+        path,
+      ]);
+      const placed = new Uint8Array(readFileSync(path));
+      const { outcome, patches } = await findLocationPatches(blob(placed));
+      expect(outcome).toBe('removed');
+      const stripped = new Uint8Array(await withPatches(blob(placed), patches).arrayBuffer());
+      expect(stripped.length).toBe(placed.length);
+      writeFileSync(path, stripped);
+      const [tags] = JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[];
+      const placeTags = Object.entries(tags!).filter(([k, v]) => /GPS|City|Location/i.test(k) || /Lisbon|Alfama|38 deg|38\.71/.test(String(v)));
+      expect(placeTags).toEqual([]);
+      expect(tags).toMatchObject({ 'XMP-dc:Title': 'Tour', 'Keys:Title': 'Tour', 'QuickTime:TimeScale': 1000 });
+      expect(tags).not.toHaveProperty('ExifTool:Warning');
+      expect(Buffer.from(stripped).includes('38.7139')).toBe(false);
+      expect((await findLocationPatches(blob(stripped))).outcome).toBe('none');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
