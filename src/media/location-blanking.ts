@@ -9,7 +9,7 @@ export class Unreadable extends Error {}
 
 const GPS_INFO_TAG = 0x8825;
 /** Bytes per value of each TIFF field type (1 BYTE … 12 DOUBLE); unknown types count as 1. */
-const TYPE_SIZE = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8];
+export const TYPE_SIZE = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8];
 
 /** Blanks the GPS IFD of the TIFF structure in bytes[tiff, end). True when there was one with entries. */
 export function blankExifGps(bytes: Uint8Array, tiff: number, end: number): boolean {

@@ -29,6 +29,34 @@ function hugeFile(head: Uint8Array, size: number): { file: Blob; bytesRead: () =
   return { file, bytesRead: () => read };
 }
 
+/** A 1 × 1 grey TIFF, little-endian, uncompressed: the smallest ExifTool writes metadata into. */
+function tiff(): Uint8Array {
+  // Width, height, bits, compression, photometric, strip offset, samples, rows per strip, strip bytes.
+  const entries: [number, number, number][] = [[256, 3, 1], [257, 3, 1], [258, 3, 8], [259, 3, 1], [262, 3, 1], [273, 4, 0], [277, 3, 1], [278, 3, 1], [279, 4, 1]];
+  const out = Buffer.alloc(8 + 2 + entries.length * 12 + 4 + 1);
+  out.write('II*\0', 0, 'latin1');
+  out.writeUInt32LE(8, 4);
+  out.writeUInt16LE(entries.length, 8);
+  entries.forEach(([tag, type, value], i) => {
+    const at = 10 + i * 12;
+    out.writeUInt16LE(tag, at);
+    out.writeUInt16LE(type, at + 2);
+    out.writeUInt32LE(1, at + 4);
+    const v = tag === 273 ? out.length - 1 : value;
+    if (type === 3) out.writeUInt16LE(v, at + 8);
+    else out.writeUInt32LE(v, at + 8);
+  });
+  out[out.length - 1] = 0x80;
+  return new Uint8Array(out);
+}
+
+/** A JPEG XL container (signature, file type, a codestream box) into which ExifTool writes Exif and xml boxes. */
+function jxlContainer(): Uint8Array {
+  const box = (type: string, body: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, 8 + body.length]), Buffer.from(type, 'latin1'), body]);
+  const signature = Buffer.from('0000000c4a584c200d0a870a', 'hex');
+  return new Uint8Array(Buffer.concat([signature, box('ftyp', Buffer.from('jxl \0\0\0\0jxl ', 'latin1')), box('jxlc', Buffer.from([0xff, 0x0a]))]));
+}
+
 /** The smallest MP4 ExifTool writes metadata into: a file type, a movie header, and a little media data. */
 function movie(): Uint8Array {
   const box = (type: string, ...content: Buffer[]) => {
@@ -110,13 +138,20 @@ describe('findLocationPatches', () => {
     expect(await findLocationPatches(blob(file))).toEqual({ outcome: 'unsupported', patches: [] });
   });
 
-  it('takes every place ExifTool writes out of a JPEG, a PNG and a WebP: EXIF GPS, XMP GPS, city, state, country, IPTC locations', async () => {
+  it('takes every place ExifTool writes out of a JPEG, PNG, WebP, TIFF and JPEG XL: EXIF GPS, XMP GPS, city, state, country, IPTC locations', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shoebox-places-'));
     const places = ['Lisbon', 'Lisboa', 'Alfama', 'Porto', 'Portugal', '38 deg', '9 deg'];
     try {
-      for (const name of ['xmp.jpg', 'transparent.png', 'small.webp']) {
+      const files: [string, Uint8Array][] = [
+        ['xmp.jpg', fixture('xmp.jpg')],
+        ['transparent.png', fixture('transparent.png')],
+        ['small.webp', fixture('small.webp')],
+        ['gray.tif', tiff()],
+        ['tiny.jxl', jxlContainer()],
+      ];
+      for (const [name, bytes] of files) {
         const path = join(dir, name);
-        writeFileSync(path, fixture(name));
+        writeFileSync(path, bytes);
         execFileSync('exiftool', [
           '-q', '-overwrite_original',
           '-GPSLatitude=38.7139', '-GPSLatitudeRef=N', '-GPSLongitude=9.1394', '-GPSLongitudeRef=W',

@@ -19,12 +19,20 @@
  *   - WebP: the RIFF `EXIF` and `XMP ` chunks.
  *   - HEIF (HEIC, AVIF): the `Exif` item and the XMP `mime` item found through the meta box's iinf and iloc;
  *     an Exif item starts with the offset of its TIFF header.
+ *   - TIFF and DNG: the file is the TIFF structure itself; its GPS IFD and its XMP (tag 700), read by offset
+ *     (location-tiff.ts).
+ *   - JPEG XL: the container's `Exif` and `xml ` boxes; one compressed in a `brob` box is unsupported. A bare
+ *     codestream holds no metadata.
+ *   - MP4 and MOV: the movie box's user data, QuickTime keys and XMP ([Note: Location in a video] in
+ *     location-movie.ts).
  * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
  * patches (offset + bytes, kept with the upload task), and the original sent is `new Blob([slice, patch,
  * slice, …])` over the user's file, so a 4 GB file costs a few kilobytes of memory.
  */
 import { blankExifGps, blankXmpLocation, Unreadable } from './location-blanking';
+import { topLevel } from './location-boxes';
 import { heifPatches } from './location-heif';
+import { tiffPatches } from './location-tiff';
 import { ascii, blobReader, diffPatch, MAX_BLOCK_BYTES, readExactly, type BytePatch, type LocationOutcome, type ReadAt, type Walked } from './location-read';
 
 export type { BytePatch, LocationOutcome } from './location-read';
@@ -40,13 +48,30 @@ export async function findLocationPatches(blob: Blob): Promise<LocationPatches> 
   const read = blobReader(blob);
   const size = blob.size;
   const head = await read(0, 16);
-  const walker = isJpeg(head) ? jpegPatches : isPng(head) ? pngPatches : isWebp(head) ? webpPatches : isIsobmff(head) ? heifPatches : null;
+  // A bare JPEG XL codestream has nowhere to keep metadata.
+  if (head[0] === 0xff && head[1] === 0x0a) return { outcome: 'none', patches: [] };
+  const walker = isJpeg(head)
+    ? jpegPatches
+    : isPng(head)
+      ? pngPatches
+      : isWebp(head)
+        ? webpPatches
+        : isJxlContainer(head)
+          ? jxlPatches
+          : isIsobmff(head)
+            ? heifPatches
+            : isTiff(head)
+              ? tiffPatches
+              : null;
   if (!walker) return { outcome: 'unsupported', patches: [] };
   try {
     const found = await walker(read, size);
     // A block that may hold a place and cannot be edited: the whole file is kept as it is, and says so.
     if (found.outcome === 'unsupported') return { outcome: 'unsupported', patches: [] };
-    return found.patches.length > 0 ? { outcome: 'removed', patches: found.patches.sort((a, b) => a.offset - b.offset) } : { outcome: found.outcome, patches: [] };
+    const patches = found.patches.sort((a, b) => a.offset - b.offset);
+    // Blocks that overlap point into each other: a structure not to be trusted.
+    if (patches.some((p, i) => i > 0 && p.offset < patches[i - 1]!.offset + patches[i - 1]!.bytes.length)) return { outcome: 'unsupported', patches: [] };
+    return patches.length > 0 ? { outcome: 'removed', patches } : { outcome: found.outcome, patches: [] };
   } catch (e) {
     if (e instanceof Unreadable) return { outcome: 'unsupported', patches: [] };
     throw e;
@@ -73,6 +98,8 @@ const isJpeg = (h: Uint8Array) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xf
 const isPng = (h: Uint8Array) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => h[i] === b);
 const isWebp = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'WEBP';
 const isIsobmff = (h: Uint8Array) => ascii(h, 4, 4) === 'ftyp';
+const isJxlContainer = (h: Uint8Array) => ascii(h, 4, 8) === 'JXL \r\n\x87\n';
+const isTiff = (h: Uint8Array) => ascii(h, 0, 4) === 'II*\0' || ascii(h, 0, 4) === 'MM\0*';
 
 const EXIF_PREFIX = 'Exif\0\0';
 const XMP_PREFIX = 'http://ns.adobe.com/xap/1.0/\0';
@@ -250,6 +277,30 @@ const webpPatches: Walker = async (read, size) => {
     at += 8 + length + (length & 1);
   }
   return { outcome: 'none', patches };
+};
+
+/**
+ * JPEG XL in its container: ISO base media boxes, `Exif` (the offset of its TIFF header, then the TIFF
+ * structure) and `xml ` (XMP). A `brob` box holds another box compressed with Brotli: one that holds EXIF or
+ * XMP cannot be blanked in place.
+ */
+const jxlPatches: Walker = async (read, size) => {
+  const patches: BytePatch[] = [];
+  let outcome: Walked['outcome'] = 'none';
+  for (const box of await topLevel(read, size)) {
+    if (box.type === 'brob') {
+      const inner = ascii(await readExactly(read, box.start, 4), 0, 4);
+      if (inner === 'Exif' || inner === 'xml ') outcome = 'unsupported';
+    } else if (box.type === 'Exif') {
+      patchBlock(patches, await readExactly(read, box.start, box.end - box.start), box.start, (b) => {
+        if (b.length < 4) throw new Unreadable('Exif box');
+        return blankExifGps(b, 4 + new DataView(b.buffer, b.byteOffset).getUint32(0), b.length);
+      });
+    } else if (box.type === 'xml ') {
+      patchBlock(patches, await readExactly(read, box.start, box.end - box.start), box.start, (b) => blankXmpLocation(b, 0, b.length));
+    }
+  }
+  return { outcome, patches };
 };
 
 let CRC_TABLE: Uint32Array | null = null;

@@ -1,0 +1,64 @@
+/**
+ * Location in TIFF files (and DNG, which is TIFF): the file is itself the TIFF structure a JPEG's EXIF block
+ * holds, so its first IFD points to the GPS IFD, and its XMP is the value of tag 700 (XMLPacket). They are read
+ * by offset, never the whole file (a DNG is tens of megabytes): the GPS IFD's entries and the values they point
+ * to become zeros, as in location-blanking.ts, and the XMP packet is blanked as in every other format.
+ */
+import { blankXmpLocation, TYPE_SIZE, Unreadable } from './location-blanking';
+import { diffPatch, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+
+const GPS_INFO_TAG = 0x8825;
+const XMP_TAG = 700;
+
+export async function tiffPatches(read: ReadAt, size: number): Promise<Walked> {
+  const head = await readExactly(read, 0, 8);
+  const le = head[0] === 0x49;
+  // BigTIFF (version 43) has eight-byte offsets: not handled here.
+  if (field(head, 2, 2, le) !== 42) throw new Unreadable('not a classic TIFF');
+  const within = (offset: number, length: number) => {
+    if (offset + length > size) throw new Unreadable('structure runs past the end');
+    return offset;
+  };
+  const ifd0 = field(head, 4, 4, le);
+  const count0 = field(await readExactly(read, within(ifd0, 2), 2), 0, 2, le);
+  const entries = await readExactly(read, within(ifd0 + 2, count0 * 12), count0 * 12);
+  let gps: number | null = null;
+  let xmp: { offset: number; length: number } | null = null;
+  for (let i = 0; i < count0; i++) {
+    const tag = field(entries, i * 12, 2, le);
+    if (tag === GPS_INFO_TAG) gps = field(entries, i * 12 + 8, 4, le);
+    if (tag === XMP_TAG) {
+      const length = (TYPE_SIZE[field(entries, i * 12 + 2, 2, le)] ?? 1) * field(entries, i * 12 + 4, 4, le);
+      xmp = { offset: length > 4 ? field(entries, i * 12 + 8, 4, le) : ifd0 + 2 + i * 12 + 8, length };
+    }
+  }
+  const patches: BytePatch[] = [];
+  if (gps !== null) patches.push(...(await gpsPatches(read, within(gps, 2), le, within)));
+  if (xmp && xmp.length > 0) {
+    const block = await readExactly(read, within(xmp.offset, xmp.length), xmp.length);
+    const copy = block.slice();
+    const patch = blankXmpLocation(copy, 0, copy.length) ? diffPatch(block, copy, xmp.offset) : null;
+    if (patch) patches.push(patch);
+  }
+  return { outcome: 'none', patches };
+}
+
+/** Zeros for the GPS IFD at `at` and every value it points to; none when it names no place. */
+async function gpsPatches(read: ReadAt, at: number, le: boolean, within: (offset: number, length: number) => number): Promise<BytePatch[]> {
+  const count = field(await readExactly(read, at, 2), 0, 2, le);
+  if (count === 0) return [];
+  const entries = await readExactly(read, within(at + 2, count * 12), count * 12);
+  // A version alone names no place.
+  if (count === 1 && field(entries, 0, 2, le) === 0) return [];
+  const patches: BytePatch[] = [{ offset: at, bytes: new Uint8Array(2 + count * 12) }];
+  for (let i = 0; i < count; i++) {
+    const length = (TYPE_SIZE[field(entries, i * 12 + 2, 2, le)] ?? 1) * field(entries, i * 12 + 4, 4, le);
+    if (length > 4) patches.push({ offset: within(field(entries, i * 12 + 8, 4, le), length), bytes: new Uint8Array(length) });
+  }
+  return patches;
+}
+
+function field(bytes: Uint8Array, at: number, size: 2 | 4, le: boolean): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return size === 2 ? view.getUint16(at, le) : view.getUint32(at, le);
+}
