@@ -5,7 +5,7 @@
  * boxes' headers, the meta box and those items are read; the picture's items are never touched.
  */
 import { blankExifGps, blankXmpLocation, Unreadable } from './location-blanking';
-import { ascii, diffPatch, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { ascii, patchBlock, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
 import { boxes, toSafe, topLevel, type Box } from './location-boxes';
 import { moviePatches } from './location-movie';
 
@@ -52,18 +52,14 @@ export async function heifPatches(read: ReadAt, size: number): Promise<Walked> {
     if (extent.method === 0) fileOffset = extent.offset;
     else if (extent.method === 1 && idat && extent.offset + extent.length <= idat.end - idat.start) fileOffset = metaBox.start + idat.start + extent.offset;
     else throw new Unreadable('metadata item stored in a way not handled');
-    const block = await readExactly(read, fileOffset, extent.length);
-    const copy = block.slice();
-    let changed: boolean;
-    if (kind === 'exif') {
+    patchBlock(patches, await readExactly(read, fileOffset, extent.length), fileOffset, (copy) => {
+      if (kind === 'xmp') return blankXmpLocation(copy, 0, copy.length);
       // ExifDataBlock: a 32-bit offset to the TIFF header, counted from the end of that field.
       if (copy.length < 4) throw new Unreadable('Exif item');
       const tiff = 4 + new DataView(copy.buffer).getUint32(0);
       if (tiff >= copy.length) throw new Unreadable('Exif item');
-      changed = blankExifGps(copy, tiff, copy.length);
-    } else changed = blankXmpLocation(copy, 0, copy.length);
-    const patch = changed ? diffPatch(block, copy, fileOffset) : null;
-    if (patch) patches.push(patch);
+      return blankExifGps(copy, tiff, copy.length);
+    });
   }
   return { outcome: 'none', patches };
 }

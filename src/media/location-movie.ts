@@ -14,7 +14,7 @@
  */
 import { blankXmpLocation, Unreadable } from './location-blanking';
 import { boxes, type Box } from './location-boxes';
-import { ascii, diffPatch, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { ascii, patchBlock, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 const XMP_UUID = 'be7acfcb97a942e89c71999491e3afac';
 /** Boxes that hold only boxes, on the way to user data and metadata. */
@@ -27,21 +27,11 @@ export async function moviePatches(read: ReadAt, top: readonly (Box & { at: numb
   for (const box of top) {
     if (box.type === 'moov') {
       const header = box.start - box.at;
-      const original = await readExactly(read, box.at, box.end - box.at);
-      const copy = original.slice();
-      if (blankMovie(copy, header, copy.length)) {
-        const patch = diffPatch(original, copy, box.at);
-        if (patch) patches.push(patch);
-      }
+      patchBlock(patches, await readExactly(read, box.at, box.end - box.at), box.at, (b) => blankMovie(b, header, b.length));
     } else if (box.type === 'uuid' && box.end - box.start >= 16) {
       const id = await readExactly(read, box.start, 16);
       if ([...id].map((b) => b.toString(16).padStart(2, '0')).join('') !== XMP_UUID) continue;
-      const original = await readExactly(read, box.start + 16, box.end - box.start - 16);
-      const copy = original.slice();
-      if (blankXmpLocation(copy, 0, copy.length)) {
-        const patch = diffPatch(original, copy, box.start + 16);
-        if (patch) patches.push(patch);
-      }
+      patchBlock(patches, await readExactly(read, box.start + 16, box.end - box.start - 16), box.start + 16, (b) => blankXmpLocation(b, 0, b.length));
     }
   }
   return { outcome: 'none', patches };

@@ -33,7 +33,7 @@ import { blankExifGps, blankXmpLocation, Unreadable } from './location-blanking'
 import { topLevel } from './location-boxes';
 import { heifPatches } from './location-heif';
 import { tiffPatches } from './location-tiff';
-import { ascii, blobReader, diffPatch, MAX_BLOCK_BYTES, readExactly, type BytePatch, type LocationOutcome, type ReadAt, type Walked } from './location-read';
+import { ascii, blobReader, diffPatch, MAX_BLOCK_BYTES, patchBlock, readExactly, type BytePatch, type LocationOutcome, type ReadAt, type Walked } from './location-read';
 
 export type { BytePatch, LocationOutcome } from './location-read';
 
@@ -103,14 +103,6 @@ const isTiff = (h: Uint8Array) => ascii(h, 0, 4) === 'II*\0' || ascii(h, 0, 4) =
 
 const EXIF_PREFIX = 'Exif\0\0';
 const XMP_PREFIX = 'http://ns.adobe.com/xap/1.0/\0';
-
-/** Blanks a block read at `offset` with `blank` and adds the patch for what changed. */
-function patchBlock(patches: BytePatch[], block: Uint8Array, offset: number, blank: (copy: Uint8Array) => boolean): void {
-  const copy = block.slice();
-  if (!blank(copy)) return;
-  const patch = diffPatch(block, copy, offset);
-  if (patch) patches.push(patch);
-}
 
 /** The TIFF structure of an EXIF block that may start with `Exif\0\0` (as in WebP and some PNGs) or not. */
 function blankExifBlock(bytes: Uint8Array): boolean {

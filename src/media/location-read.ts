@@ -43,6 +43,14 @@ export function diffPatch(before: Uint8Array, after: Uint8Array, offset: number)
   return { offset: offset + first, bytes: after.slice(first, last + 1) };
 }
 
+/** Blanks a copy of `block` (read at `offset`) with `blank` and adds the patch for what changed. */
+export function patchBlock(patches: BytePatch[], block: Uint8Array, offset: number, blank: (copy: Uint8Array) => boolean): void {
+  const copy = block.slice();
+  if (!blank(copy)) return;
+  const patch = diffPatch(block, copy, offset);
+  if (patch) patches.push(patch);
+}
+
 /** What a walker found: the patches, or why there are none (`none`, or `unsupported` for a block it cannot edit). */
 export interface Walked {
   outcome: Exclude<LocationOutcome, 'removed'>;

@@ -5,7 +5,7 @@
  * to become zeros, as in location-blanking.ts, and the XMP packet is blanked as in every other format.
  */
 import { blankXmpLocation, TYPE_SIZE, Unreadable } from './location-blanking';
-import { diffPatch, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { patchBlock, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 const GPS_INFO_TAG = 0x8825;
 const XMP_TAG = 700;
@@ -36,9 +36,7 @@ export async function tiffPatches(read: ReadAt, size: number): Promise<Walked> {
   if (gps !== null) patches.push(...(await gpsPatches(read, within(gps, 2), le, within)));
   if (xmp && xmp.length > 0) {
     const block = await readExactly(read, within(xmp.offset, xmp.length), xmp.length);
-    const copy = block.slice();
-    const patch = blankXmpLocation(copy, 0, copy.length) ? diffPatch(block, copy, xmp.offset) : null;
-    if (patch) patches.push(patch);
+    patchBlock(patches, block, xmp.offset, (b) => blankXmpLocation(b, 0, b.length));
   }
   return { outcome: 'none', patches };
 }
