@@ -53,6 +53,8 @@ export class LocalRealtime implements RealtimePort {
   private readonly profileListeners = new Set<() => void>();
   private heartbeat: ReturnType<typeof setInterval> | null = null;
   private closed = false;
+  /** Albums (and `null`, the person's own changes) someone in this tab listens to, from their first join on. */
+  private readonly listening = new Set<string | null>();
 
   constructor(
     channelName: string,
@@ -65,6 +67,7 @@ export class LocalRealtime implements RealtimePort {
 
   subscribe(albumId: string | null, handlers: RealtimeHandlers): Unsubscribe {
     const sub: Subscription = { albumId, handlers };
+    const missed = !this.listening.has(albumId);
     this.subs.add(sub);
     if (albumId !== null) {
       if (!this.ownSince.has(albumId)) {
@@ -78,13 +81,20 @@ export class LocalRealtime implements RealtimePort {
       }
     }
     // Live at once: a BroadcastChannel delivers everything posted after it was made, and this tab's own
-    // changes go straight to its subscribers, so nothing is ever missed.
-    if (handlers.onJoined) queueMicrotask(() => this.subs.has(sub) && call(() => handlers.onJoined?.({ mayHaveMissed: false })));
+    // changes go straight to its subscribers, so nothing is missed while someone listens. But what the screens
+    // of those who start listening hold may have been read before (kept in the query cache while the person
+    // was on another screen): like the Supabase adapter's join, the first join of the album says it may have
+    // missed changes, and a subscriber who comes once it is live is told it did not.
+    queueMicrotask(() => {
+      if (this.subs.has(sub)) this.listening.add(albumId);
+      if (handlers.onJoined && this.subs.has(sub)) call(() => handlers.onJoined?.({ mayHaveMissed: missed }));
+    });
     let done = false;
     return () => {
       if (done) return;
       done = true;
       this.subs.delete(sub);
+      if (![...this.subs].some((s) => s.albumId === albumId)) this.listening.delete(albumId);
       if (albumId !== null && ![...this.subs].some((s) => s.albumId === albumId)) this.leave(albumId);
     };
   }
