@@ -9,10 +9,11 @@ export type ItemStatus = 'uploading' | 'ready' | 'failed';
 export type ItemNotice = 'image/undecodable' | 'image/too-large';
 
 /**
- * What became of the original's location on upload, in an album that removes it: `removed`, or `kept` when
- * the file may hold one that could not be removed in place (it was uploaded as it is). Absent otherwise.
+ * What became of the original's location on upload, in an album that removes it: `removed`; `preview` when
+ * it could not be removed and the person chose to upload the preview instead; `kept` on items uploaded before
+ * such originals were stopped (the file went up as it was). Absent otherwise.
  */
-export type ItemLocationNote = 'removed' | 'kept';
+export type ItemLocationNote = 'removed' | 'preview' | 'kept';
 
 export interface Profile {
   id: string;

@@ -179,6 +179,19 @@ export function shareRetryIn(seconds: number): string {
   return s === 0 ? 'You can try again now.' : `You can try again in ${text}.`;
 }
 
+/**
+ * An original whose location could not be removed, in an album that removes it (`upload/unsupported` with
+ * reason `location`): what it is, and the choices left.
+ */
+export function locationLeftText(previewOnly: boolean): ErrorText {
+  return {
+    title: 'The place where this was taken could not be removed from the file, and this album removes places from originals.',
+    action: previewOnly
+      ? 'Upload its preview only (it carries no location), or skip it.'
+      : 'It has no preview to upload instead: skip it, or add it to an album that keeps locations.',
+  };
+}
+
 /** A share link's guest has added as many files or bytes as the link allows. */
 export const GUEST_LIMIT_REACHED: ErrorText = {
   title: 'You have added as much as this link allows.',

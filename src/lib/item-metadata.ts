@@ -18,7 +18,7 @@ const TEXT_MAX_CHARS = 200;
 const TEXT_KEYS = ['cameraMake', 'cameraModel', 'lens', 'title', 'description', 'label'] as const;
 const NUMBER_KEYS = ['exposureTime', 'fNumber', 'iso', 'focalLength', 'rating'] as const;
 export const NOTICES = ['image/undecodable', 'image/too-large'] as const;
-export const LOCATION_NOTES = ['removed', 'kept'] as const;
+export const LOCATION_NOTES = ['removed', 'preview', 'kept'] as const;
 
 /** At most `max` characters; only the first 2 × max UTF-16 units are looked at, so a 20 MiB text costs nothing. */
 const cut = (text: string, max: number) => (text.length <= max ? text : [...text.slice(0, max * 2)].slice(0, max).join('').trim());

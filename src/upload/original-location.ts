@@ -3,9 +3,9 @@
  * upload].
  */
 import type { UploadBackend } from '../backend/ports';
-import { throwIfAborted } from '../lib/app-error';
+import { AppError, throwIfAborted } from '../lib/app-error';
 import type { findLocationPatches, withPatches } from '../media/location-patches';
-import type { LocationDecision, ProcessedFacts } from './upload-task';
+import { LOCATION_LEFT, type LocationDecision, type ProcessedFacts, type UploadTask } from './upload-task';
 
 // [Note: Originals without location on upload]
 //
@@ -16,8 +16,19 @@ import type { LocationDecision, ProcessedFacts } from './upload-task';
 // patches are stored with the task, so after a reload the same bytes go up: the upload reads the original as
 // `withPatches(source, patches)`, slices of the stored file with a few kilobytes laid over them, never a copy.
 // Previews and thumbnails are drawn on a canvas and encoded anew, so they carry no metadata at all. The item
-// records the outcome (metadata.location: `removed`, or `kept` for a file that may hold a place that could not
-// be removed in place); the viewer's details say so.
+// records the outcome (metadata.location: `removed`, or `preview` below); the viewer's details say so.
+
+// [Note: An original that keeps its place]
+//
+// Some files may hold a place that cannot be removed with certainty: a format the remover does not edit (a
+// camera RAW it cannot follow, a PNG whose XMP is compressed), a block too large or a structure that points
+// into itself. In an album that removes location such an original is never uploaded. Its upload stops before
+// anything is reserved, after its preview is made, with `upload/unsupported` and the reason `location`; the
+// person then chooses, for that file or for all of them at once, to upload the preview only (drawn anew on a
+// canvas: no metadata at all) or to remove it from the queue. The preview then goes up as the item's original:
+// named `<name>.webp` (or `.jpg`), its own size, hash and dimensions, a photo even when the file was a video
+// (its poster), and metadata.location `preview`. Files of kinds that never hold a place (GIF, BMP, SVG, icons;
+// documents) go up as they are. Items uploaded before this (metadata.location `kept`) still say so.
 
 /** How long an album's choice about location is trusted for the files of one batch. */
 const ALBUM_CHOICE_TTL_MS = 30_000;
@@ -73,11 +84,22 @@ export class OriginalLocation {
   }
 }
 
+/** Why this original may not go up as it is, or null: it may hold a place that could not be removed. */
+export function locationRefusal(task: Pick<UploadTask, 'location' | 'original'>, facts: ProcessedFacts): AppError | null {
+  if (task.original === 'preview' || task.location?.outcome !== 'unsupported' || !mayHoldPlace(facts)) return null;
+  return new AppError('upload/unsupported', 'The place where this was taken could not be removed from the file.', {
+    retryable: false,
+    details: { reason: LOCATION_LEFT, previewOnly: facts.hasPreview },
+  });
+}
+
 /** What the item says about its original's location (see [Note: Originals without location on upload]). */
-export function locationNote(task: { location?: LocationDecision | null }, facts: ProcessedFacts): { location?: 'removed' | 'kept' } {
-  const outcome = task.location?.outcome;
-  if (outcome === 'removed') return { location: 'removed' };
-  const mayHoldPlace = facts.kind === 'video' || (facts.kind === 'image' && !PLACELESS_TYPES.has(facts.mime));
-  if (outcome === 'unsupported' && mayHoldPlace) return { location: 'kept' };
-  return {};
+export function locationNote(task: Pick<UploadTask, 'location' | 'original'>): { location?: 'removed' | 'preview' } {
+  if (task.original === 'preview') return { location: 'preview' };
+  return task.location?.outcome === 'removed' ? { location: 'removed' } : {};
+}
+
+/** By the type read from its content: a picture kept as a file (one not decoded, a RAW) may hold a place too. */
+function mayHoldPlace(facts: ProcessedFacts): boolean {
+  return facts.mime.startsWith('video/') || (facts.mime.startsWith('image/') && !PLACELESS_TYPES.has(facts.mime));
 }

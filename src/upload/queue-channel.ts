@@ -3,7 +3,7 @@ import { abortError } from '../lib/app-error';
 import { log } from '../lib/log';
 
 /** What a tab can ask of the queue; the running tab carries it out. */
-export type CommandOp = 'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'pauseAll' | 'resumeAll' | 'clearFinished';
+export type CommandOp = 'pause' | 'resume' | 'cancel' | 'retry' | 'previewOnly' | 'remove' | 'pauseAll' | 'resumeAll' | 'clearFinished';
 
 type ChannelMessage =
   | { type: 'changed'; ids: string[] }

@@ -1,4 +1,6 @@
 import { objectKeys, type UploadBackend, type UploadCheckpoint } from '../backend/ports';
+import { limits } from '../config';
+import type { ItemKind } from '../domain/entities';
 import { AppError, isAbortError, throwIfAborted, toAppError } from '../lib/app-error';
 import { boundItemMetadata } from '../lib/item-metadata';
 import type { hashFile, processMedia } from '../media/media-client';
@@ -14,7 +16,8 @@ import {
   type UploadTask,
 } from './upload-task';
 import { log } from '../lib/log';
-import { locationNote, OriginalLocation } from './original-location';
+import { fitWithin } from '../media/fit-within';
+import { locationNote, locationRefusal, OriginalLocation } from './original-location';
 
 // [Note: Resuming multipart uploads]
 //
@@ -86,6 +89,25 @@ function unlessNotFound(e: unknown): void {
 /** The request got no answer at all (as opposed to an answer that refused it). */
 function noAnswer(e: unknown): boolean {
   return e instanceof AppError && (e.code === 'offline' || e.code === 'backend/unreachable');
+}
+
+/** What goes up as the item's original: the user's file, or its preview (see [Note: An original that keeps its place]). */
+interface SentOriginal {
+  filename: string;
+  mime: string;
+  kind: ItemKind;
+  bytes: number;
+  sha256: string | null;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+}
+
+/** `IMG_1.HEIC` → `IMG_1.webp`: the name of a preview sent in place of its original. */
+function previewName(filename: string, mime: string): string {
+  const dot = filename.lastIndexOf('.');
+  const stem = dot > 0 ? filename.slice(0, dot) : filename;
+  return `${stem}.${mime === 'image/jpeg' ? 'jpg' : 'webp'}`;
 }
 
 function blobRoleOf(role: UploadObjectRole): StoredBlobRole {
@@ -230,20 +252,20 @@ export class TaskRunner {
     await this.tasks.commit(task.id, signal, { processed }, { advance: true, write: (t) => this.tasks.saveProcessed(t, derived) });
   }
 
-  private async planObjects(task: UploadTask, facts: ProcessedFacts): Promise<UploadObject[]> {
+  private async planObjects(task: UploadTask, facts: ProcessedFacts, sent: SentOriginal): Promise<UploadObject[]> {
     const objects: UploadObject[] = [
       {
         role: 'original',
         key: objectKeys.original(task.albumId, task.id),
-        bytes: task.bytes,
-        contentType: facts.mime || 'application/octet-stream',
+        bytes: sent.bytes,
+        contentType: sent.mime || 'application/octet-stream',
         checkpoint: null,
         sentBytes: 0,
         done: false,
       },
     ];
     const derived: [UploadObjectRole, boolean][] = [
-      [facts.kind === 'video' ? 'poster' : 'preview', facts.hasPreview],
+      [sent.kind === 'video' ? 'poster' : 'preview', facts.hasPreview],
       ['thumb', facts.hasThumb],
     ];
     for (const [role, present] of derived) {
@@ -258,24 +280,29 @@ export class TaskRunner {
   private async upload(task: UploadTask, signal: AbortSignal): Promise<void> {
     const facts = task.processed;
     if (!facts) throw new AppError('upload/interrupted', 'The file has not been processed yet.');
+    const refused = locationRefusal(task, facts);
+    if (refused) throw refused;
+    const sent = await this.sentOriginal(task, facts, signal);
     const { itemWrites, files } = this.backend;
     if (!task.reserved || task.objects === null) {
       // Stored before asking: a cancel that loses the answer must still know to free the reservation.
       if (!task.reserved) await this.tasks.commit(task.id, signal, { reserved: true }, { advance: false });
       await itemWrites.reserveItems(
         task.albumId,
-        [{ id: task.id, filename: task.filename, mime: facts.mime, kind: facts.kind, bytes: task.bytes, ...(task.sha256 ? { sha256: task.sha256 } : {}) }],
+        [{ id: task.id, filename: sent.filename, mime: sent.mime, kind: sent.kind, bytes: sent.bytes, ...(sent.sha256 ? { sha256: sent.sha256 } : {}) }],
         { signal },
       );
-      const objects = await this.planObjects(task, facts);
+      const objects = await this.planObjects(task, facts, sent);
       await this.tasks.commit(task.id, signal, { objects }, { advance: false });
     }
     for (const planned of this.tasks.require(task.id).objects ?? []) {
       if (planned.done) continue;
       const original = planned.role === 'original';
-      const blob = original
-        ? await this.location.original(await this.blob(task.id, 'source'), task.location)
-        : await this.blob(task.id, blobRoleOf(planned.role));
+      const blob = !original
+        ? await this.blob(task.id, blobRoleOf(planned.role))
+        : task.original === 'preview'
+          ? await this.blob(task.id, 'preview')
+          : await this.location.original(await this.blob(task.id, 'source'), task.location);
       throwIfAborted(signal);
       await files.upload(
         {
@@ -307,16 +334,18 @@ export class TaskRunner {
 
   private async finalize(task: UploadTask, signal: AbortSignal): Promise<void> {
     const facts = task.processed;
-    if (!facts || !task.sha256) throw new AppError('upload/interrupted', 'The file has not been read yet.');
+    if (!facts) throw new AppError('upload/interrupted', 'The file has not been read yet.');
+    const sent = await this.sentOriginal(task, facts, signal);
+    if (!sent.sha256) throw new AppError('upload/interrupted', 'The file has not been read yet.');
     const objects = task.objects ?? [];
     await this.backend.itemWrites.finalizeItem(
       task.albumId,
       task.id,
       {
-        sha256: task.sha256,
-        width: facts.width,
-        height: facts.height,
-        durationMs: facts.durationMs,
+        sha256: sent.sha256,
+        width: sent.width,
+        height: sent.height,
+        durationMs: sent.durationMs,
         takenAt: facts.takenAt,
         hasPreview: objects.some((o) => (o.role === 'preview' || o.role === 'poster') && o.done),
         hasThumb: objects.some((o) => o.role === 'thumb' && o.done),
@@ -325,7 +354,7 @@ export class TaskRunner {
         metadata: boundItemMetadata({
           ...facts.metadata,
           ...(facts.notice ? { notice: facts.notice } : {}),
-          ...locationNote(task, facts),
+          ...locationNote(task),
         }),
       },
       { signal },
@@ -340,6 +369,23 @@ export class TaskRunner {
         write: (t) => (t.state === 'done' ? this.tasks.saveAndDropBlobs(t) : this.tasks.save(t)),
       },
     );
+  }
+
+  /** The original as the item records it; for a preview sent instead, hashed once and the hash stored. */
+  private async sentOriginal(task: UploadTask, facts: ProcessedFacts, signal: AbortSignal): Promise<SentOriginal> {
+    if (task.original !== 'preview') {
+      return { filename: task.filename, mime: facts.mime, kind: facts.kind, bytes: task.bytes, sha256: task.sha256, width: facts.width, height: facts.height, durationMs: facts.durationMs };
+    }
+    const preview = await this.blob(task.id, 'preview');
+    let sha256 = task.previewSha256 ?? null;
+    if (!sha256) {
+      sha256 = await (await this.mediaFns()).hash(preview, { signal });
+      await this.tasks.commit(task.id, signal, { previewSha256: sha256 }, { advance: false });
+    }
+    const mime = preview.type || 'image/webp';
+    // The preview was drawn fitted within the preview's long edge (src/media/image-pipeline.ts).
+    const size = facts.width && facts.height ? fitWithin(facts.width, facts.height, limits().previewLongEdge) : null;
+    return { filename: previewName(task.filename, mime), mime, kind: 'image', bytes: preview.size, sha256, width: size?.width ?? null, height: size?.height ?? null, durationMs: null };
   }
 
   private onSent(id: string, role: UploadObjectRole, sent: number, signal: AbortSignal): void {

@@ -164,6 +164,10 @@ export class UploadEngine {
   retry(id: string): Promise<void> {
     return this.route('retry', id);
   }
+  /** Sends the preview instead of an original whose location could not be removed (`offersPreviewOnly`). */
+  uploadPreviewOnly(id: string): Promise<void> {
+    return this.route('previewOnly', id);
+  }
   remove(id: string): Promise<void> {
     return this.route('remove', id);
   }
@@ -339,7 +343,8 @@ export class UploadEngine {
         this.scheduler.pump();
         return;
       case 'retry':
-        await this.tasks.change(this.tasks.require(id).id, { type: 'retry' });
+      case 'previewOnly':
+        await this.tasks.change(this.tasks.require(id).id, { type: op });
         this.scheduler.pump();
         return;
       case 'cancel':

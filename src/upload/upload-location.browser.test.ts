@@ -7,7 +7,9 @@
 import exifr from 'exifr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashFile } from '../media/media-client';
-import { allSettled, disposeEngines, gatedProcess, newEngine, readyItems, sameBytes, setup, textFile, until } from '../testing/engine-test-kit';
+import { objectKeys } from '../backend/ports';
+import { AppError } from '../lib/app-error';
+import { allSettled, disposeEngines, gatedProcess, jpeg, newEngine, readyItems, sameBytes, setup, textFile, until } from '../testing/engine-test-kit';
 import { resetLimits } from '../testing/limits';
 
 afterEach(() => {
@@ -26,6 +28,21 @@ function scanStart(bytes: Uint8Array): number {
   let at = 2;
   while (!(bytes[at] === 0xff && bytes[at + 1] === 0xda)) at += 2 + ((bytes[at + 2]! << 8) | bytes[at + 3]!);
   return at;
+}
+
+/**
+ * A 3,000 × 2,000 photo whose XMP names its place in a way the remover cannot blank in place (the EXIF schema
+ * as the default namespace): the remover cannot be sure, so the original must not go up.
+ */
+async function photoWithStubbornPlace(name: string): Promise<File> {
+  const picture = new Uint8Array(await (await jpeg(name, 3000, 2000, 200)).arrayBuffer());
+  const packet = new TextEncoder().encode(
+    'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+      '<rdf:Description xmlns="http://ns.adobe.com/exif/1.0/"><GPSLatitude>48,51.49N</GPSLatitude><GPSLongitude>2,17.67E</GPSLongitude></rdf:Description>' +
+      '</rdf:RDF></x:xmpmeta>',
+  );
+  const app1 = new Uint8Array([0xff, 0xe1, (packet.length + 2) >> 8, (packet.length + 2) & 0xff]);
+  return new File([picture.subarray(0, 2), app1, packet, picture.subarray(2)], name, { type: 'image/jpeg' });
 }
 
 describe('uploading into an album that removes location', () => {
@@ -94,5 +111,49 @@ describe('uploading into an album that removes location', () => {
     expect(await exifr.gps(original)).toBeUndefined();
     expect(item!.sha256).toBe(await hashFile(original));
     expect(item!.metadata.location).toBe('removed');
+  });
+
+  it('stops an original whose place cannot be removed, before anything is stored; the person can send its preview instead', async () => {
+    const { n, backend, album } = await setup();
+    const photo = await photoWithStubbornPlace('IMG_0002.JPG');
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    await engine.enqueue(album.id, [photo, textFile('notes.txt', 'Bring sunscreen.\n')]);
+    const settled = await until(engine, allSettled);
+
+    const stopped = settled.tasks.find((t) => t.filename === 'IMG_0002.JPG')!;
+    expect(stopped.state).toBe('failed');
+    expect(AppError.fromJSON(stopped.error!)).toMatchObject({ code: 'upload/unsupported', retryable: false, details: { reason: 'location', previewOnly: true } });
+    // Nothing of it reached the album: no item, no object. The rest of the batch went on.
+    expect((await readyItems(backend, album.id)).map((i) => i.filename)).toEqual(['notes.txt']);
+    await expect(backend.files.read(objectKeys.original(album.id, stopped.id))).rejects.toThrow();
+
+    await engine.uploadPreviewOnly(stopped.id);
+    await until(engine, (s) => s.tasks.find((t) => t.id === stopped.id)?.state === 'done');
+    const item = (await readyItems(backend, album.id)).find((i) => i.id === stopped.id)!;
+    expect(item).toMatchObject({ filename: 'IMG_0002.webp', mime: 'image/webp', kind: 'image', width: 2048, height: 1365 });
+    expect(item.metadata.location).toBe('preview');
+    expect(await backend.albums.getAlbum(album.id)).toMatchObject({ itemCount: 2 });
+    const original = await backend.files.read(item.originalKey);
+    expect(await sameBytes(original, await backend.files.read(item.previewKey!))).toBe(true);
+    expect(item.bytes).toBe(original.size);
+    expect(item.sha256).toBe(await hashFile(original));
+    expect(await original.text()).not.toMatch(/GPS|48,51/);
+  });
+
+  it('a stopped original without a preview offers none; removing it leaves nothing behind', async () => {
+    const { n, backend, album } = await setup();
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    // Its picture data cut off: no preview can be drawn, and its place cannot be blanked.
+    const whole = await photoWithStubbornPlace('cut.jpg');
+    const cut = new File([whole.slice(0, 1200)], 'cut.jpg', { type: 'image/jpeg' });
+    const [task] = await engine.enqueue(album.id, [cut]);
+    const settled = await until(engine, allSettled);
+    expect(settled.tasks[0]!.error).toMatchObject({ code: 'upload/unsupported', details: { reason: 'location', previewOnly: false } });
+    await expect(engine.uploadPreviewOnly(task!.id)).rejects.toThrow(/cannot/);
+    await engine.remove(task!.id);
+    await until(engine, (s) => s.tasks.length === 0);
+    expect(await readyItems(backend, album.id)).toEqual([]);
   });
 });

@@ -108,6 +108,21 @@ describe('upload task state machine', () => {
     expect(transition(refused, { type: 'cancel' }, T0).state).toBe('canceled');
   });
 
+  it('an original that keeps its place can go up as its preview, only when it stopped for that and a preview exists', () => {
+    const placeLeft = new AppError('upload/unsupported', 'Place left', { retryable: false, details: { reason: 'location', previewOnly: true } }).toJSON();
+    const stopped = run(processed(), { type: 'start' }, { type: 'fail', error: placeLeft });
+    expect(canTransition(stopped, 'retry')).toBe(false);
+    const chosen = transition(stopped, { type: 'previewOnly' }, T0);
+    expect(chosen).toMatchObject({ state: 'queued', error: null, original: 'preview' });
+    expect(processed().original).toBeUndefined();
+
+    // Not for another refusal, nor without a preview to send.
+    const otherwise = run(processed(), { type: 'start' }, { type: 'fail', error: empty });
+    expect(() => transition(otherwise, { type: 'previewOnly' })).toThrow(/cannot previewOnly/);
+    const noPreview = { ...processed(), processed: { ...processed().processed!, hasPreview: false } };
+    expect(canTransition(run(noPreview, { type: 'start' }, { type: 'fail', error: placeLeft }), 'previewOnly')).toBe(false);
+  });
+
   it('cancels from every unfinished state and never from done or canceled', () => {
     const states = Object.keys(TRANSITIONS) as TaskState[];
     const cancellable = states.filter((s) => TRANSITIONS[s].cancel !== undefined).sort();

@@ -87,6 +87,13 @@ export interface UploadTask {
   sha256: string | null;
   /** Absent in tasks stored before location was removed: read again. */
   location?: LocationDecision | null;
+  /**
+   * `preview`: the person chose to send the preview in place of an original whose location could not be
+   * removed (see [Note: An original that keeps its place]). Absent: the original is the user's file.
+   */
+  original?: 'preview';
+  /** Of the preview, once it is to be sent as the original. */
+  previewSha256?: string | null;
   processed: ProcessedFacts | null;
   reserved: boolean;
   /** Planned when uploading starts; each object keeps its own checkpoint. */
@@ -133,6 +140,8 @@ export type TaskEvent =
   | { type: 'interrupt' }
   | { type: 'fail'; error: SerializedAppError }
   | { type: 'retry' }
+  /** Send the preview instead of an original whose location could not be removed. */
+  | { type: 'previewOnly' }
   | { type: 'cancel' }
   /** A canceled task's item turned out to be in its album: the finalize went through before the cancel. */
   | { type: 'arrived' };
@@ -160,7 +169,11 @@ export const TRANSITIONS: Readonly<Record<TaskState, Partial<Record<TaskEventTyp
   finalizing: { advance: 'done', ...stopOrFail },
   done: {},
   paused: { resume: 'queued', cancel: 'canceled' },
-  failed: { retry: (task) => (task.error?.retryable === false ? 'failed' : 'queued'), cancel: 'canceled' },
+  failed: {
+    retry: (task) => (task.error?.retryable === false ? 'failed' : 'queued'),
+    previewOnly: (task) => (offersPreviewOnly(task) ? 'queued' : 'failed'),
+    cancel: 'canceled',
+  },
   canceled: { arrived: 'done' },
 };
 
@@ -184,6 +197,15 @@ export function transition(task: UploadTask, event: TaskEvent, now: string = new
     ...task,
     state: next,
     error: event.type === 'fail' ? event.error : next === 'failed' ? task.error : null,
+    ...(event.type === 'previewOnly' ? { original: 'preview' as const } : {}),
     updatedAt: now,
   };
+}
+
+/** The reason an upload stops for an original whose location could not be removed (`upload/unsupported`). */
+export const LOCATION_LEFT = 'location';
+
+/** Stopped for an original whose location could not be removed, with a preview that can go instead. */
+export function offersPreviewOnly(task: Pick<UploadTask, 'state' | 'error' | 'processed'>): boolean {
+  return task.state === 'failed' && task.error?.details?.reason === LOCATION_LEFT && task.processed?.hasPreview === true;
 }

@@ -74,6 +74,7 @@ describe('keep or remove location in originals', () => {
       return (await call<{ metadata: Record<string, unknown> }>(viewer, `select metadata from public.items where id = $1`, [itemId]))[0]?.metadata;
     };
     expect(await upload({ cameraMake: 'Canon', location: 'removed' })).toEqual({ cameraMake: 'Canon', location: 'removed' });
+    expect(await upload({ location: 'preview' })).toEqual({ location: 'preview' });
     expect(await upload({ location: 'kept' })).toEqual({ location: 'kept' });
     for (const bad of [{ location: '48.858 N, 2.294 E' }, { location: { latitude: 48.858, longitude: 2.294 } }, { location: true }]) {
       expect(await codeOf(upload(bad)), JSON.stringify(bad)).toBe('validation/invalid');

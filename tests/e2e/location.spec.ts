@@ -3,12 +3,13 @@
  * (scripts/make-location-fixtures.mjs) are added through the app; the original the app hands back (the
  * viewer's "Download original", read from the local files store) carries no GPS tag for ExifTool, and the
  * details say "Location removed". After the owner chooses to keep originals as they are, the next photo keeps
- * its place.
+ * its place. A photo whose place cannot be removed never goes up as it is: the person uploads its preview
+ * instead, or skips it.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { makeLocationFixtures } from '../../scripts/make-location-fixtures.mjs';
+import { makeCompressedPlacePng, makeLocationFixtures } from '../../scripts/make-location-fixtures.mjs';
 import { expect, test } from './csp-test';
 import { addFiles, createAlbum, expectItemCount, tile } from './helpers';
 
@@ -60,4 +61,38 @@ test('photos with a place arrive without it; after choosing to keep originals as
   expect(readFileSync(kept).equals(readFileSync(jpeg!))).toBe(true);
   await page.getByRole('button', { name: 'Details' }).click();
   await expect(page.getByRole('complementary', { name: 'Details' }).getByText('Location removed')).toHaveCount(0);
+});
+
+test('a photo whose place cannot be removed waits for a choice: its preview goes up instead, or it is skipped', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const stubborn = makeCompressedPlacePng(info.outputPath('with-place'));
+  expect(gpsTags(stubborn).length).toBeGreaterThan(1);
+  await createAlbum(page, 'Chelsea');
+  await addFiles(page, [
+    { name: 'chelsea.png', mimeType: 'image/png', buffer: readFileSync(stubborn) },
+    { name: 'copy.png', mimeType: 'image/png', buffer: readFileSync(stubborn) },
+  ]);
+  const bar = page.getByRole('complementary', { name: 'Upload progress' });
+  await expect(bar.getByText('2 uploads need attention')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { name: 'This album is empty' })).toBeVisible();
+  await bar.getByRole('link', { name: 'Details' }).click();
+
+  // Both stopped, the same choice offered for all of them and for each.
+  const all = page.getByRole('region', { name: 'Files that still hold their place' });
+  await expect(all).toContainText('2 files may still hold the place where they were taken');
+  await expect(all.getByRole('button', { name: 'Upload previews only (2)' })).toBeVisible();
+  const row = page.locator('.upload-row', { hasText: 'chelsea.png' });
+  await expect(row.getByRole('alert')).toContainText('could not be removed');
+  await page.getByRole('button', { name: 'Skip copy.png' }).click();
+  await expect(page.locator('.upload-row', { hasText: 'copy.png' })).toHaveCount(0);
+  await expect(all).toHaveCount(0);
+  await row.getByRole('button', { name: 'Upload preview only of chelsea.png' }).click();
+  await expect(row).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+
+  await page.goBack();
+  await expectItemCount(page, 1);
+  const got = await downloadOriginal(page, 'chelsea.webp', info.outputPath('downloaded-chelsea.webp'));
+  expect(gpsTags(got)).toEqual([]);
+  await page.getByRole('button', { name: 'Details' }).click();
+  await expect(page.getByRole('complementary', { name: 'Details' }).getByText(/Only a preview was uploaded/)).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { IosStorageNote } from '../../features/uploads/ios-storage-note';
+import { keepsPlace, LocationChoice, LocationChoiceForAll } from '../../features/uploads/location-choice';
 import { OfflineUploadsNote } from '../../features/uploads/offline-uploads-note';
 import { useUploadEngine, useUploadQueue } from '../../features/uploads/upload-engine-provider';
 import type { TaskState } from '../../upload/upload-task';
@@ -74,6 +75,7 @@ export function UploadsRoute() {
           <div className="progress" role="progressbar" aria-label="Overall progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)} style={{ marginBottom: 16 }}>
             <span style={{ width: `${pct}%` }} />
           </div>
+          <LocationChoiceForAll tasks={tasks} actions={engine} />
           <ul className="upload-list" aria-label="Upload queue">
             {tasks.map((t) => (
               <TaskRow key={t.id} task={t} />
@@ -87,14 +89,15 @@ export function UploadsRoute() {
 
 function TaskRow({ task }: { task: UploadTaskView }) {
   const engine = useUploadEngine();
-  const err = task.error ? describeError(AppError.fromJSON(task.error)) : null;
+  const placeLeft = keepsPlace(task);
+  const err = task.error && !placeLeft ? describeError(AppError.fromJSON(task.error)) : null;
   const pct = task.bytes > 0 ? Math.min(100, (task.bytesDone / task.bytes) * 100) : 0;
   const active = task.state === 'reading' || task.state === 'processing' || task.state === 'uploading' || task.state === 'finalizing' || task.state === 'queued';
   const name = safeFilename(task.filename);
   // storage/cors carries the exact rule the bucket needs; show it where the owner can copy it.
   const corsRule = typeof task.error?.details?.corsRule === 'string' ? task.error.details.corsRule : null;
   return (
-    <li className="upload-row" data-state={task.state} data-task-id={task.id} style={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 64px' }}>
+    <li className="upload-row" data-state={task.state} data-choice={placeLeft ? 'location' : undefined} data-task-id={task.id} style={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 64px' }}>
       <span className="upload-row__name" title={name}>
         {name}
       </span>
@@ -119,14 +122,14 @@ function TaskRow({ task }: { task: UploadTaskView }) {
             <Icon name="close" />
           </button>
         )}
-        {(task.state === 'failed' || task.state === 'canceled' || task.state === 'done') && (
+        {(task.state === 'canceled' || task.state === 'done' || (task.state === 'failed' && !placeLeft)) && (
           <button type="button" className="btn btn--icon" aria-label={`Remove ${name} from the list`} onClick={() => void engine.remove(task.id)}>
             <Icon name="trash" />
           </button>
         )}
       </span>
       <span className="upload-row__state">
-        {STATE_TEXT[task.state]}
+        {placeLeft ? 'Waiting for your choice' : STATE_TEXT[task.state]}
         {task.state === 'uploading' && ` · ${formatBytes(task.bytesDone)} of ${formatBytes(task.bytes)} · ${formatSpeed(task.speedBps)} ${formatEta(task.etaSeconds)}`}
         {task.state !== 'uploading' && ` · ${formatBytes(task.bytes)}`}
         {err && (
@@ -135,6 +138,7 @@ function TaskRow({ task }: { task: UploadTaskView }) {
             — {err.title} {err.action}
           </span>
         )}
+        {placeLeft && <LocationChoice task={task} actions={engine} />}
         {corsRule && (
           <details className="upload-row__detail">
             <summary>CORS rule to add to the bucket</summary>

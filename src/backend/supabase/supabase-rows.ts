@@ -8,10 +8,11 @@
 // zod/mini, as in lib/validation.ts: tree-shakable, and this adapter loads only with a Supabase backend.
 import * as z from 'zod/mini';
 import { AppError } from '../../lib/app-error';
+import { LOCATION_NOTES } from '../../lib/item-metadata';
 import type { MonthCount } from '../../domain/queries';
 import type { FinalizeItemInput } from '../../domain/inputs';
 import type { AlbumChange, ChangeOp, CommentChange, FavoriteChange, MemberChange } from '../ports';
-import type { Activity, Album, Invite, InvitePreview, InviteRole, Item, ItemKind, ItemMetadata, ItemStatus, Profile, Role } from '../../domain/entities';
+import type { Activity, Album, Invite, InvitePreview, InviteRole, Item, ItemKind, ItemLocationNote, ItemMetadata, ItemStatus, Profile, Role } from '../../domain/entities';
 
 export type Row = Record<string, unknown>;
 
@@ -133,7 +134,7 @@ export function toMetadata(value: unknown): ItemMetadata {
   for (const key of METADATA_NUMBERS) if (typeof source[key] === 'number' && Number.isFinite(source[key])) out[key] = source[key];
   if (Array.isArray(source.keywords)) out.keywords = source.keywords.filter((k): k is string => typeof k === 'string');
   if (source.notice === 'image/undecodable' || source.notice === 'image/too-large') out.notice = source.notice;
-  if (source.location === 'removed' || source.location === 'kept') out.location = source.location;
+  if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemLocationNote;
   return out;
 }
 

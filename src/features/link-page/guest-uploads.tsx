@@ -13,6 +13,7 @@ import { BLANK_ONLY } from '../../lib/validation';
 import { ErrorLine } from '../../ui/error-panel';
 import { UploadEngine, type UploadTaskView } from '../../upload/upload-engine';
 import { DropZone } from '../uploads/drop-zone';
+import { keepsPlace, LocationChoice, type LocationChoiceActions } from '../uploads/location-choice';
 import { forgetGuest, readGuest, writeGuest, type StoredGuest } from './guest-token';
 import { useActionError } from '../../ui/use-action-error';
 
@@ -186,7 +187,7 @@ function GuestUploader({ token, visit, guest, onChanged, onForgotten }: { token:
       {active.length > 0 && (
         <ul className="guest-uploads__queue" aria-label="Uploading">
           {active.map((t) => (
-            <QueueRow key={t.id} task={t} onRetry={() => void made?.engine.retry(t.id)} onRemove={() => void made?.engine.remove(t.id)} />
+            <QueueRow key={t.id} task={t} engine={made?.engine} onRetry={() => void made?.engine.retry(t.id)} onRemove={() => void made?.engine.remove(t.id)} />
           ))}
         </ul>
       )}
@@ -221,7 +222,15 @@ function GuestUploader({ token, visit, guest, onChanged, onForgotten }: { token:
   );
 }
 
-function QueueRow({ task, onRetry, onRemove }: { task: UploadTaskView; onRetry: () => void; onRemove: () => void }) {
+function QueueRow({ task, engine, onRetry, onRemove }: { task: UploadTaskView; engine: LocationChoiceActions | undefined; onRetry: () => void; onRemove: () => void }) {
+  if (engine && keepsPlace(task)) {
+    return (
+      <li className="guest-uploads__task" data-state={task.state}>
+        <span className="guest-uploads__name">{safeFilename(task.filename)}</span>
+        <LocationChoice task={task} actions={engine} />
+      </li>
+    );
+  }
   const pct = task.bytes > 0 ? Math.min(100, (task.bytesDone / task.bytes) * 100) : 0;
   const failed = task.state === 'failed' || task.state === 'canceled';
   const error = task.error ? AppError.fromJSON(task.error) : null;

@@ -36,6 +36,7 @@ export function DetailsPanel({ item }: { item: Item }) {
   if (m.label) rows.push(['Label', m.label]);
   if (m.notice) rows.push(['Note', errorText(m.notice).title]);
   if (m.location === 'removed') rows.push(['Privacy', 'Location removed']);
+  if (m.location === 'preview') rows.push(['Privacy', "Only a preview was uploaded: the original's location could not be removed"]);
   if (m.location === 'kept') rows.push(['Privacy', "This file's location could not be removed: it was kept as is"]);
   return (
     <aside className="viewer__details" aria-label="Details">
