@@ -1,7 +1,7 @@
 /**
  * Blanking location in place inside a metadata block already in memory: a TIFF (EXIF) structure's GPS IFD and
- * an XMP packet's `exif:GPS…` properties. Shared by every container that carries them (JPEG, PNG, WebP, HEIF);
- * see [Note: Removing location without touching the picture] in location-patches.ts.
+ * an XMP packet's `exif:GPS…` properties. Shared by every container that carries them (JPEG, PNG, WebP, HEIF,
+ * CR3); see [Note: Removing location without touching the picture] in location-patches.ts.
  */
 
 /** The structure cannot be followed safely: the file is left as it is. */
@@ -13,25 +13,51 @@ export const TYPE_SIZE = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8];
 
 /** Blanks the GPS IFD of the TIFF structure in bytes[tiff, end). True when there was one with entries. */
 export function blankExifGps(bytes: Uint8Array, tiff: number, end: number): boolean {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const order = view.getUint16(tiff);
-  if (order !== 0x4949 && order !== 0x4d4d) throw new Unreadable('not a TIFF header');
-  const le = order === 0x4949;
-  const u16 = (at: number) => view.getUint16(at, le);
-  const u32 = (at: number) => view.getUint32(at, le);
-  const inside = (offset: number, size: number) => {
-    if (tiff + offset < tiff || tiff + offset + size > end) throw new Unreadable('offset outside the EXIF segment');
-    return tiff + offset;
-  };
-  const ifd0 = inside(u32(tiff + 4), 2);
-  const count0 = u16(ifd0);
-  inside(u32(tiff + 4) + 2, count0 * 12);
+  const t = tiffIn(bytes, tiff, end);
+  const ifd0 = t.inside(t.u32(tiff + 4), 2);
+  const count0 = t.u16(ifd0);
+  t.inside(t.u32(tiff + 4) + 2, count0 * 12);
   let gpsOffset: number | null = null;
   for (let i = 0; i < count0; i++) {
     const entry = ifd0 + 2 + i * 12;
-    if (u16(entry) === GPS_INFO_TAG) gpsOffset = u32(entry + 8);
+    if (t.u16(entry) === GPS_INFO_TAG) gpsOffset = t.u32(entry + 8);
   }
-  if (gpsOffset === null) return false;
+  return gpsOffset !== null && blankGpsIfd(bytes, t, gpsOffset);
+}
+
+/** Blanks the first IFD of the TIFF structure in bytes[tiff, end) as a GPS IFD: a Canon CR3's `CMT4` box. */
+export function blankGpsIfd0(bytes: Uint8Array, tiff: number, end: number): boolean {
+  const t = tiffIn(bytes, tiff, end);
+  return blankGpsIfd(bytes, t, t.u32(tiff + 4));
+}
+
+/** A TIFF structure in bytes[tiff, end): its fields read in its byte order, its offsets checked against its end. */
+interface TiffIn {
+  u16: (at: number) => number;
+  u32: (at: number) => number;
+  /** Where `offset` (from the TIFF header) falls in `bytes`, once `size` bytes from there are found inside. */
+  inside: (offset: number, size: number) => number;
+}
+
+function tiffIn(bytes: Uint8Array, tiff: number, end: number): TiffIn {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (tiff + 8 > end) throw new Unreadable('not a TIFF header');
+  const order = view.getUint16(tiff);
+  if (order !== 0x4949 && order !== 0x4d4d) throw new Unreadable('not a TIFF header');
+  const le = order === 0x4949;
+  return {
+    u16: (at) => view.getUint16(at, le),
+    u32: (at) => view.getUint32(at, le),
+    inside: (offset, size) => {
+      if (tiff + offset < tiff || tiff + offset + size > end) throw new Unreadable('offset outside the EXIF segment');
+      return tiff + offset;
+    },
+  };
+}
+
+/** Zeros the GPS IFD at `gpsOffset` and every value it points to. True when it had entries naming a place. */
+function blankGpsIfd(bytes: Uint8Array, t: TiffIn, gpsOffset: number): boolean {
+  const { u16, u32, inside } = t;
   const gps = inside(gpsOffset, 2);
   const count = u16(gps);
   if (count === 0) return false;
@@ -43,7 +69,10 @@ export function blankExifGps(bytes: Uint8Array, tiff: number, end: number): bool
     const entry = gps + 2 + i * 12;
     const size = (TYPE_SIZE[u16(entry + 2)] ?? 1) * u32(entry + 4);
     // Values over four bytes live elsewhere in the block: zero them where they are.
-    if (size > 4) bytes.fill(0, inside(u32(entry + 8), size), tiff + u32(entry + 8) + size);
+    if (size > 4) {
+      const at = inside(u32(entry + 8), size);
+      bytes.fill(0, at, at + size);
+    }
   }
   // Count zero; the next-IFD link now reads from the zeros where the entries were.
   bytes.fill(0, gps, gps + 2 + count * 12);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import exifr from 'exifr';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +45,26 @@ function extendedXmp(packet: string, partSize: number): Uint8Array[] {
   }
   return parts;
 }
+
+const app13 = (payload: Uint8Array) => [0xff, 0xed, (payload.length + 2) >> 8, (payload.length + 2) & 0xff, ...payload];
+
+/** IIM datasets, each [record, dataset, value]. */
+const iim = (...datasets: [number, number, string][]) =>
+  new Uint8Array(datasets.flatMap(([record, dataset, value]) => [0x1c, record, dataset, value.length >> 8, value.length & 0xff, ...Buffer.from(value, 'latin1')]));
+
+/** An APP13 payload: `Photoshop 3.0\0`, then image resource blocks [id, name, data], each name and data padded to even. */
+function photoshop(...blocks: [number, string, Uint8Array][]): Uint8Array {
+  const out: number[] = [...Buffer.from('Photoshop 3.0\0', 'latin1')];
+  for (const [id, name, data] of blocks) {
+    out.push(...Buffer.from('8BIM'), id >> 8, id & 0xff, name.length, ...Buffer.from(name, 'latin1'));
+    if (!(name.length & 1)) out.push(0);
+    out.push(data.length >>> 24, (data.length >> 16) & 0xff, (data.length >> 8) & 0xff, data.length & 0xff, ...data);
+    if (data.length & 1) out.push(0);
+  }
+  return new Uint8Array(out);
+}
+
+const md5 = (bytes: Uint8Array) => new Uint8Array(createHash('md5').update(bytes).digest());
 
 const RDF = (inner: string, ns = '') =>
   '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
@@ -141,6 +162,76 @@ describe('location removal in a JPEG', () => {
     const text = Buffer.from(bytes).toString('latin1');
     expect(text).not.toMatch(/GPSLatitude|38,|42\.834/);
     expect(text).toContain('<crs:Data>xxxx');
+  });
+
+  it('blanks the place names of the IPTC-IIM in APP13, keeps every other dataset and resource, and sets the IPTC digest again', async () => {
+    const datasets: [number, number, string][] = [
+      [1, 90, '\x1b%G'], [2, 0, '\0\x04'], [2, 25, 'tram'], [2, 26, 'PRT'], [2, 27, 'Porto'], [2, 90, 'Lisbon'], [2, 92, 'Alfama'],
+      [2, 95, 'Lisboa'], [2, 100, 'PRT'], [2, 101, 'Portugal'], [2, 120, 'Harbour tour'],
+    ];
+    const before = iim(...datasets);
+    const after = iim(...datasets.map(([r, d, v]): [number, number, string] => [r, d, r === 2 && [26, 27, 90, 92, 95, 100, 101].includes(d) ? ' '.repeat(v.length) : v]));
+    const resolution = new Uint8Array(16).fill(0x48);
+    const make = (datasets: Uint8Array, digest: Uint8Array) =>
+      new Uint8Array([0xff, 0xd8, ...app13(photoshop([0x03ed, 'res', resolution], [0x0404, '', datasets], [0x0425, '', digest])), ...SCAN]);
+
+    const { bytes, outcome } = await strip(make(before, md5(before)));
+    expect(outcome).toBe('removed');
+    // The file as if the resources had been written with the blanked IIM and its digest in the first place.
+    expect(bytes).toEqual(make(after, md5(after)));
+    const { iptc } = (await exifr.parse(bytes, { iptc: true, tiff: false, mergeOutput: false })) as { iptc: Record<string, unknown> };
+    expect(iptc).toMatchObject({ City: '      ', Country: '        ', Keywords: 'tram', Caption: 'Harbour tour' });
+    expect((await strip(bytes)).outcome).toBe('none');
+
+    // A digest that did not match the IIM (written by a tool that changed the IIM without it) is left as it was.
+    const stale = new Uint8Array(16).fill(0x11);
+    expect(await strip(make(before, stale))).toEqual({ bytes: make(after, stale), outcome: 'removed' });
+  });
+
+  it('blanks the EXIF and XMP that Photoshop may keep among its image resources, as it would in APP1', async () => {
+    // The camera's EXIF block (its TIFF structure, after `Exif\0\0`), and the same blanked in APP1.
+    const camera = fixture('orientation-1.jpg');
+    const exif = Buffer.from(camera).indexOf('Exif\0\0') + 6;
+    const end = exif - 10 + 2 + ((camera[exif - 8]! << 8) | camera[exif - 7]!);
+    const blankedExif = (await strip(camera)).bytes.subarray(exif, end);
+    const tiff = camera.subarray(exif, end);
+    expect(Buffer.from(blankedExif).equals(Buffer.from(tiff))).toBe(false);
+    const xmp = new TextEncoder().encode(RDF('<ps:City>Lisbon</ps:City><dc:title>Tour</dc:title>', ' xmlns:ps="http://ns.adobe.com/photoshop/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"'));
+    const original = new Uint8Array([0xff, 0xd8, ...app13(photoshop([0x0422, '', tiff], [0x0424, '', xmp])), ...SCAN]);
+
+    const { bytes, outcome } = await strip(original);
+    expect(outcome).toBe('removed');
+    const exifAt = Buffer.from(original).indexOf(tiff);
+    expect(Buffer.from(bytes.subarray(exifAt, exifAt + tiff.length)).equals(Buffer.from(blankedExif))).toBe(true);
+    const text = Buffer.from(bytes).toString('latin1');
+    expect(text).not.toContain('Lisbon');
+    expect(text).toContain('<dc:title>Tour</dc:title>');
+  });
+
+  it('leaves as it is, said to be unsupported, an APP13 it cannot follow', async () => {
+    const place = iim([2, 90, 'Lisbon']);
+    const jpeg = (...segments: Uint8Array[]) => new Uint8Array([0xff, 0xd8, ...segments.flatMap(app13), ...SCAN]);
+    // A dataset longer than its resource.
+    const long = place.slice();
+    long[4] = 60;
+    // An extended length: the top bit set, the length in the next two bytes.
+    const extended = new Uint8Array([0x1c, 2, 90, 0x80, 2, 0, 6, ...Buffer.from('Lisbon')]);
+    // A resource longer than its segment.
+    const cut = photoshop([0x0404, '', place]).slice(0, -2);
+    // An image resource block whose signature is not `8BIM`.
+    const other = photoshop([0x0404, '', place]);
+    other.set(Buffer.from('PHUT'), 14);
+    // Resources that go on in a second APP13 segment.
+    const first = photoshop([0x0404, '', place]);
+    const cases: [string, Uint8Array][] = [
+      ['dataset past its resource', jpeg(photoshop([0x0404, '', long]))],
+      ['extended dataset length', jpeg(photoshop([0x0404, '', extended]))],
+      ['resource past its segment', jpeg(cut)],
+      ['another signature', jpeg(other)],
+      ['two Photoshop segments', jpeg(first, photoshop([0x0404, '', iim([2, 92, 'Alfama'])]))],
+      ['Photoshop 2.5 resources', jpeg(new Uint8Array([...Buffer.from('Adobe_Photoshop2.5:'), ...new Uint8Array(8), ...place]))],
+    ];
+    for (const [name, original] of cases) expect(await strip(original), name).toEqual({ bytes: original, outcome: 'unsupported' });
   });
 
   it('leaves alone a JPEG without location, and one whose segments cannot be followed', async () => {

@@ -8,15 +8,22 @@
  *   - QuickTime metadata (`meta` with `keys` and `ilst`, as iPhones write it): the items of the keys named
  *     `com.apple.quicktime.location.…` become `free` boxes, zeroed (a zeroed value would read as the place
  *     0° N 0° E); an iTunes style `ilst` item `©xyz` too;
- *   - XMP in a top-level `uuid` box (BE7ACFCB-97A9-42E8-9C71-999491E3AFAC).
+ *   - XMP in a top-level `uuid` box (BE7ACFCB-97A9-42E8-9C71-999491E3AFAC);
+ *   - a Canon CR3 (a raw photo in the same boxes): the movie box's Canon `uuid` box
+ *     (85C0B687-820F-11E0-8111-F4CE462B6A48) holds the photo's TIFF structures as boxes, `CMT1` (IFD0),
+ *     `CMT2` (the EXIF IFD), `CMT3` (the maker notes), `CMT4` (the GPS IFD, as the first IFD of its own TIFF
+ *     structure); `CMT4` is blanked as any GPS IFD, and `CMT1` too should its IFD0 point to one.
  * The movie box is read whole (at most 16 MiB): a longer one cannot be edited here, and the file is reported
  * as unsupported, as is any structure that cannot be followed.
  */
-import { blankXmpLocation, Unreadable } from './location-blanking';
+import { blankExifGps, blankGpsIfd0, blankXmpLocation, Unreadable } from './location-blanking';
 import { boxes, type Box } from './location-boxes';
 import { ascii, patchBlock, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 const XMP_UUID = 'be7acfcb97a942e89c71999491e3afac';
+const CANON_UUID = '85c0b687820f11e08111f4ce462b6a48';
+/** The boxes a Canon uuid box holds (ExifTool's Canon::uuid table); any other may hold a place unseen. */
+const CANON_BOXES = new Set(['CNCV', 'CNDM', 'CNTH', 'CCTP', 'CTBO', 'CMT1', 'CMT2', 'CMT3', 'CMT4', 'THMB', 'CNOP', 'free']);
 /** Boxes that hold only boxes, on the way to user data and metadata. */
 const CONTAINERS = new Set(['moov', 'trak', 'udta', 'mdia', 'minf']);
 const PLACE_BOXES = new Set(['\u00a9xyz', 'loci']);
@@ -29,8 +36,7 @@ export async function moviePatches(read: ReadAt, top: readonly (Box & { at: numb
       const header = box.start - box.at;
       patchBlock(patches, await readExactly(read, box.at, box.end - box.at), box.at, (b) => blankMovie(b, header, b.length));
     } else if (box.type === 'uuid' && box.end - box.start >= 16) {
-      const id = await readExactly(read, box.start, 16);
-      if ([...id].map((b) => b.toString(16).padStart(2, '0')).join('') !== XMP_UUID) continue;
+      if (uuid(await readExactly(read, box.start, 16), 0) !== XMP_UUID) continue;
       patchBlock(patches, await readExactly(read, box.start + 16, box.end - box.start - 16), box.start + 16, (b) => blankXmpLocation(b, 0, b.length));
     }
   }
@@ -45,8 +51,25 @@ function blankMovie(bytes: Uint8Array, from: number, to: number): boolean {
     else if (box.type === 'meta') found = blankMeta(bytes, box) || found;
     else if (PLACE_BOXES.has(box.type)) found = toFree(bytes, box) || found;
     else if (box.type === 'XMP_') found = blankXmpLocation(bytes, box.start, box.end) || found;
+    else if (box.type === 'uuid' && box.end - box.start >= 16 && uuid(bytes, box.start) === CANON_UUID) found = blankCanon(bytes, box) || found;
   }
   return found;
+}
+
+/** A Canon uuid box: after its 16-byte id, boxes; `CMT4` a TIFF structure whose first IFD is the GPS IFD. */
+function blankCanon(bytes: Uint8Array, canon: Box): boolean {
+  let found = false;
+  for (const box of boxes(bytes, canon.start + 16, canon.end)) {
+    if (!CANON_BOXES.has(box.type)) throw new Unreadable('unknown box in the Canon uuid box');
+    if (box.type === 'CMT4') found = blankGpsIfd0(bytes, box.start, box.end) || found;
+    else if (box.type === 'CMT1') found = blankExifGps(bytes, box.start, box.end) || found;
+  }
+  return found;
+}
+
+/** The 16 bytes at `at` as lowercase hex digits. */
+function uuid(bytes: Uint8Array, at: number): string {
+  return [...bytes.subarray(at, at + 16)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** A box made `free`, its content zeroed. */

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,14 +30,19 @@ function hugeFile(head: Uint8Array, size: number): { file: Blob; bytesRead: () =
   return { file, bytesRead: () => read };
 }
 
-/** A 1 × 1 grey TIFF, little-endian, uncompressed: the smallest ExifTool writes metadata into. */
-function tiff(): Uint8Array {
+/**
+ * A 1 × 1 grey TIFF, little-endian, uncompressed: the smallest ExifTool writes metadata into. `extra` adds IFD0
+ * entries of type UNDEFINED after the others (their tags above 279), their values after the IFD.
+ */
+function tiff(extra: [tag: number, value: Uint8Array][] = []): Uint8Array {
   // Width, height, bits, compression, photometric, strip offset, samples, rows per strip, strip bytes.
   const entries: [number, number, number][] = [[256, 3, 1], [257, 3, 1], [258, 3, 8], [259, 3, 1], [262, 3, 1], [273, 4, 0], [277, 3, 1], [278, 3, 1], [279, 4, 1]];
-  const out = Buffer.alloc(8 + 2 + entries.length * 12 + 4 + 1);
+  const count = entries.length + extra.length;
+  const values = 8 + 2 + count * 12 + 4;
+  const out = Buffer.alloc(values + extra.reduce((n, [, v]) => n + v.length + (v.length & 1), 0) + 1);
   out.write('II*\0', 0, 'latin1');
   out.writeUInt32LE(8, 4);
-  out.writeUInt16LE(entries.length, 8);
+  out.writeUInt16LE(count, 8);
   entries.forEach(([tag, type, value], i) => {
     const at = 10 + i * 12;
     out.writeUInt16LE(tag, at);
@@ -45,6 +51,16 @@ function tiff(): Uint8Array {
     const v = tag === 273 ? out.length - 1 : value;
     if (type === 3) out.writeUInt16LE(v, at + 8);
     else out.writeUInt32LE(v, at + 8);
+  });
+  let free = values;
+  extra.forEach(([tag, value], i) => {
+    const at = 10 + (entries.length + i) * 12;
+    out.writeUInt16LE(tag, at);
+    out.writeUInt16LE(7, at + 2);
+    out.writeUInt32LE(value.length, at + 4);
+    out.writeUInt32LE(free, at + 8);
+    out.set(value, free);
+    free += value.length + (value.length & 1);
   });
   out[out.length - 1] = 0x80;
   return new Uint8Array(out);
@@ -57,19 +73,19 @@ function jxlContainer(): Uint8Array {
   return new Uint8Array(Buffer.concat([signature, box('ftyp', Buffer.from('jxl \0\0\0\0jxl ', 'latin1')), box('jxlc', Buffer.from([0xff, 0x0a]))]));
 }
 
-/** The smallest MP4 ExifTool writes metadata into: a file type, a movie header, and a little media data. */
-function movie(): Uint8Array {
-  const box = (type: string, ...content: Buffer[]) => {
-    const body = Buffer.concat(content);
-    const size = Buffer.alloc(4);
-    size.writeUInt32BE(8 + body.length);
-    return Buffer.concat([size, Buffer.from(type, 'latin1'), body]);
-  };
-  const u32 = (...values: number[]) => Buffer.concat(values.map((v) => { const b = Buffer.alloc(4); b.writeUInt32BE(v >>> 0); return b; }));
-  // Version and flags, times, time scale 1000, duration, rate 1.0, volume 1.0, reserved, identity matrix, next track.
-  const mvhd = box('mvhd', u32(0, 0, 0, 1000, 0, 0x10000), Buffer.from([1, 0]), Buffer.alloc(10), u32(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000), Buffer.alloc(24), u32(2));
-  return new Uint8Array(Buffer.concat([box('ftyp', Buffer.from('isom'), u32(0x200), Buffer.from('isommp41')), box('moov', mvhd), box('mdat', Buffer.alloc(16))]));
-}
+/** IIM datasets of the application record (2), each [dataset, value]. */
+const iim = (...datasets: [number, string][]) =>
+  new Uint8Array(Buffer.concat(datasets.map(([n, v]) => Buffer.concat([Buffer.from([0x1c, 2, n, 0, v.length]), Buffer.from(v, 'latin1')]))));
+
+/** Photoshop image resource blocks ([id, data]) as a TIFF's tag 34377 holds them. */
+const resources = (...blocks: [number, Uint8Array][]) =>
+  new Uint8Array(Buffer.concat(blocks.map(([id, data]) => {
+    const head = Buffer.alloc(12);
+    head.write('8BIM', 0, 'latin1');
+    head.writeUInt16BE(id, 4);
+    head.writeUInt32BE(data.length, 8);
+    return Buffer.concat([head, data, Buffer.alloc(data.length & 1)]);
+  })));
 
 /** A PNG made of `chunks` ([type, data]) after the signature, each with its CRC. */
 function png(chunks: [string, Uint8Array][]): Uint8Array {
@@ -140,16 +156,22 @@ describe('findLocationPatches', () => {
 
   it('takes every place ExifTool writes out of a JPEG, PNG, WebP, TIFF and JPEG XL: EXIF GPS, XMP GPS, city, state, country, IPTC locations', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shoebox-places-'));
-    const places = ['Lisbon', 'Lisboa', 'Alfama', 'Porto', 'Portugal', '38 deg', '9 deg'];
+    const places = ['Lisbon', 'Lisboa', 'Alfama', 'Porto', 'Portugal', 'PRT', '38 deg', '9 deg'];
+    // IPTC-IIM, which ExifTool writes into a JPEG's APP13 and a TIFF's tag 33723 (into a PNG too, in a way
+    // that cannot be edited in place: see the test below), with a digest in the JPEG.
+    const iimPlaces = [
+      '-IPTC:City=Lisbon', '-IPTC:Sub-location=Alfama', '-IPTC:Province-State=Lisboa', '-IPTC:Country-PrimaryLocationName=Portugal',
+      '-IPTC:Country-PrimaryLocationCode=PRT', '-IPTC:ContentLocationName=Porto', '-IPTC:Keywords=tram', '-IPTC:Keywords=river', '-IPTC:Caption-Abstract=Harbour tour',
+    ];
     try {
-      const files: [string, Uint8Array][] = [
-        ['xmp.jpg', fixture('xmp.jpg')],
-        ['transparent.png', fixture('transparent.png')],
-        ['small.webp', fixture('small.webp')],
-        ['gray.tif', tiff()],
-        ['tiny.jxl', jxlContainer()],
+      const files: [string, Uint8Array, string[]][] = [
+        ['xmp.jpg', fixture('xmp.jpg'), [...iimPlaces, '-Photoshop:IPTCDigest=new']],
+        ['transparent.png', fixture('transparent.png'), []],
+        ['small.webp', fixture('small.webp'), []],
+        ['gray.tif', tiff(), iimPlaces],
+        ['tiny.jxl', jxlContainer(), []],
       ];
-      for (const [name, bytes] of files) {
+      for (const [name, bytes, more] of files) {
         const path = join(dir, name);
         writeFileSync(path, bytes);
         execFileSync('exiftool', [
@@ -160,19 +182,28 @@ describe('findLocationPatches', () => {
           '-XMP-iptcCore:Location=Alfama', '-XMP-iptcCore:CountryCode=PT',
           '-XMP-iptcExt:LocationCreatedCity=Lisbon', '-XMP-iptcExt:LocationCreatedSublocation=Alfama', '-XMP-iptcExt:LocationShownCity=Porto',
           '-XMP-xmpDM:ShotLocation=Alfama', '-XMP-dc:Title=Tour', '-XMP-xmp:Rating=4',
+          ...more,
           path,
         ]);
         const placed = new Uint8Array(readFileSync(path));
+        const [before] = JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[];
+        if (more.length > 0) expect(before, name).toMatchObject({ 'IPTC:City': 'Lisbon', 'IPTC:ContentLocationName': 'Porto' });
         const { outcome, patches } = await findLocationPatches(blob(placed));
         expect(outcome, name).toBe('removed');
         const stripped = new Uint8Array(await withPatches(blob(placed), patches).arrayBuffer());
         expect(stripped.length, name).toBe(placed.length);
         writeFileSync(path, stripped);
         const [tags] = JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[];
-        const placeTags = Object.entries(tags!).filter(([k, v]) => /GPS|City|State|Country|Location/i.test(k) || places.some((p) => String(v).includes(p)));
+        // An IIM dataset cannot be taken out in place: it stays, its value spaces (location-iptc.ts).
+        const blankDataset = (k: string, v: unknown) => k.startsWith('IPTC:') && /^ +$/.test(String(v));
+        const placeTags = Object.entries(tags!).filter(([k, v]) => (/GPS|City|State|Country|Location/i.test(k) && !blankDataset(k, v)) || places.some((p) => String(v).includes(p)));
         expect(placeTags, name).toEqual([]);
         // What is not a place stays.
         expect(tags, name).toMatchObject({ 'XMP-dc:Title': 'Tour', 'XMP-xmp:Rating': 4 });
+        if (more.length > 0) expect(tags, name).toMatchObject({ 'IPTC:Keywords': ['tram', 'river'], 'IPTC:Caption-Abstract': 'Harbour tour' });
+        // The JPEG's IPTC digest was set again: ExifTool finds it current, so nothing says the XMP is out of sync.
+        if (name === 'xmp.jpg') expect(tags).toMatchObject({ 'Photoshop:IPTCDigest': tags!['File:CurrentIPTCDigest'], 'File:CurrentIPTCDigest': expect.stringMatching(/^[0-9a-f]{32}$/) });
+        expect(tags, name).not.toHaveProperty('ExifTool:Warning');
         expect((await findLocationPatches(blob(stripped))).outcome, name).toBe('none');
       }
     } finally {
@@ -180,30 +211,51 @@ describe('findLocationPatches', () => {
     }
   }, 60_000);
 
-  it('takes the place out of a video: user data, QuickTime keys and XMP, the movie otherwise as it was', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shoebox-movie-'));
+  it('blanks the IPTC-IIM of a TIFF wherever it is kept: tag 33723, or a resource of tag 34377, with the digest beside it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shoebox-tiff-iptc-'));
     try {
-      const path = join(dir, 'clip.mp4');
-      writeFileSync(path, movie());
-      execFileSync('exiftool', [
-        '-q', '-overwrite_original',
-        '-UserData:GPSCoordinates=38.7139, -9.1394, 35', '-Keys:GPSCoordinates=38.7139, -9.1394', '-Keys:LocationName=Alfama',
-        '-XMP-photoshop:City=Lisbon', '-XMP-exif:GPSLatitude=38.7139', '-XMP-dc:Title=Tour', '-Keys:Title=Tour',
-        path,
-      ]);
-      const placed = new Uint8Array(readFileSync(path));
-      const { outcome, patches } = await findLocationPatches(blob(placed));
-      expect(outcome).toBe('removed');
-      const stripped = new Uint8Array(await withPatches(blob(placed), patches).arrayBuffer());
-      expect(stripped.length).toBe(placed.length);
-      writeFileSync(path, stripped);
-      const [tags] = JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[];
-      const placeTags = Object.entries(tags!).filter(([k, v]) => /GPS|City|Location/i.test(k) || /Lisbon|Alfama|38 deg|38\.71/.test(String(v)));
-      expect(placeTags).toEqual([]);
-      expect(tags).toMatchObject({ 'XMP-dc:Title': 'Tour', 'Keys:Title': 'Tour', 'QuickTime:TimeScale': 1000 });
-      expect(tags).not.toHaveProperty('ExifTool:Warning');
-      expect(Buffer.from(stripped).includes('38.7139')).toBe(false);
-      expect((await findLocationPatches(blob(stripped))).outcome).toBe('none');
+      const datasets = iim([25, 'tram'], [90, 'Lisbon'], [95, 'Lisboa'], [101, 'Portugal'], [120, 'Harbour tour']);
+      const digest = new Uint8Array(createHash('md5').update(datasets).digest());
+      const blanked = iim([25, 'tram'], [90, '      '], [95, '      '], [101, '        '], [120, 'Harbour tour']);
+      const layouts: [string, Uint8Array][] = [
+        ['iim-tag.tif', tiff([[33723, datasets], [34377, resources([0x0425, digest])]])],
+        ['photoshop-tag.tif', tiff([[34377, resources([0x03ed, new Uint8Array(16)], [0x0404, datasets], [0x0425, digest])]])],
+      ];
+      for (const [name, placed] of layouts) {
+        const path = join(dir, name);
+        writeFileSync(path, placed);
+        // ExifTool names the IIM of tag 34377 IPTC2: a second place for it.
+        const read = () => {
+          const [tags] = JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[];
+          return Object.fromEntries(Object.entries(tags!).map(([k, v]) => [k.replace(/^IPTC\d:/, 'IPTC:'), v]));
+        };
+        expect(read(), name).toMatchObject({ 'IPTC:City': 'Lisbon', 'IPTC:Province-State': 'Lisboa', 'IPTC:Country-PrimaryLocationName': 'Portugal' });
+        const { outcome, patches } = await findLocationPatches(blob(placed));
+        expect(outcome, name).toBe('removed');
+        const stripped = new Uint8Array(await withPatches(blob(placed), patches).arrayBuffer());
+        expect(stripped.length, name).toBe(placed.length);
+        writeFileSync(path, stripped);
+        const tags = read();
+        expect(Object.values(tags).filter((v) => /Lisbon|Lisboa|Portugal/.test(String(v))), name).toEqual([]);
+        expect(tags, name).toMatchObject({ 'IPTC:City': '      ', 'IPTC:Keywords': 'tram', 'IPTC:Caption-Abstract': 'Harbour tour' });
+        // The digest is that of the IIM as it now is.
+        expect(tags['Photoshop:IPTCDigest'], name).toBe(createHash('md5').update(blanked).digest('hex'));
+        expect(tags, name).not.toHaveProperty('ExifTool:Warning');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('keeps as it is a PNG into which ExifTool wrote IPTC, which it stores compressed and cannot be blanked in place', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shoebox-png-iptc-'));
+    try {
+      const path = join(dir, 'placed.png');
+      writeFileSync(path, fixture('transparent.png'));
+      // ExifTool warns that this is not standard IPTC; -q -q keeps the warning out of the test's output.
+      execFileSync('exiftool', ['-q', '-q', '-overwrite_original', '-IPTC:City=Lisbon', path]);
+      expect(execFileSync('exiftool', ['-s3', '-IPTC:City', path], { encoding: 'utf8' }).trim()).toBe('Lisbon');
+      expect(await findLocationPatches(blob(new Uint8Array(readFileSync(path))))).toEqual({ outcome: 'unsupported', patches: [] });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

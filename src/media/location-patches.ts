@@ -2,29 +2,34 @@
  * [Note: Removing location without touching the picture]
  * An original kept in an album that removes location must carry no place, yet stay the file the camera wrote:
  * same length, same offsets, the same compressed image data, so nothing is re-encoded and any tool still reads
- * every other tag. In a JPEG the place lives in two spots, and both are blanked in place:
+ * every other tag. In a JPEG the place lives in three spots, and each is blanked in place:
  *   - EXIF (APP1 `Exif\0\0`): IFD0's GPSInfo pointer leads to the GPS IFD. Its entries, and every value they
  *     point to, are overwritten with zeros, GPSVersionID included: an empty IFD, still valid, in which readers
  *     find no GPS tag at all, and no coordinates remain anywhere in the bytes.
  *   - XMP (APP1 `http://ns.adobe.com/xap/1.0/\0`, and the Extended XMP that continues it in further APP1
  *     segments): every property that names a place, under whatever prefix ([Note: Where XMP names a place] in
  *     location-blanking.ts), is overwritten with spaces.
+ *   - IPTC-IIM (APP13 `Photoshop 3.0\0`, the image resource 0x0404): the datasets naming a place (city,
+ *     sublocation, region, country) get spaces for their values ([Note: Place names in IPTC-IIM] in
+ *     location-iptc.ts); an EXIF block or XMP packet among those resources is blanked as above.
  * Nothing after the first SOS marker (the image data) is read or written. A file that is not a JPEG, or whose
  * segments cannot be followed, is reported as such and left alone: the caller keeps it as it is and says so.
- * The other containers carry the same two blocks and get the same blanking (location-patches.ts, location-heif.ts):
+ * The other containers carry the same EXIF and XMP blocks and get the same blanking (location-patches.ts,
+ * location-heif.ts):
  *   - PNG: the `eXIf` chunk holds the TIFF structure, an `iTXt` or `tEXt` chunk named XML:com.adobe.xmp the XMP
  *     packet; each changed chunk gets its CRC again. An XMP packet stored compressed (`zTXt`, or a compressed
- *     `iTXt`) cannot be edited in place: such a file is unsupported. Text chunks holding EXIF the old
- *     ImageMagick way ("Raw profile type …", hex in zlib) cannot be edited in place: such a file is unsupported.
+ *     `iTXt`) cannot be edited in place: such a file is unsupported. Text chunks holding EXIF, XMP or IPTC the
+ *     old ImageMagick way ("Raw profile type …", hex in zlib, as ExifTool still writes IPTC into a PNG) cannot
+ *     be edited in place: such a file is unsupported.
  *   - WebP: the RIFF `EXIF` and `XMP ` chunks.
  *   - HEIF (HEIC, AVIF): the `Exif` item and the XMP `mime` item found through the meta box's iinf and iloc;
  *     an Exif item starts with the offset of its TIFF header.
- *   - TIFF and DNG: the file is the TIFF structure itself; its GPS IFD and its XMP (tag 700), read by offset
- *     (location-tiff.ts).
+ *   - TIFF and DNG: the file is the TIFF structure itself; its GPS IFD, its XMP (tag 700) and its IIM (tags 33723
+ *     and 34377), read by offset (location-tiff.ts).
  *   - JPEG XL: the container's `Exif` and `xml ` boxes; one compressed in a `brob` box is unsupported. A bare
  *     codestream holds no metadata.
  *   - MP4 and MOV: the movie box's user data, QuickTime keys and XMP ([Note: Location in a video] in
- *     location-movie.ts).
+ *     location-movie.ts); Canon CR3, ISO base media too, its GPS IFD in the movie box.
  * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
  * patches (offset + bytes, kept with the upload task), and the original sent is `new Blob([slice, patch,
  * slice, …])` over the user's file, so a 4 GB file costs a few kilobytes of memory.
@@ -32,6 +37,7 @@
 import { blankExifGps, blankXmpLocation, Unreadable } from './location-blanking';
 import { topLevel } from './location-boxes';
 import { heifPatches } from './location-heif';
+import { blankIim, blankPhotoshopResources, iimContext, type IimContext } from './location-iptc';
 import { tiffPatches } from './location-tiff';
 import { ascii, blobReader, diffPatch, MAX_BLOCK_BYTES, patchBlock, readExactly, type BytePatch, type LocationOutcome, type ReadAt, type Walked } from './location-read';
 
@@ -110,10 +116,16 @@ function blankExifBlock(bytes: Uint8Array): boolean {
   return blankExifGps(bytes, tiff, bytes.length);
 }
 
-/** JPEG: the APP1 segments before the first SOS, each at most 64 KiB. */
+/** APP13: Photoshop's image resources, among them the IPTC-IIM datasets (location-iptc.ts). */
+const PHOTOSHOP_PREFIX = 'Photoshop 3.0\0';
+const OLD_PHOTOSHOP_PREFIX = 'Adobe_Photoshop2.5:';
+
+/** JPEG: the APP1 and APP13 segments before the first SOS, each at most 64 KiB. */
 const jpegPatches: Walker = async (read, size) => {
   const patches: BytePatch[] = [];
   const extended: ExtendedXmpPart[] = [];
+  let photoshop = false;
+  let iim: IimContext | null = null;
   let at = 2;
   while (at + 4 <= size) {
     const h = await readExactly(read, at, 4);
@@ -135,6 +147,21 @@ const jpegPatches: Walker = async (read, size) => {
       if (ascii(segment, 0, 6) === EXIF_PREFIX) patchBlock(patches, segment, at + 4, (b) => blankExifGps(b, 6, b.length));
       else if (ascii(segment, 0, XMP_PREFIX.length) === XMP_PREFIX) patchBlock(patches, segment, at + 4, (b) => blankXmpLocation(b, XMP_PREFIX.length, b.length));
       else if (ascii(segment, 0, EXTENDED_XMP_PREFIX.length) === EXTENDED_XMP_PREFIX) extended.push(extendedXmpPart(segment, at + 4));
+    } else if (marker === 0xed) {
+      const segment = await readExactly(read, at + 4, length - 2);
+      if (ascii(segment, 0, PHOTOSHOP_PREFIX.length) === PHOTOSHOP_PREFIX) {
+        // Resources too large for one segment go on in the next ones, a block possibly split between two.
+        if (photoshop) throw new Unreadable('Photoshop resources over several APP13 segments');
+        photoshop = true;
+        const context = (iim ??= await iimContext());
+        patchBlock(patches, segment, at + 4, (b) => blankPhotoshopResources(b, PHOTOSHOP_PREFIX.length, b.length, context));
+      } else if (segment[0] === 0x1c) {
+        // Bare IIM datasets, as some old tools wrote them.
+        const context = (iim ??= await iimContext());
+        patchBlock(patches, segment, at + 4, (b) => blankIim(b, 0, b.length, context));
+      } else if (ascii(segment, 0, OLD_PHOTOSHOP_PREFIX.length) === OLD_PHOTOSHOP_PREFIX) {
+        throw new Unreadable('Photoshop 2.5 resources');
+      }
     }
     at += 2 + length;
   }
@@ -190,8 +217,8 @@ function extendedXmpPatches(parts: readonly ExtendedXmpPart[]): BytePatch[] {
 /** The keyword of the text chunks that hold an XMP packet. */
 const PNG_XMP = 'XML:com.adobe.xmp';
 
-/** Text chunks that hold EXIF or XMP hex-encoded in zlib (ImageMagick's old way): not editable in place. */
-const RAW_PROFILE = /^Raw profile type (exif|app1|xmp)$/i;
+/** Text chunks that hold EXIF, XMP or IPTC hex-encoded in zlib (ImageMagick's old way): not editable in place. */
+const RAW_PROFILE = /^Raw profile type (exif|app1|xmp|iptc|8bim)$/i;
 
 /** PNG: every chunk's header; `eXIf` and the XMP `iTXt` read whole and written back with their CRC. */
 const pngPatches: Walker = async (read, size) => {

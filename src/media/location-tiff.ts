@@ -1,14 +1,20 @@
 /**
  * Location in TIFF files (and DNG, which is TIFF): the file is itself the TIFF structure a JPEG's EXIF block
- * holds, so its first IFD points to the GPS IFD, and its XMP is the value of tag 700 (XMLPacket). They are read
- * by offset, never the whole file (a DNG is tens of megabytes): the GPS IFD's entries and the values they point
- * to become zeros, as in location-blanking.ts, and the XMP packet is blanked as in every other format.
+ * holds, so its first IFD points to the GPS IFD, its XMP is the value of tag 700 (XMLPacket), and its IPTC-IIM
+ * that of tag 33723 (and of a resource in tag 34377). They are read by offset, never the whole file (a DNG is
+ * tens of megabytes): the GPS IFD's entries and the values they point to become zeros, as in
+ * location-blanking.ts, and the XMP packet and the IIM are blanked as in every other format.
  */
 import { blankXmpLocation, TYPE_SIZE, Unreadable } from './location-blanking';
+import { blankIim, blankPhotoshopResources, iimContext } from './location-iptc';
 import { patchBlock, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 const GPS_INFO_TAG = 0x8825;
 const XMP_TAG = 700;
+/** IPTC-NAA: the IIM datasets (location-iptc.ts). */
+const IPTC_TAG = 33723;
+/** Photoshop's image resources, which may hold the IIM again and its digest. */
+const PHOTOSHOP_TAG = 34377;
 
 export async function tiffPatches(read: ReadAt, size: number): Promise<Walked> {
   const head = await readExactly(read, 0, 8);
@@ -23,20 +29,28 @@ export async function tiffPatches(read: ReadAt, size: number): Promise<Walked> {
   const count0 = field(await readExactly(read, within(ifd0, 2), 2), 0, 2, le);
   const entries = await readExactly(read, within(ifd0 + 2, count0 * 12), count0 * 12);
   let gps: number | null = null;
-  let xmp: { offset: number; length: number } | null = null;
+  const values = new Map<number, { offset: number; length: number }>();
   for (let i = 0; i < count0; i++) {
     const tag = field(entries, i * 12, 2, le);
     if (tag === GPS_INFO_TAG) gps = field(entries, i * 12 + 8, 4, le);
-    if (tag === XMP_TAG) {
+    if (tag === XMP_TAG || tag === IPTC_TAG || tag === PHOTOSHOP_TAG) {
       const length = (TYPE_SIZE[field(entries, i * 12 + 2, 2, le)] ?? 1) * field(entries, i * 12 + 4, 4, le);
-      xmp = { offset: length > 4 ? field(entries, i * 12 + 8, 4, le) : ifd0 + 2 + i * 12 + 8, length };
+      values.set(tag, { offset: length > 4 ? field(entries, i * 12 + 8, 4, le) : ifd0 + 2 + i * 12 + 8, length });
     }
   }
   const patches: BytePatch[] = [];
   if (gps !== null) patches.push(...(await gpsPatches(read, within(gps, 2), le, within)));
-  if (xmp && xmp.length > 0) {
-    const block = await readExactly(read, within(xmp.offset, xmp.length), xmp.length);
-    patchBlock(patches, block, xmp.offset, (b) => blankXmpLocation(b, 0, b.length));
+  const blank = async (tag: number, blanking: (copy: Uint8Array) => boolean) => {
+    const value = values.get(tag);
+    if (!value || value.length === 0) return;
+    patchBlock(patches, await readExactly(read, within(value.offset, value.length), value.length), value.offset, blanking);
+  };
+  await blank(XMP_TAG, (b) => blankXmpLocation(b, 0, b.length));
+  // The IIM first: the IPTC digest among the Photoshop resources is that of the IIM block.
+  if (values.has(IPTC_TAG) || values.has(PHOTOSHOP_TAG)) {
+    const iim = await iimContext();
+    await blank(IPTC_TAG, (b) => blankIim(b, 0, b.length, iim));
+    await blank(PHOTOSHOP_TAG, (b) => blankPhotoshopResources(b, 0, b.length, iim));
   }
   return { outcome: 'none', patches };
 }
