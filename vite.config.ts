@@ -88,6 +88,8 @@ export default defineConfig({
         // The built index.html (with its Content-Security-Policy meta), scripts, styles, the SVG logo the boot
         // screen shows, fonts and the manifest's icons; not the README or store screenshots.
         globPatterns: ['**/*.{js,css,html,svg,wasm,webmanifest,woff2}', 'icons/*.png'],
+        // The HEIF decoder (about 500 KiB gzip) only once a HEIC is met: src/sw.ts caches it then.
+        globIgnores: ['**/libheif*'],
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
       },
     }),

@@ -7,6 +7,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
 import { registerShareTarget } from './sw/share-target';
 import { attachmentDisposition, DOWNLOAD_PATH, isWorkerDownloadMessage, type WorkerDownloadMessage } from './lib/worker-download';
 import { ByteCappedCache } from './sw/byte-capped-cache';
@@ -82,6 +83,10 @@ registerShareTarget();
 // Written as `self.__WB_MANIFEST` for the build to find and fill in with the precache list.
 precacheAndRoute((self as unknown as ServiceWorkerScope).__WB_MANIFEST);
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: NAVIGATION_DENYLIST }));
+
+// The HEIF decoder (its script and its WebAssembly) is not precached: fetched when the first HEIC is met, then kept
+// for offline use ([Note: Pictures the browser cannot decode] in src/media/heif-decode.ts). Names carry a hash.
+registerRoute(({ url, sameOrigin }) => sameOrigin && /^\/assets\/libheif[-.]/.test(url.pathname), new CacheFirst({ cacheName: 'shoebox-decoders' }));
 
 registerRoute(
   ({ request, url }) => isThumbnailRequest(request, url, self.location.origin),

@@ -6,6 +6,7 @@ import { isTooLargeToDecode, readImageSize } from './image-header';
 import { makeThumbhash } from './make-thumbhash';
 import type { ProcessedMedia, SniffedType } from './media-types';
 import { readPhotoMetadata, type PhotoMetadata } from './photo-metadata';
+import { HEIF_TYPES } from '../lib/image-types';
 
 /** The limits the pipeline needs, passed in with each request (a worker has its own copy of the config module). */
 export type ImageLimits = Pick<
@@ -34,16 +35,16 @@ export async function processImage(
   const { signal, limits } = opts;
   throwIfAborted(signal);
 
+  const heif = HEIF_TYPES.has(sniffed.mime);
   const stored = await readImageSize(blob, sniffed.mime);
   throwIfAborted(signal);
-  if (!stored) return fileResult(sniffed.mime, 'image/undecodable', await readPhotoMetadata(blob));
-  if (isTooLargeToDecode(stored, limits)) return fileResult(sniffed.mime, 'image/too-large', await readPhotoMetadata(blob));
+  // libheif checks the size it finds itself: a HEIF whose header this cannot read still gets its chance.
+  if (!stored && !heif) return fileResult(sniffed.mime, 'image/undecodable', await readPhotoMetadata(blob));
+  if (stored && isTooLargeToDecode(stored, limits)) return fileResult(sniffed.mime, 'image/too-large', await readPhotoMetadata(blob));
 
-  // Metadata is read from the file while the browser decodes the pixels on its own threads.
-  const [photo, bitmap] = await Promise.all([
-    readPhotoMetadata(blob),
-    createImageBitmap(blob, { imageOrientation: 'from-image' }).catch(() => null),
-  ]);
+  // Metadata is read from the file while the pixels are decoded.
+  const [photo, bitmap] = await Promise.all([readPhotoMetadata(blob), decode(blob, heif, limits)]);
+  if (bitmap === 'too-large') return fileResult(sniffed.mime, 'image/too-large', photo);
   if (!bitmap) return fileResult(sniffed.mime, 'image/undecodable', photo);
   try {
     throwIfAborted(signal);
@@ -54,6 +55,22 @@ export async function processImage(
     return fileResult(sniffed.mime, 'image/undecodable', photo);
   } finally {
     bitmap.close();
+  }
+}
+
+/**
+ * The picture as an oriented bitmap: by the browser's own decoder when it has one (on its own threads), else
+ * for HEIF by libheif ([Note: Pictures the browser cannot decode] in heif-decode.ts). Null when undecodable.
+ */
+async function decode(blob: Blob, heif: boolean, limits: ImageLimits): Promise<ImageBitmap | 'too-large' | null> {
+  const native = await createImageBitmap(blob, { imageOrientation: 'from-image' }).catch(() => null);
+  if (native || !heif) return native;
+  const { decodeHeif, HeifTooLarge } = await import('./heif-decode');
+  try {
+    return await decodeHeif(blob, (size) => !isTooLargeToDecode(size, limits));
+  } catch (e) {
+    if (e instanceof HeifTooLarge) return 'too-large';
+    return null;
   }
 }
 

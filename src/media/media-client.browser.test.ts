@@ -181,6 +181,43 @@ describe('processMedia: photos', () => {
   });
 });
 
+describe('processMedia: HEIF, which only Safari decodes itself', () => {
+  /** The HEIC photograph of the privacy tests, and the offset of its `ispe` (image size) property's width. */
+  const heic = async () => {
+    const bytes = await bytesOf(await fixture('location/astronaut.heic'));
+    const at = new TextDecoder('latin1').decode(bytes).indexOf('ispe') + 8;
+    return { bytes, at };
+  };
+
+  it('gives a HEIC a preview, a thumbnail and a placeholder, decoded by libheif in the worker', async () => {
+    const media = await run('location/astronaut.heic');
+    expect(media).toMatchObject({ kind: 'image', mime: 'image/heic', width: 256, height: 256, notice: null });
+    expect(media.thumbhash).toBeTruthy();
+    const thumb = await pixels(media.thumb!);
+    expect([thumb.width, thumb.height]).toEqual([256, 256]);
+    // A photograph, not a blank square: light and dark parts across it.
+    const grid = [0.1, 0.3, 0.5, 0.7, 0.9].flatMap((x) => [0.1, 0.3, 0.5, 0.7, 0.9].map((y) => thumb.at(x, y)));
+    const light = grid.map(([r, g, b]) => 0.3 * r! + 0.59 * g! + 0.11 * b!);
+    expect(Math.max(...light) - Math.min(...light)).toBeGreaterThan(80);
+    expect(metadataParts(await bytesOf(media.preview!))).toEqual([]);
+  });
+
+  it('keeps a cut HEIC as a file with the image/undecodable notice', async () => {
+    const { bytes } = await heic();
+    const cut = new Blob([bytes.slice(0, Math.floor(bytes.length / 3))]);
+    expect(await processMedia(cut, await sniffType(cut))).toMatchObject({ kind: 'file', mime: 'image/heic', notice: 'image/undecodable', preview: null });
+  });
+
+  it('refuses a HEIC that declares 100,000 × 100,000 pixels without decoding it', async () => {
+    const { bytes, at } = await heic();
+    const view = new DataView(bytes.buffer);
+    view.setUint32(at, 100_000);
+    view.setUint32(at + 4, 100_000);
+    const bomb = new Blob([bytes]);
+    expect(await processMedia(bomb, await sniffType(bomb))).toMatchObject({ kind: 'file', notice: 'image/too-large', preview: null });
+  });
+});
+
 describe('processMedia: files kept as files', () => {
   it('keeps a corrupt JPEG as a file with the image/undecodable notice', async () => {
     const media = await run('corrupt.jpg');

@@ -27,8 +27,8 @@ describe('sniffType', () => {
     }
   });
 
-  it('keeps HEIC, TIFF and camera RAW as files with their real type, since the browser cannot decode them', async () => {
-    expect(await sniff(ftyp('heic', ['mif1', 'heic']))).toEqual({ mime: 'image/heic', kind: 'file', decodable: false });
+  it('takes HEIC as a picture (the media worker decodes it); keeps TIFF and camera RAW as files with their real type', async () => {
+    expect(await sniff(ftyp('heic', ['mif1', 'heic']))).toEqual({ mime: 'image/heic', kind: 'image', decodable: true });
     expect(await sniff(bytes('II', [42, 0, 8, 0, 0, 0], new Array(64).fill(0)))).toEqual({ mime: 'image/tiff', kind: 'file', decodable: false });
     // Canon CR2: a little-endian TIFF whose header carries "CR" at byte 8.
     expect(await sniff(bytes('II', [42, 0, 16, 0, 0, 0], 'CR', [2, 0], new Array(64).fill(0)))).toEqual({
