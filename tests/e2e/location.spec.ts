@@ -31,10 +31,17 @@ test('photos with a place arrive without it; after choosing to keep originals as
   await createAlbum(page, 'Paris');
   await addFiles(page, [jpeg!, png!, webp!, heic!]);
   await expectItemCount(page, 4);
+  // Every one a photo with a thumbnail, the HEIC too (decoded by libheif in the media worker).
+  for (const name of ['rocket.jpg', 'chelsea.png', 'coffee.webp', 'astronaut.heic']) {
+    await expect(tile(page, name)).toHaveAttribute('data-kind', 'image');
+    await expect(tile(page, name).locator('img.tile__thumb')).toBeVisible();
+  }
 
   for (const [path, name] of [[jpeg!, 'rocket.jpg'], [png!, 'chelsea.png'], [webp!, 'coffee.webp'], [heic!, 'astronaut.heic']] as const) {
     expect(gpsTags(path).length, name).toBeGreaterThan(3);
     const got = await downloadOriginal(page, name, info.outputPath(`downloaded-${name}`));
+    // The viewer shows a picture (for the HEIC, its preview: Chromium cannot show the original).
+    await expect(page.getByRole('dialog', { name }).getByRole('img', { name })).toBeVisible();
     expect(gpsTags(got), name).toEqual([]);
     expect(readFileSync(got).length, name).toBe(readFileSync(path).length);
     await page.getByRole('button', { name: 'Details' }).click();

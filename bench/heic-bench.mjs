@@ -1,0 +1,136 @@
+// HEIC through the media pipeline against its peers, same run, same machine: a 12-megapixel photo-like picture
+// (made here with sharp) encoded by libheif's heif-enc (Debian: libheif-examples) as a HEIC, and the same
+// picture as a JPEG.
+//   (a) ours, HEIC: the real pipeline (src/media, module worker) in headless Chromium, which cannot decode HEIC
+//       itself: libheif in WebAssembly, then the preview, thumbnail and thumbhash as for any photo;
+//   (b) ours, JPEG: the same picture through the browser's own decoder, today's path;
+//   (c) heic-convert (what Ente's web app uses) in the same page: the HEIC to a full-size JPEG.
+// Targets: (a) ≤ 1.5 × (b), and (a) faster than (c).
+// Run: node bench/heic-bench.mjs   (writes bench/results/heic.md)
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { build } from 'vite';
+import sharp from 'sharp';
+import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
+import { ensureDebianTool } from '../scripts/ensure-debian-tool.mjs';
+import { kib, writeResult } from './bench-utils.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const WIDTH = 4032;
+const HEIGHT = 3024;
+const RUNS = Number(process.env.HEIC_BENCH_RUNS ?? 7);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** A photo-like picture: light falloff, waves and per-pixel grain, so that coding it costs what a photo does. */
+async function picture() {
+  const data = Buffer.alloc(WIDTH * HEIGHT * 3);
+  let seed = 4242;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) / 65536;
+  for (let y = 0; y < HEIGHT; y++) {
+    for (let x = 0; x < WIDTH; x++) {
+      const i = (y * WIDTH + x) * 3;
+      const dx = x / WIDTH - 0.5;
+      const dy = y / HEIGHT - 0.5;
+      const light = 1 - 0.9 * (dx * dx + dy * dy);
+      const wave = Math.sin(x / 83 + Math.sin(y / 121) * 3) * 20;
+      const g = (rand() - 0.5) * 24;
+      const base = y < HEIGHT * 0.4 ? [120 + y / 50, 160 + y / 70, 220] : [100 + wave, 125 + wave / 2, 70 + x / 180];
+      for (let c = 0; c < 3; c++) data[i + c] = Math.max(0, Math.min(255, base[c] * light + g));
+    }
+  }
+  return sharp(data, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+}
+
+function serve(dir, extra) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const body = extra[path] ?? (await readFile(join(dir, normalize(path === '/' ? '/index.html' : path))).catch(() => null));
+    if (!body) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const started = Date.now();
+const work = await mkdtemp(join(tmpdir(), 'shoebox-heic-bench-'));
+let browser;
+let server;
+try {
+  ensureDebianTool('heif-enc', ['--help'], 'libheif-examples');
+  const jpeg = await picture();
+  await writeFile(join(work, 'photo.jpg'), jpeg);
+  const enc = spawnSync('heif-enc', ['-q', '80', '-o', join(work, 'photo.heic'), join(work, 'photo.jpg')], { encoding: 'utf8' });
+  if (enc.status !== 0) throw new Error(`heif-enc failed: ${enc.stderr}`);
+  const heic = await readFile(join(work, 'photo.heic'));
+
+  const pageDir = join(work, 'page');
+  await build({
+    configFile: false,
+    root: join(root, 'bench', 'heic-page'),
+    base: './',
+    logLevel: 'warn',
+    worker: { format: 'es' },
+    build: { outDir: pageDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
+  });
+  server = await serve(pageDir, { '/photo.jpg': jpeg, '/photo.heic': heic });
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(`${origin}/index.html`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  await page.evaluate(([h, j]) => window.benchSetup(h, j), [`${origin}/photo.heic`, `${origin}/photo.jpg`]);
+
+  // Interleaved rounds, so a burst of load falls on every contender alike; round 0 (module and wasm loading,
+  // worker start) is a warm-up and not counted.
+  const contenders = ['ours-heic', 'ours-jpeg', 'heic-convert'];
+  const times = Object.fromEntries(contenders.map((c) => [c, []]));
+  const outputs = {};
+  for (let round = 0; round <= RUNS; round++) {
+    for (const c of contenders) {
+      const r = await page.evaluate((name) => window.benchRun(name), c);
+      if (round > 0) times[c].push(r.ms);
+      outputs[c] = r.out;
+    }
+  }
+  const m = Object.fromEntries(contenders.map((c) => [c, median(times[c])]));
+  const heicConvertVersion = JSON.parse(await readFile(join(root, 'node_modules', 'heic-convert', 'package.json'), 'utf8')).version;
+  const row = (name, how, c) => [name, how, `${m[c].toFixed(0)} ms`, times[c].map((x) => x.toFixed(0)).join(', '), outputs[c], (m[c] / m['ours-heic']).toFixed(2)];
+  const vsJpeg = m['ours-heic'] / m['ours-jpeg'];
+  const vsPeer = m['ours-heic'] / m['heic-convert'];
+  writeResult(
+    'heic',
+    'HEIC: 12 MP → 2,048 px preview + 480 px thumbnail',
+    ['contender', 'how', 'median', 'runs (ms, after 1 warm-up round)', 'output', 'time ÷ ours (HEIC)'],
+    [
+      row('ours, HEIC', 'module worker: libheif (WebAssembly) decode, then the pipeline as for any photo', 'ours-heic'),
+      row('ours, same picture as JPEG', "module worker: the browser's own decoder (today's path)", 'ours-jpeg'),
+      row(`heic-convert ${heicConvertVersion}`, 'main thread: HEIC to a full-size JPEG, quality 0.92 (its documented use)', 'heic-convert'),
+    ],
+    [
+      `Input: ${WIDTH}×${HEIGHT}, made with sharp (light falloff, waves, grain); JPEG quality 90 (${kib(jpeg.length)} KiB), HEIC by heif-enc -q 80 (${kib(heic.length)} KiB).`,
+      `Timed inside the page (performance.now) in headless Chromium (${chromiumPath()}); the files are in memory as Blobs. Medians of ${RUNS} interleaved rounds.`,
+      `ours HEIC ÷ ours JPEG: ${vsJpeg.toFixed(2)} (target ≤ 1.5) — ${vsJpeg <= 1.5 ? 'met' : 'NOT met'}.`,
+      `ours HEIC ÷ heic-convert: ${vsPeer.toFixed(2)} (target < 1.0) — ${vsPeer < 1 ? 'met' : 'NOT met'}.`,
+      `Machine: ${cpus().length} cores. Whole benchmark: ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+    ],
+  );
+  if (vsJpeg > 1.5 || vsPeer >= 1) process.exitCode = 1;
+} finally {
+  await browser?.close();
+  server?.close();
+  await rm(work, { recursive: true, force: true });
+}
