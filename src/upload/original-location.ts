@@ -28,10 +28,15 @@ import { LOCATION_LEFT, type LocationDecision, type ProcessedFacts, type UploadT
 // canvas: no metadata at all) or to remove it from the queue. The preview then goes up as the item's original:
 // named `<name>.webp` (or `.jpg`), its own size, hash and dimensions, a photo even when the file was a video
 // (its poster), and metadata.location `preview`. Files of kinds that never hold a place (GIF, BMP, SVG, icons;
-// documents) go up as they are. Items uploaded before this (metadata.location `kept`) still say so.
+// documents) go up as they are. Videos are held to this only in the ISO base media formats phones and cameras
+// write (MP4, MOV, 3GP), whose place the remover knows; a WebM, MKV or AVI, which no camera tags with a place in a
+// standard way and whose structure is not walked yet, goes up as it is with metadata.location `kept`, as every
+// such file did before, and its details say so.
 
 /** How long an album's choice about location is trusted for the files of one batch. */
 const ALBUM_CHOICE_TTL_MS = 30_000;
+/** Video containers whose place the remover knows (ISO base media): one of these it cannot clean is stopped. */
+const PLACE_VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/3gpp', 'video/3gpp2', 'video/x-m4v']);
 /** Image types that hold no place anywhere: nothing to say about location for them. */
 const PLACELESS_TYPES = new Set(['image/gif', 'image/svg+xml', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon']);
 
@@ -94,12 +99,14 @@ export function locationRefusal(task: Pick<UploadTask, 'location' | 'original'>,
 }
 
 /** What the item says about its original's location (see [Note: Originals without location on upload]). */
-export function locationNote(task: Pick<UploadTask, 'location' | 'original'>): { location?: 'removed' | 'preview' } {
+export function locationNote(task: Pick<UploadTask, 'location' | 'original'>, facts: ProcessedFacts): { location?: 'removed' | 'preview' | 'kept' } {
   if (task.original === 'preview') return { location: 'preview' };
-  return task.location?.outcome === 'removed' ? { location: 'removed' } : {};
+  if (task.location?.outcome === 'removed') return { location: 'removed' };
+  // Not stopped (locationRefusal), yet not cleaned: a video in a container not walked yet.
+  return task.location?.outcome === 'unsupported' && facts.mime.startsWith('video/') ? { location: 'kept' } : {};
 }
 
 /** By the type read from its content: a picture kept as a file (one not decoded, a RAW) may hold a place too. */
 function mayHoldPlace(facts: ProcessedFacts): boolean {
-  return facts.mime.startsWith('video/') || (facts.mime.startsWith('image/') && !PLACELESS_TYPES.has(facts.mime));
+  return PLACE_VIDEO_TYPES.has(facts.mime) || (facts.mime.startsWith('image/') && !PLACELESS_TYPES.has(facts.mime));
 }

@@ -354,7 +354,7 @@ export class TaskRunner {
         metadata: boundItemMetadata({
           ...facts.metadata,
           ...(facts.notice ? { notice: facts.notice } : {}),
-          ...locationNote(task),
+          ...locationNote(task, facts),
         }),
       },
       { signal },

@@ -118,14 +118,18 @@ describe('uploading into an album that removes location', () => {
     const photo = await photoWithStubbornPlace('IMG_0002.JPG');
     const engine = newEngine({ backend, dbName: n.queueDb });
     await engine.start();
-    await engine.enqueue(album.id, [photo, textFile('notes.txt', 'Bring sunscreen.\n')]);
+    const webm = new File([await (await fetch('/tests/fixtures/clip-320x240.webm')).blob()], 'screen.webm', { type: 'video/webm' });
+    await engine.enqueue(album.id, [photo, textFile('notes.txt', 'Bring sunscreen.\n'), webm]);
     const settled = await until(engine, allSettled);
 
     const stopped = settled.tasks.find((t) => t.filename === 'IMG_0002.JPG')!;
     expect(stopped.state).toBe('failed');
     expect(AppError.fromJSON(stopped.error!)).toMatchObject({ code: 'upload/unsupported', retryable: false, details: { reason: 'location', previewOnly: true } });
-    // Nothing of it reached the album: no item, no object. The rest of the batch went on.
-    expect((await readyItems(backend, album.id)).map((i) => i.filename)).toEqual(['notes.txt']);
+    // Nothing of it reached the album: no item, no object. The rest of the batch went on; a WebM, whose
+    // structure is not walked, goes up as it is and says so.
+    const others = await readyItems(backend, album.id);
+    expect(others.map((i) => i.filename).sort()).toEqual(['notes.txt', 'screen.webm']);
+    expect(others.find((i) => i.filename === 'screen.webm')!.metadata.location).toBe('kept');
     await expect(backend.files.read(objectKeys.original(album.id, stopped.id))).rejects.toThrow();
 
     await engine.uploadPreviewOnly(stopped.id);
@@ -133,7 +137,7 @@ describe('uploading into an album that removes location', () => {
     const item = (await readyItems(backend, album.id)).find((i) => i.id === stopped.id)!;
     expect(item).toMatchObject({ filename: 'IMG_0002.webp', mime: 'image/webp', kind: 'image', width: 2048, height: 1365 });
     expect(item.metadata.location).toBe('preview');
-    expect(await backend.albums.getAlbum(album.id)).toMatchObject({ itemCount: 2 });
+    expect(await backend.albums.getAlbum(album.id)).toMatchObject({ itemCount: 3 });
     const original = await backend.files.read(item.originalKey);
     expect(await sameBytes(original, await backend.files.read(item.previewKey!))).toBe(true);
     expect(item.bytes).toBe(original.size);
