@@ -69,11 +69,7 @@ export function runPlaywrightBench(name, resultVar, env = {}) {
   return JSON.parse(readFileSync(resultFile, 'utf8'));
 }
 
-export const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
+export { median } from './bench-utils.mjs';
 export const worst = (xs) => Math.max(...xs);
 export const ms = (x) => `${x.toFixed(0)} ms`;
 export const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

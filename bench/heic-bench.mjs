@@ -8,27 +8,21 @@
 // Targets: (a) ≤ 1.5 × (b), and (a) faster than (c).
 // Run: node bench/heic-bench.mjs   (writes bench/results/heic.md)
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { build } from 'vite';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { ensureDebianTool } from '../scripts/ensure-debian-tool.mjs';
-import { kib, writeResult } from './bench-utils.mjs';
+import { kib, median, serveStatic, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const WIDTH = 4032;
 const HEIGHT = 3024;
 const RUNS = Number(process.env.HEIC_BENCH_RUNS ?? 7);
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** A photo-like picture: light falloff, waves and per-pixel grain, so that coding it costs what a photo does. */
 async function picture() {
@@ -50,19 +44,6 @@ async function picture() {
   return sharp(data, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
 }
 
-function serve(dir, extra) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const body = extra[path] ?? (await readFile(join(dir, normalize(path === '/' ? '/index.html' : path))).catch(() => null));
-    if (!body) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 const started = Date.now();
 const work = await mkdtemp(join(tmpdir(), 'shoebox-heic-bench-'));
@@ -85,7 +66,7 @@ try {
     worker: { format: 'es' },
     build: { outDir: pageDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
   });
-  server = await serve(pageDir, { '/photo.jpg': jpeg, '/photo.heic': heic });
+  server = await serveStatic(pageDir, { '/photo.jpg': jpeg, '/photo.heic': heic });
   const origin = `http://127.0.0.1:${server.address().port}`;
   browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
   const page = await browser.newPage();

@@ -5,16 +5,15 @@
 //   (c) sharp in Node with sharp.concurrency(1).
 // Targets: ours at least 1.5x faster than browser-image-compression, and no slower than sharp.
 // Run: node bench/media-bench.mjs   (writes bench/results/media.md)
-import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { build } from 'vite';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
-import { writeResult, kib } from './bench-utils.mjs';
+import { kib, median, serveStatic, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const WIDTH = 6000;
@@ -23,11 +22,6 @@ const RUNS = Number(process.env.MEDIA_BENCH_RUNS ?? 7);
 const PREVIEW = { edge: 2048, quality: 85 };
 const THUMB = { edge: 480, quality: 80 };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** A photo-like picture: smooth light falloff, colour shapes, and per-pixel grain (what makes encoding cost real). */
 async function cameraJpeg() {
@@ -70,19 +64,6 @@ async function buildPage(outDir) {
   });
 }
 
-function serve(dir, extra) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.jpg': 'image/jpeg', '.wasm': 'application/wasm' };
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const body = extra[path] ?? (await readFile(join(dir, normalize(path === '/' ? '/index.html' : path))).catch(() => null));
-    if (!body) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 /** sharp's fastest honest route to both files: each its own pipeline, so each gets JPEG shrink-on-load. */
 async function sharpOnce(jpeg) {
@@ -105,7 +86,7 @@ try {
   const pageDir = join(work, 'page');
   await buildPage(pageDir);
   const bic = await readFile(join(root, 'node_modules', 'browser-image-compression', 'dist', 'browser-image-compression.js'));
-  server = await serve(pageDir, { '/photo.jpg': jpeg, '/bic.js': bic });
+  server = await serveStatic(pageDir, { '/photo.jpg': jpeg, '/bic.js': bic });
   const origin = `http://127.0.0.1:${server.address().port}`;
 
   sharp.concurrency(1);

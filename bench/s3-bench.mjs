@@ -18,9 +18,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { build } from 'vite';
 import { chromium } from 'playwright-core';
@@ -37,7 +36,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { startS3TestServer } from '../scripts/s3-test-server.mjs';
-import { writeResult } from './bench-utils.mjs';
+import { median, serveStatic, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const MiB = 1024 * 1024;
@@ -53,11 +52,6 @@ const MEMORY_LIMIT = 6 * PART_SIZE + 32 * MiB;
 const ROUNDS = Number(process.env.S3_BENCH_ROUNDS ?? 2);
 const TARGET = { vsLibStorage: 1.0, vsCurl: 1.3, small: 0.7 };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const mibps = (bytes, ms) => bytes / MiB / (ms / 1000);
 const fmt = (x, digits = 1) => x.toFixed(digits);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -109,16 +103,6 @@ async function buildPage(outDir) {
   });
 }
 
-function serve(dir) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript' };
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const body = await readFile(join(dir, normalize(path === '/' ? '/index.html' : path))).catch(() => null);
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 function s3Client(s3) {
   return new S3Client({
@@ -320,7 +304,7 @@ try {
   const smallPaths = writeSmallFiles(join(work, 'photos'), allPath);
   const pageDir = join(work, 'page');
   await buildPage(pageDir);
-  server = await serve(pageDir);
+  server = await serveStatic(pageDir);
   const origin = `http://127.0.0.1:${server.address().port}`;
 
   browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
