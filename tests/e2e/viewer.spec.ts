@@ -1,5 +1,6 @@
+import sharp from 'sharp';
 import { expect, test } from './csp-test';
-import { addFiles, createAlbum, expectItemCount, fixture, tile } from './helpers';
+import { addFiles, createAlbum, expectItemCount, fixture, thumbPixel, tile } from './helpers';
 
 test('the viewer steps through the album, deletes to the trash and restores from it', async ({ page }) => {
   const albumId = await createAlbum(page, 'Viewer');
@@ -116,4 +117,24 @@ test('the grid selects with click, shift-click and keyboard, and deletes in bulk
   await expect(page.getByText('2 selected')).toBeVisible();
   await page.getByRole('button', { name: 'Move to trash' }).click();
   await expectItemCount(page, 2);
+});
+
+test('an animated GIF plays in the viewer, and its thumbnail is its first frame', async ({ page }) => {
+  // Two frames, red then blue, 200 ms each, looping; wider than the 2,048 px preview, so the two tell apart.
+  const frame = (r: number, g: number, b: number) => sharp({ create: { width: 2400, height: 80, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  const gif = await sharp(await Promise.all([frame(220, 30, 30), frame(30, 60, 220)]), { join: { animated: true } })
+    .gif({ delay: [200, 200], loop: 0 })
+    .toBuffer();
+  await createAlbum(page, 'Moving');
+  await addFiles(page, [{ name: 'wave.gif', mimeType: 'image/gif', buffer: gif }]);
+  await expectItemCount(page, 1);
+  const [r, g, b] = await thumbPixel(tile(page, 'wave.gif'), 0.5, 0.5);
+  expect(r).toBeGreaterThan(180);
+  expect(Math.max(g, b)).toBeLessThan(90);
+
+  await tile(page, 'wave.gif').click();
+  const shown = page.getByRole('dialog', { name: 'wave.gif' }).getByRole('img', { name: 'wave.gif' });
+  await expect(shown).toBeVisible();
+  // The picture shown is the GIF itself (2,400 px wide), not the still preview (2,048 px).
+  await expect.poll(() => shown.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2400);
 });

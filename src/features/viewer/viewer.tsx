@@ -18,7 +18,7 @@ import { useOpenItemSocial, useSetFavorite } from '../social/use-social';
 import { DetailsPanel } from './details-panel';
 import { FilePreview } from './file-preview';
 import { ZoomableImage } from './zoomable-image';
-import { BROWSER_IMAGES } from '../../lib/image-types';
+import { ANIMATED_TYPES, BROWSER_IMAGES } from '../../lib/image-types';
 
 /**
  * The full-screen viewer, a route over the grid: Back (or Escape) closes it, arrow keys and swipes step through
@@ -278,7 +278,9 @@ function inertOutside(el: HTMLElement): () => void {
 function Media({ item, onSwipe, onZoom }: { item: Item; onSwipe: (dir: -1 | 1) => void; onZoom: (zoomed: boolean) => void }) {
   const preview = useObjectUrl(item.previewKey);
   const [wantOriginal, setWantOriginal] = useState(false);
-  const needsOriginal = item.kind === 'video' || item.kind === 'file' || (wantOriginal && BROWSER_IMAGES.has(item.mime)) || (item.kind === 'image' && !item.previewKey);
+  // A GIF or an APNG plays: the original is shown, not its still preview (whose first frame is the thumbnail).
+  const plays = item.kind === 'image' && ANIMATED_TYPES.has(item.mime);
+  const needsOriginal = item.kind === 'video' || item.kind === 'file' || plays || (wantOriginal && BROWSER_IMAGES.has(item.mime)) || (item.kind === 'image' && !item.previewKey);
   const original = useObjectUrl(needsOriginal ? item.originalKey : null);
   const onZoomChange = useCallback(
     (s: number) => {
@@ -298,7 +300,7 @@ function Media({ item, onSwipe, onZoom }: { item: Item; onSwipe: (dir: -1 | 1) =
   }
   if (item.kind === 'image' && (preview || original)) {
     // Zoomed in, the original, if the browser can show it (not HEIC outside Safari, never SVG inline).
-    const src = wantOriginal && original && BROWSER_IMAGES.has(item.mime) ? original : (preview ?? original);
+    const src = (plays || wantOriginal) && original && BROWSER_IMAGES.has(item.mime) ? original : (preview ?? original);
     return src ? <ZoomableImage src={src} alt={safeFilename(item.filename)} onSwipe={onSwipe} onZoomChange={onZoomChange} /> : null;
   }
   return <FilePreview item={item} url={original} />;
