@@ -14,6 +14,11 @@ type PolicyModule = typeof import('./src/lib/content-security-policy');
 const loadPolicyModule = async () =>
   (await runnerImport<PolicyModule>(fileURLToPath(new URL('./src/lib/content-security-policy.ts', import.meta.url)))).module;
 
+// The late decoders' file names, shared with the service worker (src/sw/decoder-assets.ts).
+const { DECODER_ASSET_PREFIXES } = (
+  await runnerImport<typeof import('./src/sw/decoder-assets')>(fileURLToPath(new URL('./src/sw/decoder-assets.ts', import.meta.url)))
+).module;
+
 type WireCommands = typeof import('./tests/browser/wire-commands');
 type WireRequest = import('./tests/browser/wire-commands').WireRequest;
 type SeedShareLink = import('./tests/db/share-link-seed').SeedShareLink;
@@ -88,15 +93,16 @@ export default defineConfig({
         // The built index.html (with its Content-Security-Policy meta), scripts, styles, the SVG logo the boot
         // screen shows, fonts and the manifest's icons; not the README or store screenshots.
         globPatterns: ['**/*.{js,css,html,svg,wasm,webmanifest,woff2}', 'icons/*.png'],
-        // The HEIF decoder (about 500 KiB gzip) only once a HEIC is met: src/sw.ts caches it then.
-        globIgnores: ['**/libheif*'],
+        // The late decoders (HEIF about 470 KiB gzip, JPEG XL about 310 KiB, TIFF) only once such a photo is met:
+        // src/sw.ts caches them then.
+        globIgnores: DECODER_ASSET_PREFIXES.map((prefix) => `**/${prefix}[-.]*`),
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
       },
     }),
   ],
   worker: { format: 'es' },
   // Pre-bundled up front, so the browser test runner never re-optimises (and reloads) in the middle of a run.
-  optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini', 'clsx', '@radix-ui/react-dialog', '@radix-ui/react-dropdown-menu', '@radix-ui/react-popover', '@radix-ui/react-switch', '@radix-ui/react-tabs', '@radix-ui/react-toast', 'react-day-picker', 'qrcode.react', 'axe-core', 'libheif-js/libheif-wasm/libheif.js', 'hash-wasm'] },
+  optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini', 'clsx', '@radix-ui/react-dialog', '@radix-ui/react-dropdown-menu', '@radix-ui/react-popover', '@radix-ui/react-switch', '@radix-ui/react-tabs', '@radix-ui/react-toast', 'react-day-picker', 'qrcode.react', 'axe-core', 'libheif-js/libheif-wasm/libheif.js', '@jsquash/jxl/decode', 'geotiff', 'hash-wasm'] },
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -6,11 +6,14 @@
 // Images come from sharp. The video is recorded by Chromium itself (canvas.captureStream + MediaRecorder,
 // driven by playwright-core), because no video encoder is available to Node on this machine. The script
 // checks what it wrote (orientation, EXIF, GPS, XMP) so a fixture cannot silently lose what the tests rely on.
-import { mkdir, writeFile, readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import exifr from 'exifr';
+import { ensureDebianTool } from './ensure-debian-tool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'tests', 'fixtures');
@@ -269,12 +272,29 @@ async function recordWebm() {
   }
 }
 
+/**
+ * A fixture JPEG recompressed losslessly as JPEG XL by libjxl's cjxl (Debian: libjxl-tools), as converters do:
+ * the codestream keeps the EXIF orientation, which the decoder applies.
+ */
+async function jpegXl(jpegName) {
+  ensureDebianTool('cjxl', ['--version'], 'libjxl-tools');
+  const dir = await mkdtemp(join(tmpdir(), 'shoebox-jxl-'));
+  try {
+    const r = spawnSync('cjxl', [join(out, jpegName), join(dir, 'out.jxl')], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`cjxl failed: ${r.stderr}`);
+    return await readFile(join(dir, 'out.jxl'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 await mkdir(out, { recursive: true });
 const files = {
   'orientation-1.jpg': () => orientedJpeg(1, 2400, 1600),
   'orientation-3.jpg': () => orientedJpeg(3, 800, 600),
   'orientation-6.jpg': () => orientedJpeg(6, 2400, 1600),
   'orientation-8.jpg': () => orientedJpeg(8, 800, 600),
+  'orientation-6.jxl': () => jpegXl('orientation-6.jpg'),
   'xmp.jpg': xmpJpeg,
   'transparent.png': transparentPng,
   'small.webp': () => otherFormat('webp'),

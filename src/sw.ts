@@ -11,6 +11,7 @@ import { CacheFirst } from 'workbox-strategies';
 import { registerShareTarget } from './sw/share-target';
 import { attachmentDisposition, DOWNLOAD_PATH, isWorkerDownloadMessage, type WorkerDownloadMessage } from './lib/worker-download';
 import { ByteCappedCache } from './sw/byte-capped-cache';
+import { isDecoderAsset } from './sw/decoder-assets';
 import { NAVIGATION_DENYLIST } from './sw/navigation-denylist';
 import { isForgetThumbnails, isThumbnailRequest, THUMBNAIL_CACHE, thumbnailResponse } from './sw/thumbnail-cache';
 
@@ -84,9 +85,10 @@ registerShareTarget();
 precacheAndRoute((self as unknown as ServiceWorkerScope).__WB_MANIFEST);
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: NAVIGATION_DENYLIST }));
 
-// The HEIF decoder (its script and its WebAssembly) is not precached: fetched when the first HEIC is met, then kept
-// for offline use ([Note: Pictures the browser cannot decode] in src/media/heif-decode.ts). Names carry a hash.
-registerRoute(({ url, sameOrigin }) => sameOrigin && /^\/assets\/libheif[-.]/.test(url.pathname), new CacheFirst({ cacheName: 'shoebox-decoders' }));
+// The late decoders (HEIF, JPEG XL, TIFF: scripts and WebAssembly) are not precached: fetched when the first such
+// photo is met, then kept for offline use ([Note: Pictures the browser cannot decode] in src/media/heif-decode.ts).
+// Names carry a hash, so a cached file is never stale.
+registerRoute(({ url, sameOrigin }) => sameOrigin && isDecoderAsset(url.pathname), new CacheFirst({ cacheName: 'shoebox-decoders' }));
 
 registerRoute(
   ({ request, url }) => isThumbnailRequest(request, url, self.location.origin),

@@ -27,11 +27,52 @@ export function createSurface(width: number, height: number, opts: { willReadFre
   return { width, height, ctx, canvas };
 }
 
-/** A new surface holding `source` fitted within `longEdge` (never enlarged). */
-export function resizeFrom(source: CanvasImageSource, width: number, height: number, longEdge: number): Surface {
-  const size = fitWithin(width, height, longEdge);
+/**
+ * A new surface holding `source` (`width` × `height` as stored) fitted within `longEdge` (never enlarged) and
+ * turned the way the EXIF `orientation` (1–8) says, in one draw: a 90° turn swaps the surface's sides.
+ */
+export function resizeFrom(source: CanvasImageSource, width: number, height: number, longEdge: number, orientation = 1): Surface {
+  const sideways = orientation >= 5 && orientation <= 8;
+  const size = fitWithin(sideways ? height : width, sideways ? width : height, longEdge);
   const surface = createSurface(size.width, size.height);
-  drawScaled(surface, source);
+  if (orientation <= 1 || orientation > 8) {
+    drawScaled(surface, source);
+    return surface;
+  }
+  // [Note: Turning a picture the way EXIF says]
+  // Each orientation is a mirror and/or a quarter turn; the transform maps the stored picture, drawn at its
+  // scaled size, onto the upright surface (W × H): 2 mirrors left-right, 3 turns half round, 4 mirrors top-bottom,
+  // 5 mirrors along the diagonal, 6 turns a quarter clockwise, 7 mirrors along the other diagonal, 8 turns a
+  // quarter anticlockwise.
+  const { width: W, height: H } = size;
+  const transforms: Record<number, [number, number, number, number, number, number]> = {
+    2: [-1, 0, 0, 1, W, 0],
+    3: [-1, 0, 0, -1, W, H],
+    4: [1, 0, 0, -1, 0, H],
+    5: [0, 1, 1, 0, 0, 0],
+    6: [0, 1, -1, 0, W, 0],
+    7: [0, -1, -1, 0, W, H],
+    8: [0, -1, 1, 0, 0, H],
+  };
+  surface.ctx.setTransform(...transforms[orientation]!);
+  surface.ctx.drawImage(source, 0, 0, sideways ? H : W, sideways ? W : H);
+  surface.ctx.setTransform(1, 0, 0, 1, 0, 0);
+  return surface;
+}
+
+/** Pixels a decoder made in WebAssembly or JavaScript: RGBA, 8 bits a sample, as stored (not yet turned). */
+export interface DecodedPixels {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray<ArrayBuffer>;
+  /** EXIF orientation of the stored picture, 1–8 (1: already upright). */
+  orientation: number;
+}
+
+/** A surface holding decoded pixels as they are, for `resizeFrom` to draw from. */
+export function surfaceFromPixels(pixels: DecodedPixels): Surface {
+  const surface = createSurface(pixels.width, pixels.height);
+  surface.ctx.putImageData(new ImageData(pixels.data, pixels.width, pixels.height), 0, 0);
   return surface;
 }
 

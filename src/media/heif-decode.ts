@@ -9,7 +9,8 @@
  * image. The size libheif reports is checked against the decode limits before a pixel is allocated.
  */
 import wasmUrl from 'libheif-js/libheif-wasm/libheif.wasm?url';
-import type { ImageSize } from './image-header';
+import type { DecodedPixels } from './canvas-surface';
+import { TooLargeToDecode, type ImageSize } from './image-header';
 
 /** The part of libheif-js's JavaScript wrapper used here (its type declarations cover only the raw bindings). */
 interface HeifImage {
@@ -19,12 +20,15 @@ interface HeifImage {
   display(target: { data: Uint8ClampedArray; width: number; height: number }, done: (result: unknown) => void): void;
   free(): void;
 }
-interface LibHeif {
-  HeifDecoder: new () => { decode(bytes: Uint8Array): HeifImage[] };
+interface HeifDecoder {
+  decode(bytes: Uint8Array): HeifImage[];
+  /** The file's parsed context, freed only by the next `decode` unless freed here. */
+  decoder: number | null;
 }
-
-/** The decoded picture is larger than the limits allow: kept as a file, as one judged from its header. */
-export class HeifTooLarge extends Error {}
+interface LibHeif {
+  HeifDecoder: new () => HeifDecoder;
+  heif_context_free(context: number): void;
+}
 
 let loading: Promise<LibHeif> | null = null;
 
@@ -54,24 +58,28 @@ function libheif(): Promise<LibHeif> {
 }
 
 /**
- * The primary picture of a HEIF file as an oriented bitmap. Throws `HeifTooLarge` past `fits`, and any other
- * error for a file libheif cannot read (truncated, corrupt, not HEIF).
+ * The primary picture of a HEIF file as upright RGBA pixels. Throws `TooLargeToDecode` past `fits`, and any other
+ * error for a file libheif cannot read (truncated, corrupt, not HEIF). The file's parsed context and its
+ * images are freed before this returns, so the WebAssembly heap holds nothing of a file once it is done.
  */
-export async function decodeHeif(blob: Blob, fits: (size: ImageSize) => boolean): Promise<ImageBitmap> {
+export async function decodeHeif(blob: Blob, fits: (size: ImageSize) => boolean): Promise<DecodedPixels> {
   const [lib, bytes] = await Promise.all([libheif(), blob.arrayBuffer()]);
-  const images = new lib.HeifDecoder().decode(new Uint8Array(bytes));
+  const decoder = new lib.HeifDecoder();
+  const images = decoder.decode(new Uint8Array(bytes));
   try {
     const image = images.find((i) => i.is_primary()) ?? images[0];
     if (!image) throw new Error('no picture in the HEIF file');
     const size = { width: image.get_width(), height: image.get_height() };
     if (!size.width || !size.height) throw new Error('empty HEIF picture');
-    if (!fits(size)) throw new HeifTooLarge(`${size.width} × ${size.height}`);
-    const pixels = new ImageData(size.width, size.height);
+    if (!fits(size)) throw new TooLargeToDecode(`${size.width} × ${size.height}`);
+    const pixels = { ...size, data: new Uint8ClampedArray(size.width * size.height * 4), orientation: 1 };
     await new Promise<void>((resolve, reject) => {
       image.display(pixels, (result) => (result ? resolve() : reject(new Error('libheif could not decode the picture'))));
     });
-    return await createImageBitmap(pixels);
+    return pixels;
   } finally {
     for (const i of images) i.free();
+    if (decoder.decoder) lib.heif_context_free(decoder.decoder);
+    decoder.decoder = null;
   }
 }

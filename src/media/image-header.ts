@@ -26,6 +26,9 @@ export async function readImageSize(blob: Blob, mime: string): Promise<ImageSize
   }
 }
 
+/** Thrown by a decoder the worker loads when the size it reads is past the limits: the file is kept as a file. */
+export class TooLargeToDecode extends Error {}
+
 /** Over the configured side or pixel limit (PRODUCT.md §5): kept as a file, never decoded. */
 export function isTooLargeToDecode(size: ImageSize, limits: Pick<Limits, 'maxDecodePixels' | 'maxDecodeSide'>): boolean {
   return (

@@ -1,12 +1,12 @@
 import type { Limits } from '../config';
 import { isAbortError, throwIfAborted } from '../lib/app-error';
-import { encodeSurface, resizeFrom } from './canvas-surface';
+import { encodeSurface, resizeFrom, surfaceFromPixels, type DecodedPixels } from './canvas-surface';
 import { fileResult } from './file-result';
-import { isTooLargeToDecode, readImageSize } from './image-header';
+import { isTooLargeToDecode, readImageSize, TooLargeToDecode, type ImageSize } from './image-header';
 import { makeThumbhash } from './make-thumbhash';
 import type { ProcessedMedia, SniffedType } from './media-types';
 import { readPhotoMetadata, type PhotoMetadata } from './photo-metadata';
-import { HEIF_TYPES } from '../lib/image-types';
+import { HEIF_TYPES, WORKER_DECODED_IMAGES } from '../lib/image-types';
 
 /** The limits the pipeline needs, passed in with each request (a worker has its own copy of the config module). */
 export type ImageLimits = Pick<
@@ -35,56 +35,94 @@ export async function processImage(
   const { signal, limits } = opts;
   throwIfAborted(signal);
 
-  const heif = HEIF_TYPES.has(sniffed.mime);
+  // A decoder the worker loads checks the size it finds itself: a file whose header this cannot read still gets its chance.
+  const own = WORKER_DECODED_IMAGES.has(sniffed.mime);
   const stored = await readImageSize(blob, sniffed.mime);
   throwIfAborted(signal);
-  // libheif checks the size it finds itself: a HEIF whose header this cannot read still gets its chance.
-  if (!stored && !heif) return fileResult(sniffed.mime, 'image/undecodable', await readPhotoMetadata(blob));
+  if (!stored && !own) return fileResult(sniffed.mime, 'image/undecodable', await readPhotoMetadata(blob));
   if (stored && isTooLargeToDecode(stored, limits)) return fileResult(sniffed.mime, 'image/too-large', await readPhotoMetadata(blob));
 
   // Metadata is read from the file while the pixels are decoded.
-  const [photo, bitmap] = await Promise.all([readPhotoMetadata(blob), decode(blob, heif, limits)]);
-  if (bitmap === 'too-large') return fileResult(sniffed.mime, 'image/too-large', photo);
-  if (!bitmap) return fileResult(sniffed.mime, 'image/undecodable', photo);
+  const [photo, picture] = await Promise.all([readPhotoMetadata(blob), decode(blob, sniffed.mime, limits)]);
+  if (picture === 'too-large') return fileResult(sniffed.mime, 'image/too-large', photo);
+  if (!picture) return fileResult(sniffed.mime, 'image/undecodable', photo);
   try {
     throwIfAborted(signal);
-    return await derive(bitmap, sniffed, photo, limits, signal);
+    return await derive(picture, sniffed, photo, limits, signal);
   } catch (e) {
     if (isAbortError(e)) throw e;
     // A decoder that accepted the file but produced nothing drawable: keep the file.
     return fileResult(sniffed.mime, 'image/undecodable', photo);
   } finally {
-    bitmap.close();
+    picture.close();
   }
+}
+
+/** A decoded picture ready to draw: `width` × `height` as stored, to be turned by `orientation` when drawn. */
+interface Picture {
+  source: CanvasImageSource;
+  width: number;
+  height: number;
+  orientation: number;
+  close(): void;
+}
+
+function fromBitmap(bitmap: ImageBitmap, orientation = 1): Picture {
+  return { source: bitmap, width: bitmap.width, height: bitmap.height, orientation, close: () => bitmap.close() };
+}
+
+function fromPixels(pixels: DecodedPixels): Picture {
+  const surface = surfaceFromPixels(pixels);
+  return {
+    source: surface.canvas,
+    width: pixels.width,
+    height: pixels.height,
+    orientation: pixels.orientation,
+    // A 12 MP canvas holds 48 MB: let it go now rather than when the worker's heap is next collected.
+    close: () => {
+      surface.canvas.width = 0;
+      surface.canvas.height = 0;
+    },
+  };
 }
 
 /**
- * The picture as an oriented bitmap: by the browser's own decoder when it has one (on its own threads), else
- * for HEIF by libheif ([Note: Pictures the browser cannot decode] in heif-decode.ts). Null when undecodable.
+ * The picture, decoded: by the browser's own decoder when it has one (on its own threads, turned `from-image`),
+ * else by the decoder the worker loads for the format ([Note: Pictures the browser cannot decode] in
+ * heif-decode.ts). Null when undecodable; 'too-large' when a decoder finds a size past the limits.
  */
-async function decode(blob: Blob, heif: boolean, limits: ImageLimits): Promise<ImageBitmap | 'too-large' | null> {
+async function decode(blob: Blob, mime: string, limits: ImageLimits): Promise<Picture | 'too-large' | null> {
   const native = await createImageBitmap(blob, { imageOrientation: 'from-image' }).catch(() => null);
-  if (native || !heif) return native;
-  const { decodeHeif, HeifTooLarge } = await import('./heif-decode');
+  if (native) return fromBitmap(native);
+  const fits = (size: ImageSize) => !isTooLargeToDecode(size, limits);
   try {
-    return await decodeHeif(blob, (size) => !isTooLargeToDecode(size, limits));
+    if (HEIF_TYPES.has(mime)) {
+      const { decodeHeif } = await import('./heif-decode');
+      return fromPixels(await decodeHeif(blob, fits));
+    }
+    if (mime === 'image/jxl') {
+      const { decodeJxl } = await import('./jxl-decode');
+      return fromPixels(await decodeJxl(blob));
+    }
   } catch (e) {
-    if (e instanceof HeifTooLarge) return 'too-large';
-    return null;
+    return e instanceof TooLargeToDecode ? 'too-large' : null;
   }
+  return null;
 }
 
 async function derive(
-  bitmap: ImageBitmap,
+  picture: Picture,
   sniffed: SniffedType,
   photo: PhotoMetadata,
   limits: ImageLimits,
   signal: AbortSignal | undefined,
 ): Promise<ProcessedMedia> {
-  const { width, height } = bitmap;
-  if (!width || !height) throw new Error('empty bitmap');
-
-  const preview = resizeFrom(bitmap, width, height, limits.previewLongEdge);
+  if (!picture.width || !picture.height) throw new Error('empty picture');
+  const preview = resizeFrom(picture.source, picture.width, picture.height, limits.previewLongEdge, picture.orientation);
+  // The original's size as it is seen: turned, as the preview is.
+  const sideways = picture.orientation >= 5 && picture.orientation <= 8;
+  const width = sideways ? picture.height : picture.width;
+  const height = sideways ? picture.width : picture.height;
   const thumb = resizeFrom(preview.canvas, preview.width, preview.height, limits.thumbLongEdge);
   const thumbhash = makeThumbhash(thumb.canvas, thumb.width, thumb.height);
   const [previewBlob, thumbBlob] = await Promise.all([

@@ -218,6 +218,29 @@ describe('processMedia: HEIF, which only Safari decodes itself', () => {
   });
 });
 
+describe('processMedia: JPEG XL, which only Safari decodes itself', () => {
+  it('gives a JPEG XL a preview and a thumbnail, decoded by libjxl in the worker and turned as its header says', async () => {
+    // orientation-6.jpg recompressed by cjxl: stored 1600 × 2400, orientation 6, seen 2400 × 1600.
+    const media = await run('orientation-6.jxl');
+    expect(media).toMatchObject({ kind: 'image', mime: 'image/jxl', width: 2400, height: 1600, notice: null });
+    expect(media.thumbhash).toBeTruthy();
+    const preview = await pixels(media.preview!);
+    expect([preview.width, preview.height]).toEqual(longEdge(2400, 1600, 2048));
+    for (const out of [preview, await pixels(media.thumb!)]) {
+      expect(near(out.at(0.05, 0.05), RED)).toBe(true);
+      expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
+      expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+    }
+    expect(metadataParts(await bytesOf(media.preview!))).toEqual([]);
+  });
+
+  it('keeps a cut JPEG XL as a file with the image/undecodable notice', async () => {
+    const bytes = await bytesOf(await fixture('orientation-6.jxl'));
+    const cut = new Blob([bytes.slice(0, Math.floor(bytes.length / 2))]);
+    expect(await processMedia(cut, await sniffType(cut))).toMatchObject({ kind: 'file', mime: 'image/jxl', notice: 'image/undecodable', preview: null });
+  });
+});
+
 describe('processMedia: files kept as files', () => {
   it('keeps a corrupt JPEG as a file with the image/undecodable notice', async () => {
     const media = await run('corrupt.jpg');

@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type/core';
-import { BROWSER_IMAGES, HEIF_TYPES } from '../lib/image-types';
+import { BROWSER_IMAGES, WORKER_DECODED_IMAGES } from '../lib/image-types';
 import type { SniffedType } from './media-types';
 
 /** Enough for every magic number file-type knows and for the start of an SVG or HTML document. */
@@ -10,8 +10,8 @@ const OCTET_STREAM = 'application/octet-stream';
 /**
  * Decides a file's type from its first bytes, never from its name (a renamed file is what it is).
  * Binary formats come from file-type; SVG, HTML, XML and plain text from a small text check, which
- * file-type does not do. Images the browser decodes, and HEIF, which the media worker decodes when the browser
- * cannot, get kind 'image'; TIFF, RAW and the like are kept as files with their real mime.
+ * file-type does not do. Images the browser decodes, and those the media worker decodes when the browser cannot
+ * (HEIF, JPEG XL, TIFF, camera RAW), get kind 'image'; Photoshop files and the like are kept as files.
  */
 export async function sniffType(blob: Blob): Promise<SniffedType> {
   const head = new Uint8Array(await blob.slice(0, SNIFF_BYTES).arrayBuffer());
@@ -31,7 +31,7 @@ export async function sniffType(blob: Blob): Promise<SniffedType> {
 }
 
 function classify(mime: string): SniffedType {
-  if (BROWSER_IMAGES.has(mime) || HEIF_TYPES.has(mime)) return { mime, kind: 'image', decodable: true };
+  if (BROWSER_IMAGES.has(mime) || WORKER_DECODED_IMAGES.has(mime)) return { mime, kind: 'image', decodable: true };
   if (mime.startsWith('video/')) return { mime, kind: 'video', decodable: false };
   return asFile(mime);
 }
