@@ -94,7 +94,7 @@ export function locationRefusal(task: Pick<UploadTask, 'location' | 'original'>,
   if (task.original === 'preview' || task.location?.outcome !== 'unsupported' || !mayHoldPlace(facts)) return null;
   return new AppError('upload/unsupported', 'The place where this was taken could not be removed from the file.', {
     retryable: false,
-    details: { reason: LOCATION_LEFT, previewOnly: facts.hasPreview },
+    details: { reason: LOCATION_LEFT },
   });
 }
 

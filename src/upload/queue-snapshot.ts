@@ -1,7 +1,7 @@
 import type { ItemKind } from '../domain/entities';
 import type { SerializedAppError } from '../lib/app-error';
 import { SpeedMeter, etaSeconds, queueTotals } from './upload-progress';
-import { isActive, type TaskState, type UploadTask } from './upload-task';
+import { isActive, locationChoiceOf, type LocationChoice, type TaskState, type UploadTask } from './upload-task';
 
 export interface UploadTaskView {
   id: string;
@@ -15,6 +15,8 @@ export interface UploadTaskView {
   createdAt: string;
   speedBps: number;
   etaSeconds: number | null;
+  /** Stopped because its location could not be removed: what the person may choose (`locationChoiceOf`). */
+  locationChoice: LocationChoice;
 }
 
 export interface QueueSnapshot {
@@ -22,7 +24,10 @@ export interface QueueSnapshot {
   totals: {
     filesTotal: number;
     filesDone: number;
+    /** Failed, not counting those waiting for the person's choice about their location. */
     filesFailed: number;
+    /** Stopped until the person chooses what to do about the location they hold. */
+    filesAwaitingChoice: number;
     bytesTotal: number;
     bytesDone: number;
     speedBps: number;
@@ -49,6 +54,7 @@ const EMPTY_SNAPSHOT: QueueSnapshot = Object.freeze({
     filesTotal: 0,
     filesDone: 0,
     filesFailed: 0,
+    filesAwaitingChoice: 0,
     bytesTotal: 0,
     bytesDone: 0,
     speedBps: 0,
@@ -188,6 +194,7 @@ export class QueueSnapshots {
       createdAt: task.createdAt,
       speedBps,
       etaSeconds: task.state === 'done' ? 0 : task.state === 'uploading' ? etaSeconds(task.bytes - bytesDone, speedBps) : null,
+      locationChoice: locationChoiceOf(task),
     };
   }
 
@@ -196,12 +203,15 @@ export class QueueSnapshots {
     const base = queueTotals(all);
     const speedBps = all.some((t) => t.state === 'uploading') ? this.overall.rate(at) : 0;
     const unfinished = all.filter((t) => t.state === 'queued' || t.state === 'paused' || isActive(t.state));
+    const tasks = all.map((t) => this.viewOf(t, at));
+    const awaitingChoice = tasks.filter((t) => t.locationChoice !== null).length;
     return {
-      tasks: all.map((t) => this.viewOf(t, at)),
+      tasks,
       totals: {
         filesTotal: base.filesTotal,
         filesDone: base.filesDone,
-        filesFailed: base.filesFailed,
+        filesFailed: base.filesFailed - awaitingChoice,
+        filesAwaitingChoice: awaitingChoice,
         bytesTotal: base.bytesTotal,
         bytesDone: base.bytesDone,
         speedBps,

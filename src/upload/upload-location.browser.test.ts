@@ -124,7 +124,9 @@ describe('uploading into an album that removes location', () => {
 
     const stopped = settled.tasks.find((t) => t.filename === 'IMG_0002.JPG')!;
     expect(stopped.state).toBe('failed');
-    expect(AppError.fromJSON(stopped.error!)).toMatchObject({ code: 'upload/unsupported', retryable: false, details: { reason: 'location', previewOnly: true } });
+    expect(AppError.fromJSON(stopped.error!)).toMatchObject({ code: 'upload/unsupported', retryable: false, details: { reason: 'location' } });
+    expect(stopped.locationChoice).toBe('preview-or-skip');
+    expect(settled.totals).toMatchObject({ filesFailed: 0, filesAwaitingChoice: 1 });
     // Nothing of it reached the album: no item, no object. The rest of the batch went on; a WebM, whose
     // structure is not walked, goes up as it is and says so.
     const others = await readyItems(backend, album.id);
@@ -154,7 +156,8 @@ describe('uploading into an album that removes location', () => {
     const cut = new File([whole.slice(0, 1200)], 'cut.jpg', { type: 'image/jpeg' });
     const [task] = await engine.enqueue(album.id, [cut]);
     const settled = await until(engine, allSettled);
-    expect(settled.tasks[0]!.error).toMatchObject({ code: 'upload/unsupported', details: { reason: 'location', previewOnly: false } });
+    expect(settled.tasks[0]!.error).toMatchObject({ code: 'upload/unsupported', details: { reason: 'location' } });
+    expect(settled.tasks[0]!.locationChoice).toBe('skip');
     await expect(engine.uploadPreviewOnly(task!.id)).rejects.toThrow(/cannot/);
     await engine.remove(task!.id);
     await until(engine, (s) => s.tasks.length === 0);

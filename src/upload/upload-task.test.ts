@@ -109,7 +109,7 @@ describe('upload task state machine', () => {
   });
 
   it('an original that keeps its place can go up as its preview, only when it stopped for that and a preview exists', () => {
-    const placeLeft = new AppError('upload/unsupported', 'Place left', { retryable: false, details: { reason: 'location', previewOnly: true } }).toJSON();
+    const placeLeft = new AppError('upload/unsupported', 'Place left', { retryable: false, details: { reason: 'location' } }).toJSON();
     const stopped = run(processed(), { type: 'start' }, { type: 'fail', error: placeLeft });
     expect(canTransition(stopped, 'retry')).toBe(false);
     const chosen = transition(stopped, { type: 'previewOnly' }, T0);

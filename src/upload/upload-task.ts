@@ -205,7 +205,17 @@ export function transition(task: UploadTask, event: TaskEvent, now: string = new
 /** The reason an upload stops for an original whose location could not be removed (`upload/unsupported`). */
 export const LOCATION_LEFT = 'location';
 
-/** Stopped for an original whose location could not be removed, with a preview that can go instead. */
-export function offersPreviewOnly(task: Pick<UploadTask, 'state' | 'error' | 'processed'>): boolean {
-  return task.state === 'failed' && task.error?.details?.reason === LOCATION_LEFT && task.processed?.hasPreview === true;
+/**
+ * What a task stopped for an original whose location could not be removed asks of the person: to upload its
+ * preview instead or skip it, or (a video, a file with no preview) only to skip it. Null for any other task.
+ */
+export type LocationChoice = 'preview-or-skip' | 'skip' | null;
+
+export function locationChoiceOf(task: Pick<UploadTask, 'state' | 'error' | 'processed'>): LocationChoice {
+  if (task.state !== 'failed' || task.error?.details?.reason !== LOCATION_LEFT) return null;
+  return task.processed?.hasPreview === true ? 'preview-or-skip' : 'skip';
 }
+
+/** Stopped for an original whose location could not be removed, with a preview that can go instead. */
+export const offersPreviewOnly = (task: Pick<UploadTask, 'state' | 'error' | 'processed'>): boolean =>
+  locationChoiceOf(task) === 'preview-or-skip';

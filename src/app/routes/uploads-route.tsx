@@ -27,7 +27,7 @@ export function UploadsRoute() {
   const { tasks, totals } = useUploadQueue({ load: true });
   const finished = tasks.some((t) => t.state === 'done' || t.state === 'canceled');
   const pct = totals.bytesTotal > 0 ? (totals.bytesDone / totals.bytesTotal) * 100 : 0;
-  const waitingForNetwork = totals.offline && totals.filesTotal - totals.filesDone - totals.filesFailed > 0;
+  const waitingForNetwork = totals.offline && totals.filesTotal - totals.filesDone - totals.filesFailed - totals.filesAwaitingChoice > 0;
   return (
     <div className="page">
       <div className="page-header">
@@ -71,6 +71,7 @@ export function UploadsRoute() {
             <span>{formatSpeed(totals.speedBps)}</span>
             <span>{formatEta(totals.etaSeconds)}</span>
             {totals.filesFailed > 0 && <span style={{ color: 'var(--danger)' }}>{totals.filesFailed} failed</span>}
+            {totals.filesAwaitingChoice > 0 && <span>{totals.filesAwaitingChoice} waiting for your choice</span>}
           </div>
           <div className="progress" role="progressbar" aria-label="Overall progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)} style={{ marginBottom: 16 }}>
             <span style={{ width: `${pct}%` }} />

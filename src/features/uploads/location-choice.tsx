@@ -6,9 +6,8 @@
 import { locationLeftText } from '../../lib/error-messages';
 import { safeFilename } from '../../lib/format';
 import type { UploadTaskView } from '../../upload/queue-snapshot';
-import { LOCATION_LEFT } from '../../upload/upload-task';
 
-type TaskLike = Pick<UploadTaskView, 'id' | 'filename' | 'state' | 'error'>;
+type TaskLike = Pick<UploadTaskView, 'id' | 'filename' | 'locationChoice'>;
 
 export interface LocationChoiceActions {
   uploadPreviewOnly(id: string): Promise<void>;
@@ -16,9 +15,9 @@ export interface LocationChoiceActions {
 }
 
 /** Stopped because its location could not be removed. */
-export const keepsPlace = (task: TaskLike) => task.state === 'failed' && task.error?.details?.reason === LOCATION_LEFT;
+export const keepsPlace = (task: TaskLike) => task.locationChoice !== null;
 /** …and has a preview to send instead. */
-const offersPreviewOnly = (task: TaskLike) => keepsPlace(task) && task.error?.details?.previewOnly === true;
+const offersPreviewOnly = (task: TaskLike) => task.locationChoice === 'preview-or-skip';
 
 /** In a task's row: why it stopped, and its two ways on. */
 export function LocationChoice({ task, actions }: { task: TaskLike; actions: LocationChoiceActions }) {

@@ -7,7 +7,8 @@ import { useUploadQueue } from './upload-engine-provider';
 export function UploadBar() {
   const { totals } = useUploadQueue();
   const unfinished = totals.filesTotal - totals.filesDone;
-  if (!totals.running && totals.filesFailed === 0 && !totals.offline) return null;
+  const needAttention = totals.filesFailed + totals.filesAwaitingChoice;
+  if (!totals.running && needAttention === 0 && !totals.offline) return null;
   if (unfinished <= 0) return null;
   const pct = totals.bytesTotal > 0 ? Math.min(100, (totals.bytesDone / totals.bytesTotal) * 100) : 0;
   return (
@@ -18,8 +19,8 @@ export function UploadBar() {
             ? OFFLINE_UPLOADS
             : totals.running
               ? `Uploading ${formatNumber(totals.filesDone)} of ${formatNumber(totals.filesTotal)}`
-              : totals.filesFailed > 0
-                ? `${totals.filesFailed} upload${totals.filesFailed === 1 ? '' : 's'} need attention`
+              : needAttention > 0
+                ? `${needAttention} upload${needAttention === 1 ? '' : 's'} need attention`
                 : 'Uploads paused'}
         </div>
         <div className="progress" role="progressbar" aria-label="Overall upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}>
