@@ -10,8 +10,9 @@
 //   4. browser tests (Vitest browser mode in Debian's Chromium) and end-to-end tests (Playwright driving Debian's
 //      Chromium against the production build), with the gateway's S3_TEST_* and the storage server's
 //      SUPABASE_STORAGE_TEST_* in their environment, and for the end-to-end tests the PostgreSQL server's DATABASE_URL
-// `node scripts/test.mjs <step>…` runs only those steps (static, unit, budget, live, db, s3, functions, browser, e2e)
-// and starts only the services they need, in folders and on ports of this run's own; every service started here is
+// `node scripts/test.mjs <step>…` runs only those steps (static, unit, budget, live, db, s3, functions, browser, e2e),
+// and with test files named after them (`e2e tests/e2e/viewer.spec.ts`) only those files of the step; it starts
+// only the services they need, in folders and on ports of this run's own; every service started here is
 // stopped at the end, also on failure and on Ctrl-C. Services given in the environment (DATABASE_URL, S3_TEST_*,
 // SUPABASE_STORAGE_TEST_*) are used as given and left running.
 // Missing system packages (Chromium, PostgreSQL, Ceph, ExifTool) are installed with apt-get when running as root.
@@ -31,7 +32,12 @@ const out = join(root, 'test-results');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-const only = process.argv.slice(2);
+// Test files named after the steps run alone in the step they belong to: `browser src/x.browser.test.ts`,
+// `e2e tests/e2e/viewer.spec.ts`.
+const named = process.argv.slice(2).filter((a) => /\.(spec|test)\.tsx?$/.test(a));
+const only = process.argv.slice(2).filter((a) => !named.includes(a));
+const browserFiles = named.filter((a) => a.includes('.browser.test.'));
+const e2eFiles = named.filter((a) => a.endsWith('.spec.ts'));
 
 /** The seed of a shuffled run, from TEST_SHUFFLE, or null for the written order. */
 function shuffleSeed(value) {
@@ -128,7 +134,7 @@ if (want('unit')) {
   // The privacy tests give photographs a place with ExifTool and read it back.
   ensureExiftool();
   const file = join(out, 'unit.json');
-  step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder]));
+  step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder, ...browserFiles]));
   if (!countVitest(file)) failures.push('unit (no report)');
 }
 
@@ -329,7 +335,7 @@ try {
     const file = join(out, 'e2e.json');
     const url = postgresUrl();
     const prebuilt = built ? { E2E_PREBUILT: '1' } : {};
-    step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json', ...playwrightOrder], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true', ...prebuilt, ...(url ? { DATABASE_URL: url } : {}) }));
+    step('e2e', run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json', ...playwrightOrder, ...e2eFiles], { PLAYWRIGHT_JSON_OUTPUT_NAME: file, CI: 'true', ...prebuilt, ...(url ? { DATABASE_URL: url } : {}) }));
     if (!countPlaywright(file)) failures.push('e2e (no report)');
     stopPostgres();
   }

@@ -59,6 +59,8 @@ export interface ItemMetadata {
   /** Why the item has no preview, when it is an image kept as a file. */
   notice?: ItemNotice;
   location?: ItemLocationNote;
+  /** An animated picture the browser plays (an animated WebP): the viewer shows the original, the grid its first frame. */
+  animated?: true;
 }
 
 export interface Item {

@@ -35,6 +35,7 @@ export const WORKER_DECODED_IMAGES: ReadonlySet<string> = new Set([...HEIF_TYPES
 
 /**
  * Formats that are often animated and that the browser plays as they are: the viewer shows the original, the
- * grid the preview's still (the first frame). An animated WebP is not told apart from a still one yet.
+ * grid the preview's still (the first frame). A WebP is animated only when its header says so: the media worker
+ * records that as `metadata.animated`.
  */
 export const ANIMATED_TYPES: ReadonlySet<string> = new Set(['image/gif', 'image/apng']);

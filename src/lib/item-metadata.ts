@@ -75,6 +75,7 @@ export function boundItemMetadata(metadata: unknown): ItemMetadata {
   }
   if ((NOTICES as readonly unknown[]).includes(source.notice)) out.notice = source.notice as ItemMetadata['notice'];
   if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemMetadata['location'];
+  if (source.animated === true) out.animated = true;
 
   while (jsonbTextBytes(out) > METADATA_MAX_BYTES && out.keywords?.length) out.keywords = out.keywords.slice(0, -1);
   for (const key of ['description', 'title', 'label', 'lens', 'cameraModel', 'cameraMake'] as const) {

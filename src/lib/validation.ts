@@ -167,5 +167,6 @@ export const itemMetadata = z
     label: z.optional(z.string()),
     notice: z.optional(z.enum(NOTICES)),
     location: z.optional(z.enum(LOCATION_NOTES)),
+    animated: z.optional(z.literal(true)),
   })
   .check(z.refine((m) => jsonbTextBytes(m) <= METADATA_MAX_BYTES, 'Metadata holds at most 16 KiB.'));

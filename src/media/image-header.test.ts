@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../config';
-import { isTooLargeToDecode, readImageSize } from './image-header';
+import sharp from 'sharp';
+import { isAnimatedWebp, isTooLargeToDecode, readImageSize } from './image-header';
 
 const fixture = (name: string) => new Blob([readFileSync(new URL(`../../tests/fixtures/${name}`, import.meta.url))]);
 
@@ -60,5 +61,25 @@ describe('isTooLargeToDecode', () => {
     expect(isTooLargeToDecode({ width: 30_000, height: 3_000 }, DEFAULT_LIMITS)).toBe(false);
     expect(isTooLargeToDecode({ width: 10_000, height: 10_000 }, DEFAULT_LIMITS)).toBe(false);
     expect(isTooLargeToDecode({ width: 6_000, height: 4_000 }, DEFAULT_LIMITS)).toBe(false);
+  });
+});
+
+describe('isAnimatedWebp', () => {
+  const frame = (r: number) => sharp({ create: { width: 40, height: 20, channels: 3, background: { r, g: 40, b: 90 } } }).png().toBuffer();
+
+  it('tells an animated WebP from a still one, lossy, lossless or with alpha', async () => {
+    const frames = await Promise.all([frame(200), frame(20)]);
+    const moving = await sharp(frames, { join: { animated: true } }).webp({ delay: [100, 100], loop: 0 }).toBuffer();
+    expect(await isAnimatedWebp(new Blob([moving]))).toBe(true);
+    for (const still of [
+      await sharp(frames[0]).webp().toBuffer(),
+      await sharp(frames[0]).webp({ lossless: true }).toBuffer(),
+      await sharp(frames[0]).ensureAlpha(0.5).webp().toBuffer(),
+    ]) {
+      expect(await isAnimatedWebp(new Blob([still]))).toBe(false);
+    }
+    expect(await isAnimatedWebp(fixture('small.webp'))).toBe(false);
+    expect(await isAnimatedWebp(fixture('small.gif'))).toBe(false);
+    expect(await isAnimatedWebp(new Blob([moving.subarray(0, 16)]))).toBe(false);
   });
 });

@@ -26,6 +26,16 @@ export async function readImageSize(blob: Blob, mime: string): Promise<ImageSize
   }
 }
 
+/**
+ * Whether a WebP is animated: the animation flag (0x02) of its VP8X chunk, which an extended WebP puts first,
+ * at byte 12, with its flags at byte 20. A simple (VP8 or VP8L) WebP is a still.
+ */
+export async function isAnimatedWebp(blob: Blob): Promise<boolean> {
+  const head = new Uint8Array(await blob.slice(0, 21).arrayBuffer());
+  const ascii = (from: number) => String.fromCharCode(...head.subarray(from, from + 4));
+  return head.length === 21 && ascii(0) === 'RIFF' && ascii(8) === 'WEBP' && ascii(12) === 'VP8X' && ((head[20] ?? 0) & 0x02) !== 0;
+}
+
 /** Thrown by a decoder the worker loads when the size it reads is past the limits: the file is kept as a file. */
 export class TooLargeToDecode extends Error {}
 

@@ -2,7 +2,7 @@ import type { Limits } from '../config';
 import { isAbortError, throwIfAborted } from '../lib/app-error';
 import { encodeSurface, resizeFrom, surfaceFromPixels, type DecodedPixels } from './canvas-surface';
 import { fileResult } from './file-result';
-import { isTooLargeToDecode, readImageSize, TooLargeToDecode, type ImageSize } from './image-header';
+import { isAnimatedWebp, isTooLargeToDecode, readImageSize, TooLargeToDecode, type ImageSize } from './image-header';
 import { makeThumbhash } from './make-thumbhash';
 import type { ProcessedMedia, SniffedType } from './media-types';
 import { readPhotoMetadata, type PhotoMetadata } from './photo-metadata';
@@ -43,7 +43,13 @@ export async function processImage(
   if (stored && isTooLargeToDecode(stored, limits)) return fileResult(sniffed.mime, 'image/too-large', await readPhotoMetadata(blob));
 
   // Metadata is read from the file while the pixels are decoded.
-  const [photo, picture] = await Promise.all([readPhotoMetadata(blob), decode(blob, sniffed.mime, limits)]);
+  const [photo, picture, animated] = await Promise.all([
+    readPhotoMetadata(blob),
+    decode(blob, sniffed.mime, limits),
+    sniffed.mime === 'image/webp' ? isAnimatedWebp(blob) : false,
+  ]);
+  // The viewer plays an animated WebP as it is; the preview and thumbnail hold its first frame.
+  if (animated) photo.metadata.animated = true;
   if (picture === 'too-large') return fileResult(sniffed.mime, 'image/too-large', photo);
   if (!picture) return fileResult(sniffed.mime, 'image/undecodable', photo);
   try {

@@ -110,12 +110,13 @@ describe('item metadata is bounded on every path', () => {
       ['a keyword of 101 characters', { keywords: ['k'.repeat(101)] }],
       ['an unknown key', { cameraMake: 'Canon', tracking: 'x' }],
       ['a number as text', { iso: '100' }],
+      ['animated as anything but true', { animated: 'yes' }],
     ];
     for (const [what, metadata] of bad) {
       const e = await errorOf(db.as(contributor, (q) => finalize(q, id, item, metadata)));
       expect(e, what).toMatchObject({ code: 'P0001', message: 'validation/invalid' });
     }
-    const fine = { cameraMake: 'Canon', iso: 100, rating: 4, keywords: Array.from({ length: 200 }, (_, i) => `keyword ${i}`), notice: 'image/too-large' };
+    const fine = { cameraMake: 'Canon', iso: 100, rating: 4, keywords: Array.from({ length: 200 }, (_, i) => `keyword ${i}`), notice: 'image/too-large', animated: true };
     await db.as(contributor, (q) => finalize(q, id, item, fine), { commit: true });
     const [row] = await db.as(viewer, (q) => q.query<{ metadata: { keywords: string[] } }>(`select metadata from public.items where id = $1`, [item]));
     expect(row!.metadata.keywords).toHaveLength(200);

@@ -119,22 +119,34 @@ test('the grid selects with click, shift-click and keyboard, and deletes in bulk
   await expectItemCount(page, 2);
 });
 
-test('an animated GIF plays in the viewer, and its thumbnail is its first frame', async ({ page }) => {
-  // Two frames, red then blue, 200 ms each, looping; wider than the 2,048 px preview, so the two tell apart.
-  const frame = (r: number, g: number, b: number) => sharp({ create: { width: 2400, height: 80, channels: 3, background: { r, g, b } } }).png().toBuffer();
-  const gif = await sharp(await Promise.all([frame(220, 30, 30), frame(30, 60, 220)]), { join: { animated: true } })
-    .gif({ delay: [200, 200], loop: 0 })
-    .toBuffer();
-  await createAlbum(page, 'Moving');
-  await addFiles(page, [{ name: 'wave.gif', mimeType: 'image/gif', buffer: gif }]);
-  await expectItemCount(page, 1);
-  const [r, g, b] = await thumbPixel(tile(page, 'wave.gif'), 0.5, 0.5);
-  expect(r).toBeGreaterThan(180);
-  expect(Math.max(g, b)).toBeLessThan(90);
+for (const format of ['gif', 'webp'] as const) {
+  test(`an animated ${format.toUpperCase()} plays in the viewer, and its thumbnail is its first frame`, async ({ page }) => {
+    // Two frames, red then blue, 200 ms each, looping; wider than the 2,048 px preview, so the two tell apart.
+    const frame = (r: number, g: number, b: number) => sharp({ create: { width: 2400, height: 80, channels: 3, background: { r, g, b } } }).png().toBuffer();
+    const frames = await Promise.all([frame(220, 30, 30), frame(30, 60, 220)]);
+    const joined = sharp(frames, { join: { animated: true } });
+    const moving = await (format === 'gif' ? joined.gif({ delay: [200, 200], loop: 0 }) : joined.webp({ delay: [200, 200], loop: 0 })).toBuffer();
+    await createAlbum(page, 'Moving');
+    const name = `wave.${format}`;
+    const files = [{ name, mimeType: `image/${format}`, buffer: moving }];
+    // A still WebP as wide: its header says it does not move, so the viewer shows its preview.
+    if (format === 'webp') files.push({ name: 'still.webp', mimeType: 'image/webp', buffer: await sharp(frames[0]).webp().toBuffer() });
+    await addFiles(page, files);
+    await expectItemCount(page, files.length);
+    const [r, g, b] = await thumbPixel(tile(page, name), 0.5, 0.5);
+    expect(r).toBeGreaterThan(180);
+    expect(Math.max(g, b)).toBeLessThan(90);
 
-  await tile(page, 'wave.gif').click();
-  const shown = page.getByRole('dialog', { name: 'wave.gif' }).getByRole('img', { name: 'wave.gif' });
-  await expect(shown).toBeVisible();
-  // The picture shown is the GIF itself (2,400 px wide), not the still preview (2,048 px).
-  await expect.poll(() => shown.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2400);
-});
+    await tile(page, name).click();
+    const shown = page.getByRole('dialog', { name }).getByRole('img', { name });
+    await expect(shown).toBeVisible();
+    // The picture shown is the original itself (2,400 px wide), not the still preview (2,048 px).
+    await expect.poll(() => shown.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2400);
+    if (format === 'webp') {
+      await page.keyboard.press('Escape');
+      await tile(page, 'still.webp').click();
+      const still = page.getByRole('dialog', { name: 'still.webp' }).getByRole('img', { name: 'still.webp' });
+      await expect.poll(() => still.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2048);
+    }
+  });
+}

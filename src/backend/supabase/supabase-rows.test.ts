@@ -7,6 +7,7 @@ import type { $ZodError } from 'zod/v4/core';
 import { expectAppError } from '../../testing/contract/contract-fixtures';
 import { PROFILE_ROW, signedIn, stubBackend, USER } from '../../testing/supabase-test-session';
 import { json, tokenResponse, WireStub } from '../../testing/supabase-wire-stub';
+import { toMetadata } from './supabase-rows';
 
 const ALBUM_ID = '0b7c2f8e-5d1a-4e6b-8c3d-9f0a1b2c3d4e';
 const ITEM_ID = '00000000-0000-4000-8000-000000000001';
@@ -127,5 +128,18 @@ describe('Supabase rows: what the app cannot read fails the call', () => {
     stub.on('POST', '/auth/v1/token', tokenResponse(USER));
     stub.on('GET', '/rest/v1/profiles', [{ ...PROFILE_ROW, display_name: null }]);
     await expectUnreadable(stubBackend(stub).auth.signInWithPassword(USER.email, 'pw'), 'display_name');
+  });
+});
+
+describe('Supabase rows: item metadata', () => {
+  it('keeps the fields the app knows with their types, the location note and the animation flag', () => {
+    expect(toMetadata({ cameraMake: 'Canon', iso: 200, keywords: ['sea', 3], location: 'removed', animated: true, tracking: 'x' })).toEqual({
+      cameraMake: 'Canon',
+      iso: 200,
+      keywords: ['sea'],
+      location: 'removed',
+      animated: true,
+    });
+    expect(toMetadata({ iso: '200', location: '48.85 N', animated: 'yes' })).toEqual({});
   });
 });

@@ -135,6 +135,7 @@ export function toMetadata(value: unknown): ItemMetadata {
   if (Array.isArray(source.keywords)) out.keywords = source.keywords.filter((k): k is string => typeof k === 'string');
   if (source.notice === 'image/undecodable' || source.notice === 'image/too-large') out.notice = source.notice;
   if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemLocationNote;
+  if (source.animated === true) out.animated = true;
   return out;
 }
 

@@ -278,8 +278,9 @@ function inertOutside(el: HTMLElement): () => void {
 function Media({ item, onSwipe, onZoom }: { item: Item; onSwipe: (dir: -1 | 1) => void; onZoom: (zoomed: boolean) => void }) {
   const preview = useObjectUrl(item.previewKey);
   const [wantOriginal, setWantOriginal] = useState(false);
-  // A GIF or an APNG plays: the original is shown, not its still preview (whose first frame is the thumbnail).
-  const plays = item.kind === 'image' && ANIMATED_TYPES.has(item.mime);
+  // A GIF, an APNG or an animated WebP plays: the original is shown, not its still preview (whose first frame is
+  // the thumbnail).
+  const plays = item.kind === 'image' && (ANIMATED_TYPES.has(item.mime) || item.metadata.animated === true);
   const needsOriginal = item.kind === 'video' || item.kind === 'file' || plays || (wantOriginal && BROWSER_IMAGES.has(item.mime)) || (item.kind === 'image' && !item.previewKey);
   const original = useObjectUrl(needsOriginal ? item.originalKey : null);
   const onZoomChange = useCallback(
