@@ -46,3 +46,26 @@ export function serveStatic(dir, extra = {}) {
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
+
+/**
+ * A photo-like picture, raw RGB: smooth light falloff, a sky over waves, and per-pixel grain, so that coding it
+ * costs what a photograph does (a flat picture would flatter every encoder and decoder). The same every run.
+ */
+export function photoLikePixels(width, height, seed = 12345) {
+  const data = Buffer.alloc(width * height * 3);
+  let state = seed;
+  const rand = () => ((state = (state * 1103515245 + 12345) >>> 0) >>> 16) / 65536;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      const dx = x / width - 0.5;
+      const dy = y / height - 0.5;
+      const light = 1 - 0.9 * (dx * dx + dy * dy);
+      const wave = Math.sin(x / 97 + Math.sin(y / 131) * 3) * 18;
+      const grain = (rand() - 0.5) * 28;
+      const base = y < height * 0.45 ? [110 + y / 60, 150 + y / 80, 215] : [90 + wave, 120 + wave / 2, 60 + x / 200];
+      for (let c = 0; c < 3; c++) data[i + c] = Math.max(0, Math.min(255, base[c] * light + grain));
+    }
+  }
+  return data;
+}

@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { ensureDebianTool } from '../scripts/ensure-debian-tool.mjs';
-import { kib, median, serveStatic, writeResult } from './bench-utils.mjs';
+import { kib, median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const WIDTH = 4032;
@@ -24,23 +24,9 @@ const HEIGHT = 3024;
 const RUNS = Number(process.env.HEIC_BENCH_RUNS ?? 7);
 
 
-/** A photo-like picture: light falloff, waves and per-pixel grain, so that coding it costs what a photo does. */
+/** The photo-like picture of every media benchmark, as a JPEG of quality 90. */
 async function picture() {
-  const data = Buffer.alloc(WIDTH * HEIGHT * 3);
-  let seed = 4242;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) / 65536;
-  for (let y = 0; y < HEIGHT; y++) {
-    for (let x = 0; x < WIDTH; x++) {
-      const i = (y * WIDTH + x) * 3;
-      const dx = x / WIDTH - 0.5;
-      const dy = y / HEIGHT - 0.5;
-      const light = 1 - 0.9 * (dx * dx + dy * dy);
-      const wave = Math.sin(x / 83 + Math.sin(y / 121) * 3) * 20;
-      const g = (rand() - 0.5) * 24;
-      const base = y < HEIGHT * 0.4 ? [120 + y / 50, 160 + y / 70, 220] : [100 + wave, 125 + wave / 2, 70 + x / 180];
-      for (let c = 0; c < 3; c++) data[i + c] = Math.max(0, Math.min(255, base[c] * light + g));
-    }
-  }
+  const data = photoLikePixels(WIDTH, HEIGHT);
   return sharp(data, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
 }
 

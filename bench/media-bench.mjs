@@ -13,7 +13,7 @@ import { build } from 'vite';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
-import { kib, median, serveStatic, writeResult } from './bench-utils.mjs';
+import { kib, median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const WIDTH = 6000;
@@ -23,26 +23,9 @@ const PREVIEW = { edge: 2048, quality: 85 };
 const THUMB = { edge: 480, quality: 80 };
 
 
-/** A photo-like picture: smooth light falloff, colour shapes, and per-pixel grain (what makes encoding cost real). */
+/** The benchmark's camera photo: the photo-like picture with a camera's EXIF, a date and a place. */
 async function cameraJpeg() {
-  const data = Buffer.alloc(WIDTH * HEIGHT * 3);
-  let seed = 12345;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) / 65536;
-  for (let y = 0; y < HEIGHT; y++) {
-    for (let x = 0; x < WIDTH; x++) {
-      const i = (y * WIDTH + x) * 3;
-      const dx = x / WIDTH - 0.5;
-      const dy = y / HEIGHT - 0.5;
-      const light = 1 - 0.9 * (dx * dx + dy * dy);
-      const sky = y < HEIGHT * 0.45;
-      const wave = Math.sin(x / 97 + Math.sin(y / 131) * 3) * 18;
-      const g = (rand() - 0.5) * 28;
-      const base = sky ? [110 + y / 60, 150 + y / 80, 215] : [90 + wave, 120 + wave / 2, 60 + x / 200];
-      data[i] = Math.max(0, Math.min(255, base[0] * light + g));
-      data[i + 1] = Math.max(0, Math.min(255, base[1] * light + g));
-      data[i + 2] = Math.max(0, Math.min(255, base[2] * light + g));
-    }
-  }
+  const data = photoLikePixels(WIDTH, HEIGHT);
   return sharp(data, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
     .jpeg({ quality: 90 })
     .withExif({

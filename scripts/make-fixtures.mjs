@@ -273,14 +273,15 @@ async function recordWebm() {
 }
 
 /**
- * A fixture JPEG recompressed losslessly as JPEG XL by libjxl's cjxl (Debian: libjxl-tools), as converters do:
- * the codestream keeps the EXIF orientation, which the decoder applies.
+ * A fixture JPEG's picture encoded as JPEG XL by libjxl's cjxl (Debian: libjxl-tools), from its pixels: the
+ * codestream's header carries the EXIF orientation, which the decoder applies, and no EXIF is kept (a JPEG
+ * recompressed losslessly would keep its EXIF brotli-compressed, which the place remover cannot blank).
  */
 async function jpegXl(jpegName) {
   ensureDebianTool('cjxl', ['--version'], 'libjxl-tools');
   const dir = await mkdtemp(join(tmpdir(), 'shoebox-jxl-'));
   try {
-    const r = spawnSync('cjxl', [join(out, jpegName), join(dir, 'out.jxl')], { encoding: 'utf8' });
+    const r = spawnSync('cjxl', [join(out, jpegName), join(dir, 'out.jxl'), '--lossless_jpeg=0', '-d', '1', '--container=0'], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`cjxl failed: ${r.stderr}`);
     return await readFile(join(dir, 'out.jxl'));
   } finally {

@@ -20,7 +20,9 @@ export function UploadBar() {
             : totals.running
               ? `Uploading ${formatNumber(totals.filesDone)} of ${formatNumber(totals.filesTotal)}`
               : needAttention > 0
-                ? `${needAttention} upload${needAttention === 1 ? '' : 's'} need attention`
+                ? needAttention === 1
+                  ? '1 upload needs attention'
+                  : `${formatNumber(needAttention)} uploads need attention`
                 : 'Uploads paused'}
         </div>
         <div className="progress" role="progressbar" aria-label="Overall upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}>
