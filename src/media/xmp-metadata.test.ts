@@ -47,6 +47,45 @@ describe('parseXmp', () => {
     expect(JSON.stringify(parseXmp(xml))).not.toContain('BOOM');
   });
 
+  describe('hostile packets are refused quickly, without a throw and without touching any global', () => {
+    const within = (ms: number, fn: () => unknown) => {
+      const t0 = performance.now();
+      const result = fn();
+      expect(performance.now() - t0).toBeLessThan(ms);
+      return result;
+    };
+    const packet = (inner: string) =>
+      `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">${inner}</rdf:RDF></x:xmpmeta>`;
+
+    it('an external entity is never fetched nor expanded', () => {
+      const xml = `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY ext SYSTEM "file:///etc/passwd">]>${packet(
+        '<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">&ext;</rdf:li></rdf:Alt></dc:title></rdf:Description>',
+      )}`;
+      const out = within(100, () => parseXmp(xml)) as { title?: string };
+      expect(out.title ?? '').not.toMatch(/root:/);
+    });
+
+    it('__proto__ and constructor keys pollute nothing', () => {
+      const xml = packet(
+        '<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" __proto__="x"><__proto__><polluted>yes</polluted></__proto__><constructor><prototype><polluted>yes</polluted></prototype></constructor><dc:subject><rdf:Bag><rdf:li>sea</rdf:li></rdf:Bag></dc:subject></rdf:Description>',
+      );
+      // The parser refuses such names, and so the whole packet; reading on past them would be as safe.
+      expect([{}, { keywords: ['sea'] }]).toContainEqual(within(100, () => parseXmp(xml)));
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect((Object.prototype as unknown as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it('nesting 100,000 deep', () => {
+      const xml = packet(`${'<a>'.repeat(100_000)}x${'</a>'.repeat(100_000)}`);
+      expect(within(100, () => parseXmp(xml))).toEqual({});
+    });
+
+    it('a packet of 100 MB', () => {
+      const xml = packet(`<rdf:Description><dc:title>${'x'.repeat(100 * 1024 * 1024)}</dc:title></rdf:Description>`);
+      expect(within(100, () => parseXmp(xml))).toEqual({});
+    });
+  });
+
   it('returns nothing for broken or empty packets instead of throwing', () => {
     expect(parseXmp('')).toEqual({});
     expect(parseXmp('<x:xmpmeta><rdf:RDF><rdf:Description')).toEqual({});
