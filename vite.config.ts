@@ -19,6 +19,24 @@ const { DECODER_ASSET_PREFIXES } = (
   await runnerImport<typeof import('./src/sw/decoder-assets')>(fileURLToPath(new URL('./src/sw/decoder-assets.ts', import.meta.url)))
 ).module;
 
+/**
+ * The late decoders' modules: libheif, libjxl, geotiff with what it brings (its own pako, LERC, Zstandard) and our
+ * code that only they use. A chunk made of nothing else, and their WebAssembly, is named `decoder-…`, which
+ * keeps it out of the precache and in the service worker's decoder cache (src/sw/decoder-assets.ts).
+ */
+const DECODER_MODULES =
+  /node_modules[\\/](libheif-js|@jsquash[\\/]jxl|wasm-feature-detect|geotiff|lerc|zstddec|pako|xml-utils|quick-lru|@petamoriken[\\/]float16|parse-headers)[\\/]|src[\\/]media[\\/](heif-decode|jxl-decode|tiff-decode|tiff-lzw|raw-picture|raw-preview)\.ts$/;
+const isDecoderChunk = (chunk: { facadeModuleId: string | null; moduleIds: readonly string[] }) => {
+  // A decoder imported on its own (its chunk may carry helpers only it needs), or a chunk its imports share.
+  if (chunk.facadeModuleId) return DECODER_MODULES.test(chunk.facadeModuleId);
+  const real = chunk.moduleIds.filter((id) => !id.startsWith('\0'));
+  return real.length > 0 && real.every((id) => DECODER_MODULES.test(id));
+};
+const decoderChunkName = (chunk: { facadeModuleId: string | null; moduleIds: readonly string[] }) =>
+  isDecoderChunk(chunk) ? 'assets/decoder-[name]-[hash].js' : 'assets/[name]-[hash].js';
+const decoderAssetName = (asset: { names: readonly string[] }) =>
+  asset.names.some((name) => name.endsWith('.wasm')) ? 'assets/decoder-[name]-[hash][extname]' : 'assets/[name]-[hash][extname]';
+
 type WireCommands = typeof import('./tests/browser/wire-commands');
 type WireRequest = import('./tests/browser/wire-commands').WireRequest;
 type SeedShareLink = import('./tests/db/share-link-seed').SeedShareLink;
@@ -100,7 +118,7 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es' },
+  worker: { format: 'es', rolldownOptions: { output: { chunkFileNames: decoderChunkName, assetFileNames: decoderAssetName } } },
   // Pre-bundled up front, so the browser test runner never re-optimises (and reloads) in the middle of a run.
   optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini', 'clsx', '@radix-ui/react-dialog', '@radix-ui/react-dropdown-menu', '@radix-ui/react-popover', '@radix-ui/react-switch', '@radix-ui/react-tabs', '@radix-ui/react-toast', 'react-day-picker', 'qrcode.react', 'axe-core', 'libheif-js/libheif-wasm/libheif.js', '@jsquash/jxl/decode', 'geotiff', 'hash-wasm'] },
   build: {
@@ -113,6 +131,8 @@ export default defineConfig({
         // TanStack Query in one chunk: split by which screens share which of its modules, its pieces compressed
         // apart cost the first screen 0.9 KiB more than together.
         codeSplitting: { groups: [{ name: 'react-query', test: /node_modules[\\/]@tanstack[\\/](react-)?query-core|node_modules[\\/]@tanstack[\\/]react-query/ }] },
+        chunkFileNames: decoderChunkName,
+        assetFileNames: decoderAssetName,
       },
     },
   },

@@ -82,6 +82,22 @@ export function makeTiffFixtures(outDir) {
 }
 
 /**
+ * The sideways orientation fixture (tests/fixtures/orientation-6.jpg: stored 1600 × 2400, seen 2400 × 1600, red
+ * top-left once upright) as an LZW TIFF whose Orientation tag says 6, as a scanner or an editor writes it.
+ * Written to OUT_DIR as `sideways.tif`; returns its path.
+ */
+export function makeSidewaysTiff(outDir) {
+  ensureDebianTool(CONVERT, ['-version'], 'imagemagick');
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, 'sideways.tif');
+  const source = new URL('../tests/fixtures/orientation-6.jpg', import.meta.url).pathname;
+  // Its EXIF (a camera, a date, a place) comes with it, as ImageMagick copies it; the place is removed on upload.
+  const r = spawnSync(CONVERT, [source, '-compress', 'LZW', out], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`convert could not write sideways.tif: ${r.stderr}`);
+  return out;
+}
+
+/**
  * A copy of a classic TIFF whose first IFD's entry `tag` holds the single value `value` of field type `type`
  * (3 SHORT, 4 LONG), written into the entry itself; the tag must be there already.
  */

@@ -31,7 +31,7 @@ export const RAW_TYPES: ReadonlySet<string> = new Set([
  * first time one is met: HEIF (libheif), JPEG XL (libjxl), TIFF (geotiff) and camera RAW (their embedded preview).
  * Safari shows HEIF and JPEG XL natively, so the browser's own decoder is always tried first.
  */
-export const WORKER_DECODED_IMAGES: ReadonlySet<string> = new Set([...HEIF_TYPES, 'image/jxl']);
+export const WORKER_DECODED_IMAGES: ReadonlySet<string> = new Set([...HEIF_TYPES, 'image/jxl', 'image/tiff', ...RAW_TYPES]);
 
 /**
  * Formats that are often animated and that the browser plays as they are: the viewer shows the original, the

@@ -6,7 +6,7 @@ import { isAnimatedWebp, isTooLargeToDecode, readImageSize, TooLargeToDecode, ty
 import { makeThumbhash } from './make-thumbhash';
 import type { ProcessedMedia, SniffedType } from './media-types';
 import { readPhotoMetadata, type PhotoMetadata } from './photo-metadata';
-import { HEIF_TYPES, WORKER_DECODED_IMAGES } from '../lib/image-types';
+import { HEIF_TYPES, RAW_TYPES, WORKER_DECODED_IMAGES } from '../lib/image-types';
 
 /** The limits the pipeline needs, passed in with each request (a worker has its own copy of the config module). */
 export type ImageLimits = Pick<
@@ -37,7 +37,8 @@ export async function processImage(
 
   // A decoder the worker loads checks the size it finds itself: a file whose header this cannot read still gets its chance.
   const own = WORKER_DECODED_IMAGES.has(sniffed.mime);
-  const stored = await readImageSize(blob, sniffed.mime);
+  // A raw's header gives the sensor's size or a thumbnail's; what is decoded is its embedded preview, checked then.
+  const stored = RAW_TYPES.has(sniffed.mime) ? null : await readImageSize(blob, sniffed.mime);
   throwIfAborted(signal);
   if (!stored && !own) return fileResult(sniffed.mime, 'image/undecodable', await readPhotoMetadata(blob));
   if (stored && isTooLargeToDecode(stored, limits)) return fileResult(sniffed.mime, 'image/too-large', await readPhotoMetadata(blob));
@@ -109,6 +110,15 @@ async function decode(blob: Blob, mime: string, limits: ImageLimits): Promise<Pi
     if (mime === 'image/jxl') {
       const { decodeJxl } = await import('./jxl-decode');
       return fromPixels(await decodeJxl(blob));
+    }
+    // A NEF or an ARW is a TIFF by its header: a raw's embedded preview is looked for first.
+    if (mime === 'image/tiff' || RAW_TYPES.has(mime)) {
+      const { decodeRawPreview } = await import('./raw-picture');
+      const raw = await decodeRawPreview(blob, fits);
+      if (raw) return fromBitmap(raw.bitmap, raw.orientation);
+      if (mime !== 'image/tiff') return null;
+      const { decodeTiff } = await import('./tiff-decode');
+      return fromPixels(await decodeTiff(await blob.arrayBuffer(), fits));
     }
   } catch (e) {
     return e instanceof TooLargeToDecode ? 'too-large' : null;

@@ -27,15 +27,22 @@ describe('sniffType', () => {
     }
   });
 
-  it('takes HEIC as a picture (the media worker decodes it); keeps TIFF and camera RAW as files with their real type', async () => {
+  it('takes HEIC, TIFF and camera RAW as pictures (the media worker decodes them or their previews)', async () => {
     expect(await sniff(ftyp('heic', ['mif1', 'heic']))).toEqual({ mime: 'image/heic', kind: 'image', decodable: true });
-    expect(await sniff(bytes('II', [42, 0, 8, 0, 0, 0], new Array(64).fill(0)))).toEqual({ mime: 'image/tiff', kind: 'file', decodable: false });
+    expect(await sniff(bytes('II', [42, 0, 8, 0, 0, 0], new Array(64).fill(0)))).toEqual({ mime: 'image/tiff', kind: 'image', decodable: true });
     // Canon CR2: a little-endian TIFF whose header carries "CR" at byte 8.
     expect(await sniff(bytes('II', [42, 0, 16, 0, 0, 0], 'CR', [2, 0], new Array(64).fill(0)))).toEqual({
       mime: 'image/x-canon-cr2',
-      kind: 'file',
-      decodable: false,
+      kind: 'image',
+      decodable: true,
     });
+  });
+
+  it('finds a TIFF whose directory lies past the first 16 KiB, as ImageMagick writes it, and an Olympus raw by its magic', async () => {
+    // Header, 40 KiB of pixels, then the IFD: one entry (ImageWidth) and no next IFD.
+    const ifd = [1, 0, 0, 1, 3, 0, 1, 0, 0, 0, 64, 0, 0, 0, 0, 0, 0, 0];
+    expect(await sniff(bytes('II', [42, 0], [8, 160, 0, 0], new Array(40 * 1024).fill(7), ifd))).toEqual({ mime: 'image/tiff', kind: 'image', decodable: true });
+    expect(await sniff(bytes('IIRO', [8, 0, 0, 0], new Array(64).fill(0)))).toEqual({ mime: 'image/x-olympus-orf', kind: 'image', decodable: true });
   });
 
   it('recognises videos by their container', async () => {

@@ -1,4 +1,4 @@
-import { fileTypeFromBuffer } from 'file-type/core';
+import { fileTypeFromBlob, fileTypeFromBuffer } from 'file-type/core';
 import { BROWSER_IMAGES, WORKER_DECODED_IMAGES } from '../lib/image-types';
 import type { SniffedType } from './media-types';
 
@@ -22,12 +22,29 @@ export async function sniffType(blob: Blob): Promise<SniffedType> {
     const text = sniffText(head, blob.size > head.length);
     if (text) return asFile(text);
   }
-  const found = await fileTypeFromBuffer(head).catch(() => undefined);
+  const found = await binaryType(head, blob);
   if (found && found.mime !== 'application/xml') return classify(found.mime);
 
   const text = sniffText(head, blob.size > head.length);
   if (text) return asFile(text);
   return asFile(found?.mime ?? OCTET_STREAM);
+}
+
+const isTiff = (h: Uint8Array) => (h[0] === 0x49 && h[1] === 0x49 && h[2] === 0x2a && h[3] === 0) || (h[0] === 0x4d && h[1] === 0x4d && h[2] === 0 && h[3] === 0x2a);
+/** Olympus ORF: a TIFF with its own magic ("IIRO", "MMOR", "IIRS"). */
+const isOlympusRaw = (h: Uint8Array) => ['IIRO', 'MMOR', 'IIRS'].includes(String.fromCharCode(...h.subarray(0, 4)));
+
+/**
+ * The type file-type finds in the first bytes. A TIFF (and the raws built on it: NEF, ARW, DNG) may keep its
+ * directory at the end of the file, past those bytes: then it is looked for in the whole file, which file-type
+ * reads a few bytes at a time where the TIFF points. An Olympus raw, which file-type knows only in one layout,
+ * is told by its magic.
+ */
+async function binaryType(head: Uint8Array, blob: Blob): Promise<{ mime: string } | undefined> {
+  const found = await fileTypeFromBuffer(head).catch(() => undefined);
+  if (isTiff(head) && (!found || found.mime === 'image/tiff')) return (await fileTypeFromBlob(blob).catch(() => undefined)) ?? { mime: 'image/tiff' };
+  if (!found && isOlympusRaw(head)) return { mime: 'image/x-olympus-orf' };
+  return found;
 }
 
 function classify(mime: string): SniffedType {

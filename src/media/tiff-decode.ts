@@ -19,19 +19,14 @@
  * geotiff's worker pool is never created (no pool is passed), so it starts no worker of its own.
  */
 import { fromArrayBuffer, getDecoder, type GeoTIFFImage } from 'geotiff';
+import type { DecodedPixels } from './canvas-surface';
+import { TooLargeToDecode } from './image-header';
 import { decodeLzw } from './tiff-lzw';
 
-export interface DecodedPixels {
-  width: number;
-  height: number;
-  /** RGBA, 8 bits per sample, width*height*4 bytes, NOT yet oriented. */
-  data: Uint8ClampedArray<ArrayBuffer>;
-  /** The TIFF's Orientation tag (0x0112) of the page decoded, 1–8; 1 when absent or invalid. */
-  orientation: number;
-}
+export type { DecodedPixels } from './canvas-surface';
 
 /** Thrown when the page's declared size fails `fits` (checked before any pixel is decoded). */
-export class TiffTooLarge extends Error {}
+export class TiffTooLarge extends TooLargeToDecode {}
 
 /** IFDs looked at before giving up on finding a full-resolution one (a loop of IFD offsets ends here too). */
 const MAX_PAGES = 64;

@@ -1,10 +1,10 @@
 /**
- * The files of the decoders the media worker loads late (HEIF, JPEG XL, TIFF): their built names start with
- * one of these. They are left out of the service worker's precache, so installing the app does not download
- * them, and cached by it the first time a photo needs them, so they work offline afterwards
- * ([Note: Pictures the browser cannot decode] in src/media/heif-decode.ts).
+ * The files of the decoders the media worker loads late (HEIF, JPEG XL, TIFF, camera raw previews): the build
+ * names their chunks and their WebAssembly `decoder-…` (vite.config.ts). They are left out of the service
+ * worker's precache, so installing the app does not download them, and cached by it the first time a photo
+ * needs them, so they work offline afterwards ([Note: Pictures the browser cannot decode] in src/media/heif-decode.ts).
  */
-export const DECODER_ASSET_PREFIXES = ['libheif', 'heif-decode', 'jxl_dec', 'jxl-decode', 'tiff-decode', 'geotiff'] as const;
+export const DECODER_ASSET_PREFIXES = ['decoder'] as const;
 
 /** Whether a same-origin path is one of those files (`/assets/<prefix>-<hash>.js`, `….wasm`). */
 export function isDecoderAsset(pathname: string): boolean {

@@ -4,16 +4,23 @@
  * in the viewer on its preview with the original offered for download.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from './csp-test';
+import { makeRawFixtures } from '../../scripts/make-raw-fixtures.mjs';
+import { makeSidewaysTiff } from '../../scripts/make-tiff-fixtures.mjs';
 import { addFiles, createAlbum, expectItemCount, fixture, thumbPixel, thumbSize, tile } from './helpers';
 
 /** The orientation fixtures' corners once upright (scripts/make-fixtures.mjs): red top-left, green top-right. */
 const isRed = ([r, g, b]: number[]) => r! > 170 && g! < 90 && b! < 90;
 const isGreen = ([r, g, b]: number[]) => g! > 140 && r! < 90 && b! < 100;
 
-test('a JPEG XL shows a thumbnail the right way up and opens in the viewer on its preview', async ({ page }) => {
+test('a JPEG XL and a TIFF show thumbnails the right way up and open in the viewer on their previews', async ({ page }, info) => {
   test.setTimeout(120_000);
-  const photos = [{ name: 'sideways.jxl', mimeType: 'image/jxl', buffer: readFileSync(fixture('orientation-6.jxl')) }];
+  // Both hold the sideways orientation fixture, stored 1,600 × 2,400 and turned by their header.
+  const photos = [
+    { name: 'sideways.jxl', mimeType: 'image/jxl', buffer: readFileSync(fixture('orientation-6.jxl')) },
+    { name: 'sideways.tif', mimeType: 'image/tiff', buffer: readFileSync(makeSidewaysTiff(info.outputPath('tiff'))) },
+  ];
   await createAlbum(page, 'Formats');
   await addFiles(page, photos);
   await expectItemCount(page, photos.length);
@@ -22,7 +29,7 @@ test('a JPEG XL shows a thumbnail the right way up and opens in the viewer on it
     const t = tile(page, name);
     await expect(t).toHaveAttribute('data-kind', 'image');
     await expect(t.locator('img.tile__thumb')).toBeVisible();
-    // Stored 1,600 × 2,400 and turned by its header: seen wider than tall, red top-left, green top-right.
+    // Seen wider than tall, red top-left, green top-right.
     const { w, h } = await thumbSize(t);
     expect(w, name).toBeGreaterThan(h);
     expect(isRed(await thumbPixel(t, 0.05, 0.05)), name).toBe(true);
@@ -34,6 +41,39 @@ test('a JPEG XL shows a thumbnail the right way up and opens in the viewer on it
     await expect(shown).toBeVisible();
     // The preview (2,048 px wide): the browser cannot show the original itself.
     await expect.poll(() => shown.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2048);
+    await expect(viewer.getByRole('button', { name: 'Download original' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  }
+});
+
+test('camera raws show the preview the camera embedded, turned by the raw and opened in the viewer', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  // Each holds orientation-1.jpg (2,400 × 1,600, red top-left) as its largest preview, with its own orientation.
+  const dir = info.outputPath('raws');
+  makeRawFixtures(dir);
+  const raws = [
+    { name: 'le.dng', mimeType: 'image/x-adobe-dng', red: [0.95, 0.05] },
+    { name: 'sony.arw', mimeType: 'image/x-sony-arw', red: [0.95, 0.05] },
+    { name: 'nikon.nef', mimeType: 'image/x-nikon-nef', red: [0.05, 0.95] },
+  ] as const;
+  await createAlbum(page, 'Raws');
+  await addFiles(page, raws.map(({ name, mimeType }) => ({ name, mimeType, buffer: readFileSync(join(dir, name)) })));
+  await expectItemCount(page, raws.length);
+
+  for (const { name, red } of raws) {
+    const t = tile(page, name);
+    await expect(t).toHaveAttribute('data-kind', 'image');
+    // Turned a quarter (6 clockwise, 8 anticlockwise): taller than wide, the red corner where the turn takes it.
+    const { w, h } = await thumbSize(t);
+    expect(h, name).toBeGreaterThan(w);
+    expect(isRed(await thumbPixel(t, red[0], red[1])), name).toBe(true);
+
+    await t.click();
+    const viewer = page.getByRole('dialog', { name });
+    const shown = viewer.getByRole('img', { name });
+    // Its preview: 2,048 px on the long edge, upright.
+    await expect.poll(() => shown.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight])).toEqual([1365, 2048]);
     await expect(viewer.getByRole('button', { name: 'Download original' })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
