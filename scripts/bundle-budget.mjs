@@ -88,9 +88,11 @@ export const MEDIA_WORKER = /^assets\/media-worker-[\w-]+\.js$/;
 
 export const BUDGETS = {
   firstScreenRatio: 1.3,
-  // No peer does this work: these hold what each weighs now (37.1 and 61.8 KiB) with about 10% room, so that
-  // growing past them is a decision rather than drift.
-  uploadPathKiB: 41,
+  // No peer does this work: these held what each weighed when set (37.1 and 61.8 KiB) with about 10% room, so
+  // that growing past them is a decision rather than drift. The upload path has since taken on the location
+  // walkers of every format, the choice for files that keep their place and the types the worker decodes late
+  // (41.6 KiB): raised to 43 for that.
+  uploadPathKiB: 43,
   mediaWorkerKiB: 68,
 };
 

@@ -1,4 +1,4 @@
-import { fileTypeFromBlob, fileTypeFromBuffer } from 'file-type/core';
+import { fileTypeFromBuffer } from 'file-type/core';
 import { BROWSER_IMAGES, WORKER_DECODED_IMAGES } from '../lib/image-types';
 import type { SniffedType } from './media-types';
 
@@ -22,7 +22,7 @@ export async function sniffType(blob: Blob): Promise<SniffedType> {
     const text = sniffText(head, blob.size > head.length);
     if (text) return asFile(text);
   }
-  const found = await binaryType(head, blob);
+  const found = await binaryType(head);
   if (found && found.mime !== 'application/xml') return classify(found.mime);
 
   const text = sniffText(head, blob.size > head.length);
@@ -35,14 +35,14 @@ const isTiff = (h: Uint8Array) => (h[0] === 0x49 && h[1] === 0x49 && h[2] === 0x
 const isOlympusRaw = (h: Uint8Array) => ['IIRO', 'MMOR', 'IIRS'].includes(String.fromCharCode(...h.subarray(0, 4)));
 
 /**
- * The type file-type finds in the first bytes. A TIFF (and the raws built on it: NEF, ARW, DNG) may keep its
- * directory at the end of the file, past those bytes: then it is looked for in the whole file, which file-type
- * reads a few bytes at a time where the TIFF points. An Olympus raw, which file-type knows only in one layout,
- * is told by its magic.
+ * The type file-type finds in the first bytes. A TIFF may keep its directory at the end of the file, past those
+ * bytes (ImageMagick writes it so), where file-type would have to look to say more: it is a TIFF by its header,
+ * and the media worker looks inside it for a raw's preview anyway. An Olympus raw, which file-type knows only in
+ * one layout, is told by its magic.
  */
-async function binaryType(head: Uint8Array, blob: Blob): Promise<{ mime: string } | undefined> {
+async function binaryType(head: Uint8Array): Promise<{ mime: string } | undefined> {
   const found = await fileTypeFromBuffer(head).catch(() => undefined);
-  if (isTiff(head) && (!found || found.mime === 'image/tiff')) return (await fileTypeFromBlob(blob).catch(() => undefined)) ?? { mime: 'image/tiff' };
+  if (!found && isTiff(head)) return { mime: 'image/tiff' };
   if (!found && isOlympusRaw(head)) return { mime: 'image/x-olympus-orf' };
   return found;
 }
