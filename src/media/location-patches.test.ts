@@ -4,7 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeRawFixtures } from '../../scripts/make-raw-fixtures.mjs';
 import { crc32, findLocationPatches, withPatches } from './location-patches';
+import { findRawPreview } from './raw-preview';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../tests/fixtures/${name}`, import.meta.url)));
 const blob = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
@@ -205,6 +207,30 @@ describe('findLocationPatches', () => {
         if (name === 'xmp.jpg') expect(tags).toMatchObject({ 'Photoshop:IPTCDigest': tags!['File:CurrentIPTCDigest'], 'File:CurrentIPTCDigest': expect.stringMatching(/^[0-9a-f]{32}$/) });
         expect(tags, name).not.toHaveProperty('ExifTool:Warning');
         expect((await findLocationPatches(blob(stripped))).outcome, name).toBe('none');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("takes the place out of an Olympus ORF and a Panasonic RW2, the RW2 JPEG's own EXIF too, and their previews stay", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shoebox-raw-places-'));
+    try {
+      makeRawFixtures(dir);
+      for (const name of ['olympus.orf', 'olympus-be.orf', 'panasonic.rw2']) {
+        const path = join(dir, name);
+        execFileSync('exiftool', ['-q', '-overwrite_original', '-GPSLatitude=38.7139', '-GPSLatitudeRef=N', '-GPSLongitude=9.1394', '-GPSLongitudeRef=W', path]);
+        const gps = () => Object.keys((JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[])[0]!).filter((k) => /gps/i.test(k));
+        // ExifTool writes the RW2's place twice: in IFD0 and in the EXIF of the JPEG inside it.
+        expect(gps().length, name).toBeGreaterThanOrEqual(name.endsWith('.rw2') ? 8 : 4);
+        const placed = new Uint8Array(readFileSync(path));
+        const { outcome, patches } = await findLocationPatches(blob(placed));
+        expect(outcome, name).toBe('removed');
+        const stripped = await withPatches(blob(placed), patches);
+        writeFileSync(path, new Uint8Array(await stripped.arrayBuffer()));
+        expect(gps(), name).toEqual([]);
+        const preview = await findRawPreview(stripped);
+        expect(preview && [preview.width, preview.height], name).toEqual(name === 'olympus.orf' ? [2400, 1600] : [1600, 2400]);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -72,7 +72,7 @@ export async function findLocationPatches(blob: Blob): Promise<LocationPatches> 
           : isIsobmff(head)
             ? heifPatches
             : isTiff(head)
-              ? tiffPatches
+              ? (read: ReadAt, size: number) => tiffPatches(read, size, jpegPatches)
               : null;
   if (!walker) return { outcome: 'unsupported', patches: [] };
   try {
@@ -110,7 +110,8 @@ const isPng = (h: Uint8Array) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a
 const isWebp = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'WEBP';
 const isIsobmff = (h: Uint8Array) => ascii(h, 4, 4) === 'ftyp';
 const isJxlContainer = (h: Uint8Array) => ascii(h, 4, 8) === 'JXL \r\n\x87\n';
-const isTiff = (h: Uint8Array) => ascii(h, 0, 4) === 'II*\0' || ascii(h, 0, 4) === 'MM\0*';
+/** TIFF, and the raws built on it with a magic of their own: Olympus ORF ("IIRO", "MMOR", "IIRS"), Panasonic RW2. */
+const isTiff = (h: Uint8Array) => ['II*\0', 'MM\0*', 'IIRO', 'MMOR', 'IIRS', 'IIU\0'].includes(ascii(h, 0, 4));
 
 const EXIF_PREFIX = 'Exif\0\0';
 const XMP_PREFIX = 'http://ns.adobe.com/xap/1.0/\0';

@@ -1,9 +1,11 @@
 /**
- * Location in TIFF files (and DNG, which is TIFF): the file is itself the TIFF structure a JPEG's EXIF block
- * holds, so its first IFD points to the GPS IFD, its XMP is the value of tag 700 (XMLPacket), and its IPTC-IIM
- * that of tag 33723 (and of a resource in tag 34377). They are read by offset, never the whole file (a DNG is
- * tens of megabytes): the GPS IFD's entries and the values they point to become zeros, as in
- * location-blanking.ts, and the XMP packet and the IIM are blanked as in every other format.
+ * Location in TIFF files and the camera raws built on TIFF (DNG, NEF, ARW, CR2, and with magics of their own
+ * Olympus ORF and Panasonic RW2): the file is itself the TIFF structure a JPEG's EXIF block holds, so its first
+ * IFD points to the GPS IFD, its XMP is the value of tag 700 (XMLPacket), and its IPTC-IIM that of tag 33723
+ * (and of a resource in tag 34377). They are read by offset, never the whole file (a raw is tens of megabytes):
+ * the GPS IFD's entries and the values they point to become zeros, as in location-blanking.ts, and the XMP
+ * packet and the IIM are blanked as in every other format. A RW2 keeps a whole JPEG in IFD0 (tag 0x2E) with an
+ * EXIF of its own, GPS included: it is walked as the JPEG it is (`embeddedJpeg`).
  */
 import { blankXmpLocation, TYPE_SIZE, Unreadable } from './location-blanking';
 import { blankIim, blankPhotoshopResources, iimContext } from './location-iptc';
@@ -16,11 +18,18 @@ const IPTC_TAG = 33723;
 /** Photoshop's image resources, which may hold the IIM again and its digest. */
 const PHOTOSHOP_TAG = 34377;
 
-export async function tiffPatches(read: ReadAt, size: number): Promise<Walked> {
+/** The TIFF header's version: 42, or ORF's "RO" and "RS" and RW2's "U" in the file's byte order. */
+const VERSIONS = new Set([42, 0x4f52, 0x5352, 0x55]);
+/** Panasonic RW2: a whole JPEG (its own EXIF, GPS and all) as the value of IFD0's tag 0x2E. */
+const RW2_JPEG_TAG = 0x2e;
+
+type EmbeddedWalker = (read: ReadAt, size: number) => Promise<Walked>;
+
+export async function tiffPatches(read: ReadAt, size: number, embeddedJpeg: EmbeddedWalker): Promise<Walked> {
   const head = await readExactly(read, 0, 8);
   const le = head[0] === 0x49;
   // BigTIFF (version 43) has eight-byte offsets: not handled here.
-  if (field(head, 2, 2, le) !== 42) throw new Unreadable('not a classic TIFF');
+  if (!VERSIONS.has(field(head, 2, 2, le))) throw new Unreadable('not a classic TIFF');
   const within = (offset: number, length: number) => {
     if (offset + length > size) throw new Unreadable('structure runs past the end');
     return offset;
@@ -33,7 +42,7 @@ export async function tiffPatches(read: ReadAt, size: number): Promise<Walked> {
   for (let i = 0; i < count0; i++) {
     const tag = field(entries, i * 12, 2, le);
     if (tag === GPS_INFO_TAG) gps = field(entries, i * 12 + 8, 4, le);
-    if (tag === XMP_TAG || tag === IPTC_TAG || tag === PHOTOSHOP_TAG) {
+    if (tag === XMP_TAG || tag === IPTC_TAG || tag === PHOTOSHOP_TAG || tag === RW2_JPEG_TAG) {
       const length = (TYPE_SIZE[field(entries, i * 12 + 2, 2, le)] ?? 1) * field(entries, i * 12 + 4, 4, le);
       values.set(tag, { offset: length > 4 ? field(entries, i * 12 + 8, 4, le) : ifd0 + 2 + i * 12 + 8, length });
     }
@@ -51,6 +60,13 @@ export async function tiffPatches(read: ReadAt, size: number): Promise<Walked> {
     const iim = await iimContext();
     await blank(IPTC_TAG, (b) => blankIim(b, 0, b.length, iim));
     await blank(PHOTOSHOP_TAG, (b) => blankPhotoshopResources(b, 0, b.length, iim));
+  }
+  const jpeg = values.get(RW2_JPEG_TAG);
+  if (jpeg && jpeg.length > 4) {
+    const base = within(jpeg.offset, jpeg.length);
+    const inner = await embeddedJpeg((offset, length) => read(base + offset, Math.max(0, Math.min(length, jpeg.length - offset))), jpeg.length);
+    if (inner.outcome === 'unsupported') return inner;
+    patches.push(...inner.patches.map((p) => ({ offset: base + p.offset, bytes: p.bytes })));
   }
   return { outcome: 'none', patches };
 }
