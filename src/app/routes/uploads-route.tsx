@@ -68,8 +68,9 @@ export function UploadsRoute() {
             <span>
               {formatBytes(totals.bytesDone)} of {formatBytes(totals.bytesTotal)}
             </span>
-            <span>{formatSpeed(totals.speedBps)}</span>
-            <span>{formatEta(totals.etaSeconds)}</span>
+            {/* Speed and time left only while something moves: "0 s left" for a queue that waits on the person misleads. */}
+            {totals.running && <span>{formatSpeed(totals.speedBps)}</span>}
+            {totals.running && <span>{formatEta(totals.etaSeconds)}</span>}
             {totals.filesFailed > 0 && <span style={{ color: 'var(--danger)' }}>{totals.filesFailed} failed</span>}
             {totals.filesAwaitingChoice > 0 && <span>{totals.filesAwaitingChoice} waiting for your choice</span>}
           </div>

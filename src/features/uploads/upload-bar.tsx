@@ -1,11 +1,16 @@
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { formatBytes, formatEta, formatNumber, formatSpeed } from '../../lib/format';
 import { OFFLINE_UPLOADS } from './offline-uploads-note';
 import { useUploadQueue } from './upload-engine-provider';
 
-/** A compact progress bar on every screen while uploads are running. */
+/**
+ * A compact progress bar on every screen while uploads are running, but the uploads screen itself: that says all
+ * of it and more, and on a phone the bar would cover its last row.
+ */
 export function UploadBar() {
   const { totals } = useUploadQueue();
+  const { pathname } = useLocation();
+  if (pathname === '/uploads') return null;
   const unfinished = totals.filesTotal - totals.filesDone;
   const needAttention = totals.filesFailed + totals.filesAwaitingChoice;
   if (!totals.running && needAttention === 0 && !totals.offline) return null;
@@ -29,7 +34,8 @@ export function UploadBar() {
           <span style={{ width: `${pct}%` }} />
         </div>
         <small className="muted">
-          {formatBytes(totals.bytesDone)} of {formatBytes(totals.bytesTotal)} · {formatSpeed(totals.speedBps)} {formatEta(totals.etaSeconds)}
+          {formatBytes(totals.bytesDone)} of {formatBytes(totals.bytesTotal)}
+          {totals.running && ` · ${formatSpeed(totals.speedBps)} ${formatEta(totals.etaSeconds)}`}
         </small>
       </div>
       <Link className="btn" to="/uploads">
