@@ -241,6 +241,59 @@ describe('processMedia: JPEG XL, which only Safari decodes itself', () => {
   });
 });
 
+describe('processMedia: bombs in the formats the worker decodes itself', () => {
+  /** A bare JPEG XL codestream whose size header says `side` × `side`, and nothing decodable after it. */
+  function jxlDeclaring(side: number): Uint8Array {
+    const bits: number[] = [];
+    const put = (value: number, count: number) => {
+      for (let i = 0; i < count; i++) bits.push((value >> i) & 1);
+    };
+    put(0, 1); // not a multiple of 8
+    put(2, 2); // height: 18 bits follow
+    put(side - 1, 18);
+    put(0, 3); // no aspect ratio: the width follows
+    put(2, 2);
+    put(side - 1, 18);
+    const bytes = new Uint8Array(2 + Math.ceil(bits.length / 8) + 64);
+    bytes.set([0xff, 0x0a]);
+    bits.forEach((b, i) => (bytes[2 + (i >> 3)]! |= b << (i & 7)));
+    return bytes;
+  }
+
+  /** An uncompressed RGB TIFF whose first IFD says `side` × `side` in one strip, and a few bytes of pixels. */
+  function tiffDeclaring(side: number): Uint8Array {
+    const entries: [tag: number, type: number, value: number][] = [
+      [256, 4, side], [257, 4, side], [258, 3, 8], [259, 3, 1], [262, 3, 2], [273, 4, 200], [277, 3, 3], [278, 4, side], [279, 4, 0xffffffff],
+    ];
+    const bytes = new Uint8Array(256);
+    const view = new DataView(bytes.buffer);
+    bytes.set([0x49, 0x49, 42, 0]);
+    view.setUint32(4, 8, true);
+    view.setUint16(8, entries.length, true);
+    entries.forEach(([tag, type, value], i) => {
+      const at = 10 + i * 12;
+      view.setUint16(at, tag, true);
+      view.setUint16(at + 2, type, true);
+      view.setUint32(at + 4, 1, true);
+      if (type === 3) view.setUint16(at + 8, value, true);
+      else view.setUint32(at + 8, value, true);
+    });
+    return bytes;
+  }
+
+  it('refuses a JPEG XL and a TIFF that declare 100,000 × 100,000 pixels within a second, without decoding them', async () => {
+    for (const [bytes, mime] of [[jxlDeclaring(100_000), 'image/jxl'], [tiffDeclaring(100_000), 'image/tiff']] as const) {
+      const bomb = new Blob([bytes as Uint8Array<ArrayBuffer>]);
+      const t0 = performance.now();
+      expect(await processMedia(bomb, await sniffType(bomb)), mime).toMatchObject({ kind: 'file', mime, notice: 'image/too-large', preview: null });
+      expect(performance.now() - t0, mime).toBeLessThan(1000);
+    }
+    // The same headers at a size within the limits are read as such: the refusal above is the size's.
+    const small = new Blob([jxlDeclaring(100) as Uint8Array<ArrayBuffer>]);
+    expect(await processMedia(small, await sniffType(small))).toMatchObject({ kind: 'file', mime: 'image/jxl', notice: 'image/undecodable' });
+  });
+});
+
 describe('processMedia: files kept as files', () => {
   it('keeps a corrupt JPEG as a file with the image/undecodable notice', async () => {
     const media = await run('corrupt.jpg');
