@@ -21,38 +21,12 @@ interface Extent {
 
 export async function heifPatches(read: ReadAt, size: number): Promise<Walked> {
   const top = await topLevel(read, size);
-  const ftyp = top[0];
-  if (ftyp?.type !== 'ftyp') throw new Unreadable('no ftyp');
-  const brands = await readExactly(read, ftyp.start, ftyp.end - ftyp.start);
-  const names = [ascii(brands, 0, 4)];
-  for (let i = 8; i + 4 <= brands.length; i += 4) names.push(ascii(brands, i, 4));
+  const items = await heifMetadataItems(read, top);
   // Other ISOBMFF files (MP4, MOV, 3GP) keep location in the movie's boxes.
-  if (!names.some((b) => HEIF_BRANDS.has(b))) return moviePatches(read, top);
-  const metaBox = top.find((b) => b.type === 'meta');
-  if (!metaBox) return { outcome: 'none', patches: [] };
-  const meta = await readExactly(read, metaBox.start, metaBox.end - metaBox.start);
-  // meta is a full box: version and flags first.
-  const children = boxes(meta, 4, meta.length);
-  const iinf = children.find((b) => b.type === 'iinf');
-  const iloc = children.find((b) => b.type === 'iloc');
-  const idat = children.find((b) => b.type === 'idat');
-  if (!iinf) return { outcome: 'none', patches: [] };
-  const kinds = itemKinds(meta, iinf);
-  if (kinds.size === 0) return { outcome: 'none', patches: [] };
-  if (!iloc) throw new Unreadable('no iloc');
-  const places = itemLocations(meta, iloc);
-
+  if (items === null) return moviePatches(read, top);
   const patches: BytePatch[] = [];
-  for (const [id, kind] of kinds) {
-    const extents = places.get(id);
-    if (!extents || extents.length !== 1) throw new Unreadable('metadata item in several pieces');
-    const [extent] = extents as [Extent];
-    if (extent.length === 0) throw new Unreadable('metadata item without a length');
-    let fileOffset: number;
-    if (extent.method === 0) fileOffset = extent.offset;
-    else if (extent.method === 1 && idat && extent.offset + extent.length <= idat.end - idat.start) fileOffset = metaBox.start + idat.start + extent.offset;
-    else throw new Unreadable('metadata item stored in a way not handled');
-    patchBlock(patches, await readExactly(read, fileOffset, extent.length), fileOffset, (copy) => {
+  for (const { kind, offset, length } of items) {
+    patchBlock(patches, await readExactly(read, offset, length), offset, (copy) => {
       if (kind === 'xmp') return blankXmpLocation(copy, 0, copy.length);
       // ExifDataBlock: a 32-bit offset to the TIFF header, counted from the end of that field.
       if (copy.length < 4) throw new Unreadable('Exif item');
@@ -62,6 +36,52 @@ export async function heifPatches(read: ReadAt, size: number): Promise<Walked> {
     });
   }
   return { outcome: 'none', patches };
+}
+
+/** A metadata item of a HEIF file: what it is, and where its bytes lie in the file. */
+export interface HeifMetadataItem {
+  kind: 'exif' | 'xmp';
+  offset: number;
+  length: number;
+}
+
+/**
+ * The Exif and XMP items of a HEIF file (`top`: its top-level boxes), each in one piece in the file; null when
+ * the file is another kind of ISO base media file (a movie). Throws `Unreadable` for a structure not followed.
+ */
+export async function heifMetadataItems(read: ReadAt, top: readonly (Box & { at: number })[]): Promise<HeifMetadataItem[] | null> {
+  const ftyp = top[0];
+  if (ftyp?.type !== 'ftyp') throw new Unreadable('no ftyp');
+  const brands = await readExactly(read, ftyp.start, ftyp.end - ftyp.start);
+  const names = [ascii(brands, 0, 4)];
+  for (let i = 8; i + 4 <= brands.length; i += 4) names.push(ascii(brands, i, 4));
+  if (!names.some((b) => HEIF_BRANDS.has(b))) return null;
+  const metaBox = top.find((b) => b.type === 'meta');
+  if (!metaBox) return [];
+  const meta = await readExactly(read, metaBox.start, metaBox.end - metaBox.start);
+  // meta is a full box: version and flags first.
+  const children = boxes(meta, 4, meta.length);
+  const iinf = children.find((b) => b.type === 'iinf');
+  const iloc = children.find((b) => b.type === 'iloc');
+  const idat = children.find((b) => b.type === 'idat');
+  if (!iinf) return [];
+  const kinds = itemKinds(meta, iinf);
+  if (kinds.size === 0) return [];
+  if (!iloc) throw new Unreadable('no iloc');
+  const places = itemLocations(meta, iloc);
+  const items: HeifMetadataItem[] = [];
+  for (const [id, kind] of kinds) {
+    const extents = places.get(id);
+    if (!extents || extents.length !== 1) throw new Unreadable('metadata item in several pieces');
+    const [extent] = extents as [Extent];
+    if (extent.length === 0) throw new Unreadable('metadata item without a length');
+    let offset: number;
+    if (extent.method === 0) offset = extent.offset;
+    else if (extent.method === 1 && idat && extent.offset + extent.length <= idat.end - idat.start) offset = metaBox.start + idat.start + extent.offset;
+    else throw new Unreadable('metadata item stored in a way not handled');
+    items.push({ kind, offset, length: extent.length });
+  }
+  return items;
 }
 
 /** The Exif and XMP items of `iinf`, by item id. */

@@ -41,7 +41,22 @@ export async function readPhotoMetadata(input: Blob | Uint8Array): Promise<Photo
   } catch {
     tags = undefined;
   }
-  return photoMetadataFromTags(tags ?? {});
+  tags ??= {};
+  if (typeof tags.xmp !== 'string') {
+    // WebP, HEIF/AVIF and compressed PNG packets ([Note: XMP packets exifr does not find] in xmp-packet.ts).
+    const blob = input instanceof Blob ? input : new Blob([input as Uint8Array<ArrayBuffer>]);
+    // Loaded only for such files; offline before it was ever fetched, the photo goes up without its XMP.
+    const packet = (await mayHoldOtherXmp(blob)) ? await import('./xmp-packet').then((m) => m.readXmpPacket(blob)).catch(() => null) : null;
+    if (packet) tags.xmp = packet;
+  }
+  return photoMetadataFromTags(tags);
+}
+
+/** A WebP, a PNG or an ISO base media file (HEIF, AVIF) by its first bytes: the reader is loaded for those only. */
+async function mayHoldOtherXmp(blob: Blob): Promise<boolean> {
+  const head = new Uint8Array(await blob.slice(0, 12).arrayBuffer());
+  const text = String.fromCharCode(...head);
+  return (text.startsWith('RIFF') && text.slice(8, 12) === 'WEBP') || text.slice(1, 4) === 'PNG' || text.slice(4, 8) === 'ftyp';
 }
 
 /** Maps exifr's output (IFD0 + EXIF tags and `xmp` as the raw packet) to the item's fields. */
