@@ -43,7 +43,7 @@ function sharedItem(i: number) {
     takenAt: `2026-07-${String(20 - i).padStart(2, '0')}T10:00:00Z`,
     createdAt: '2026-08-01T10:00:00Z',
     thumbhash: null,
-    metadata: { cameraMake: 'Fujifilm', cameraModel: 'X-T5' },
+    metadata: { cameraMake: 'Fujifilm', cameraModel: 'X-T5', creator: 'Rui Sá', rights: 'CC BY 4.0' },
     addedBy: 'Ana',
     thumbUrl: square(i * 40),
     previewUrl: square(i * 40 + 10),
@@ -137,6 +137,9 @@ test('a protected link asks for the password, keeps a wrong one typed and focuse
   await userEvent.keyboard('i');
   await expect.element(page.getByRole('complementary', { name: 'Details' })).toHaveTextContent('Fujifilm X-T5');
   await expect.element(page.getByRole('complementary', { name: 'Details' })).toHaveTextContent('Ana');
+  // The photographer's name and terms, from the photo's XMP.
+  await expect.element(page.getByRole('complementary', { name: 'Details' })).toHaveTextContent(/Creator\s*Rui Sá/);
+  await expect.element(page.getByRole('complementary', { name: 'Details' })).toHaveTextContent(/Rights\s*CC BY 4\.0/);
   await userEvent.keyboard('{Escape}');
   await eventually(() => document.querySelector('[role="dialog"]')).toBeNull();
 });

@@ -56,6 +56,9 @@ export interface ItemMetadata {
   rating?: number;
   keywords?: string[];
   label?: string;
+  /** XMP dc:creator (the names, joined) and dc:rights: who made the photo and on what terms. */
+  creator?: string;
+  rights?: string;
   /** Why the item has no preview, when it is an image kept as a file. */
   notice?: ItemNotice;
   location?: ItemLocationNote;

@@ -15,7 +15,7 @@ export const KEYWORD_MAX_CHARS = 100;
 const LONG_TEXT_MAX_CHARS = 2000;
 const TEXT_MAX_CHARS = 200;
 
-const TEXT_KEYS = ['cameraMake', 'cameraModel', 'lens', 'title', 'description', 'label'] as const;
+const TEXT_KEYS = ['cameraMake', 'cameraModel', 'lens', 'title', 'description', 'label', 'creator', 'rights'] as const;
 const NUMBER_KEYS = ['exposureTime', 'fNumber', 'iso', 'focalLength', 'rating'] as const;
 export const NOTICES = ['image/undecodable', 'image/too-large'] as const;
 export const LOCATION_NOTES = ['removed', 'preview', 'kept'] as const;
@@ -60,7 +60,7 @@ export function boundItemMetadata(metadata: unknown): ItemMetadata {
   const out: ItemMetadata = {};
   for (const key of TEXT_KEYS) {
     const v = source[key];
-    if (typeof v === 'string') out[key] = cut(storable(v), key === 'description' || key === 'title' ? LONG_TEXT_MAX_CHARS : TEXT_MAX_CHARS);
+    if (typeof v === 'string') out[key] = cut(storable(v), key === 'description' || key === 'title' || key === 'rights' ? LONG_TEXT_MAX_CHARS : TEXT_MAX_CHARS);
   }
   for (const key of NUMBER_KEYS) {
     const v = source[key];
@@ -78,7 +78,7 @@ export function boundItemMetadata(metadata: unknown): ItemMetadata {
   if (source.animated === true) out.animated = true;
 
   while (jsonbTextBytes(out) > METADATA_MAX_BYTES && out.keywords?.length) out.keywords = out.keywords.slice(0, -1);
-  for (const key of ['description', 'title', 'label', 'lens', 'cameraModel', 'cameraMake'] as const) {
+  for (const key of ['description', 'rights', 'title', 'creator', 'label', 'lens', 'cameraModel', 'cameraMake'] as const) {
     if (jsonbTextBytes(out) <= METADATA_MAX_BYTES) break;
     delete out[key];
   }

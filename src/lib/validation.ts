@@ -165,6 +165,8 @@ export const itemMetadata = z
     rating: z.optional(finite),
     keywords: z.optional(z.array(keyword).check(z.maxLength(KEYWORDS_MAX, `At most ${KEYWORDS_MAX} keywords.`))),
     label: z.optional(z.string()),
+    creator: z.optional(z.string()),
+    rights: z.optional(z.string()),
     notice: z.optional(z.enum(NOTICES)),
     location: z.optional(z.enum(LOCATION_NOTES)),
     animated: z.optional(z.literal(true)),

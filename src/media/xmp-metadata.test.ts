@@ -24,6 +24,14 @@ describe('parseXmp', () => {
     });
   });
 
+  it('reads the creators in their order and the rights, as Lightroom and darktable write them', () => {
+    const xml = packet(
+      `<dc:creator><rdf:Seq><rdf:li>Ana Lima</rdf:li><rdf:li>Rui Sá</rdf:li></rdf:Seq></dc:creator>
+       <dc:rights><rdf:Alt><rdf:li xml:lang="x-default">CC BY 4.0</rdf:li></rdf:Alt></dc:rights>`,
+    );
+    expect(parseXmp(xml)).toEqual({ creator: 'Ana Lima, Rui Sá', rights: 'CC BY 4.0' });
+  });
+
   it('reads properties written as elements, picks the x-default language and a single keyword', () => {
     const xml = packet(
       `<xmp:Rating>5</xmp:Rating><xmp:Label>Red</xmp:Label>

@@ -3,7 +3,7 @@ import { decodeXmlEntities } from '../lib/xml-entities';
 import type { ItemMetadata } from '../domain/entities';
 import { exifDateToIso } from './exif-date';
 
-export type XmpFields = Pick<ItemMetadata, 'title' | 'description' | 'rating' | 'keywords' | 'label'> & {
+export type XmpFields = Pick<ItemMetadata, 'title' | 'description' | 'rating' | 'keywords' | 'label' | 'creator' | 'rights'> & {
   /** exif:DateTimeOriginal, photoshop:DateCreated or xmp:CreateDate, as an ISO instant in UTC. */
   takenAt?: string;
 };
@@ -30,7 +30,8 @@ const parser = new XMLParser({
 
 /**
  * Reads what photographers set in Lightroom, darktable, digiKam and the like from an XMP packet: title,
- * description, rating, keywords and colour label. Unknown or malformed parts are left out, never thrown.
+ * description, rating, keywords, colour label, creator and rights. Unknown or malformed parts are left out,
+ * never thrown.
  */
 export function parseXmp(xml: string): XmpFields {
   if (!xml || xml.length > MAX_XMP_CHARS) return {};
@@ -47,6 +48,9 @@ export function parseXmp(xml: string): XmpFields {
     out.label ??= text(prop(d, 'xmp:Label') ?? prop(d, 'xap:Label'));
     out.rating ??= rating(text(prop(d, 'xmp:Rating') ?? prop(d, 'xap:Rating')));
     out.keywords ??= bag(prop(d, 'dc:subject'));
+    // dc:creator is an ordered list of names (rdf:Seq); dc:rights language variants, like the title.
+    out.creator ??= bag(prop(d, 'dc:creator'))?.join(', ');
+    out.rights ??= langAlt(prop(d, 'dc:rights'));
     out.takenAt ??=
       exifDateToIso(text(prop(d, 'exif:DateTimeOriginal'))) ??
       exifDateToIso(text(prop(d, 'photoshop:DateCreated'))) ??

@@ -34,13 +34,13 @@ function pngWith(type: string, data: Uint8Array): Uint8Array {
 const latin1 = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 
 describe('XMP packets exifr does not find', () => {
-  it('reads the title, rating and keywords ExifTool wrote into a WebP and a HEIC', async () => {
+  it('reads the title, rating, keywords, creator and rights ExifTool wrote into a WebP and a HEIC', async () => {
     for (const name of ['coffee.webp', 'astronaut.heic']) {
       const path = join(dir, name);
       copyFileSync(source(name), path);
-      execFileSync('exiftool', ['-q', '-overwrite_original', '-XMP-dc:Title=Harbour at dusk', '-XMP-xmp:Rating=5', '-XMP-dc:Subject=sea', '-XMP-dc:Subject=boats', path]);
+      execFileSync('exiftool', ['-q', '-overwrite_original', '-XMP-dc:Title=Harbour at dusk', '-XMP-xmp:Rating=5', '-XMP-dc:Subject=sea', '-XMP-dc:Subject=boats', '-XMP-dc:Creator=Ana Lima', '-XMP-dc:Rights=CC BY 4.0', path]);
       const { metadata } = await readPhotoMetadata(new Blob([bytesOf(path)]));
-      expect(metadata, name).toMatchObject({ title: 'Harbour at dusk', rating: 5, keywords: ['sea', 'boats'] });
+      expect(metadata, name).toMatchObject({ title: 'Harbour at dusk', rating: 5, keywords: ['sea', 'boats'], creator: 'Ana Lima', rights: 'CC BY 4.0' });
     }
   });
 
@@ -57,11 +57,12 @@ describe('XMP packets exifr does not find', () => {
     // 64 KiB of zlib that inflates to 64 MiB (as far as deflate goes: a thousand to one).
     const bomb = deflateSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 });
     expect(bomb.length).toBeLessThan(100 * 1024);
+    const png = new Blob([pngWith('zTXt', new Uint8Array([...latin1('XML:com.adobe.xmp\0\x00'), ...bomb])) as Uint8Array<ArrayBuffer>]);
+    // About 10 ms on a quiet machine; the bound only tells "stopped early" from "inflated it all" (seconds).
     const t0 = performance.now();
     expect(await inflateCapped(bomb)).toBeNull();
-    const png = pngWith('zTXt', new Uint8Array([...latin1('XML:com.adobe.xmp\0\x00'), ...bomb]));
-    expect(await readXmpPacket(new Blob([png as Uint8Array<ArrayBuffer>]))).toBeNull();
-    expect(performance.now() - t0).toBeLessThan(100);
+    expect(await readXmpPacket(png)).toBeNull();
+    expect(performance.now() - t0).toBeLessThan(1000);
     // Within the cap, the same inflation gives every byte.
     expect((await inflateCapped(deflateSync(Buffer.alloc(1024 * 1024, 0x20))))?.length).toBe(1024 * 1024);
   });

@@ -133,8 +133,9 @@ describe('Supabase rows: what the app cannot read fails the call', () => {
 
 describe('Supabase rows: item metadata', () => {
   it('keeps the fields the app knows with their types, the location note and the animation flag', () => {
-    expect(toMetadata({ cameraMake: 'Canon', iso: 200, keywords: ['sea', 3], location: 'removed', animated: true, tracking: 'x' })).toEqual({
+    expect(toMetadata({ cameraMake: 'Canon', creator: 'Ana Lima', iso: 200, keywords: ['sea', 3], location: 'removed', animated: true, tracking: 'x' })).toEqual({
       cameraMake: 'Canon',
+      creator: 'Ana Lima',
       iso: 200,
       keywords: ['sea'],
       location: 'removed',

@@ -120,7 +120,7 @@ export function toAlbum(row: unknown): Album {
 }
 
 const METADATA_NUMBERS = ['exposureTime', 'fNumber', 'iso', 'focalLength', 'rating'] as const;
-const METADATA_TEXTS = ['cameraMake', 'cameraModel', 'lens', 'title', 'description', 'label'] as const;
+const METADATA_TEXTS = ['cameraMake', 'cameraModel', 'lens', 'title', 'description', 'label', 'creator', 'rights'] as const;
 
 /**
  * The `metadata` jsonb, keeping only the fields the app knows, with their types. Its fields come from the

@@ -34,6 +34,8 @@ export function DetailsPanel({ item }: { item: Item }) {
   if (m.rating) rows.push(['Rating', '★'.repeat(Math.max(0, Math.min(5, m.rating)))]);
   if (m.keywords?.length) rows.push(['Keywords', m.keywords.join(', ')]);
   if (m.label) rows.push(['Label', m.label]);
+  if (m.creator) rows.push(['Creator', m.creator]);
+  if (m.rights) rows.push(['Rights', m.rights]);
   if (m.notice) rows.push(['Note', errorText(m.notice).title]);
   if (m.location === 'removed') rows.push(['Privacy', 'Location removed']);
   if (m.location === 'preview') rows.push(['Privacy', "Only a preview was uploaded: the original's location could not be removed"]);
