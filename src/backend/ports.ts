@@ -5,7 +5,7 @@
  */
 export type { AppError, ErrorCode } from '../lib/app-error';
 import type { Role, Profile, Album, Item, Activity, Member, Invite, InviteInput, InvitePreview, Comment, ItemSocial, Favoriter, ShareLink, ShareLinkInput, Device, DeviceInput, PresenceViewer } from '../domain/entities';
-import type { AlbumInput, AlbumPatch, FinalizeItemInput, ReserveItemInput } from '../domain/inputs';
+import type { AlbumInput, AlbumPatch, FinalizeItemInput, ItemEdit, ReserveItemInput } from '../domain/inputs';
 import type { ItemCountQuery, ItemQuery, MonthCount, Page } from '../domain/queries';
 
 export interface CallOptions {
@@ -86,6 +86,13 @@ export interface ItemWritesPort {
   failItem(albumId: string, itemId: string, opts?: CallOptions): Promise<void>;
   trashItems(albumId: string, itemIds: string[], opts?: CallOptions): Promise<void>;
   restoreItems(albumId: string, itemIds: string[], opts?: CallOptions): Promise<void>;
+  /**
+   * Edits the details of 1–10,000 ready items (PRODUCT.md §6: the owner and editors any item, a contributor their own,
+   * else `album/forbidden`; `item/not-found` for an id not in the album; `validation/invalid` for an edit that breaks
+   * a bound). Each item gets the edit applied to what it holds now ([Note: Edits merge into what an item holds] in
+   * lib/item-edit.ts) and its `editedAt` stamped; returns the items as they are now.
+   */
+  editItems(albumId: string, itemIds: string[], edit: ItemEdit, opts?: CallOptions): Promise<Item[]>;
   /** Owner only: how many uploads other members (or former members) started in this album and never finished. */
   countPendingItems(albumId: string, opts?: CallOptions): Promise<number>;
   /** Owner only: clears those uploads, their bytes too; the owner's own stay. Returns how many were cleared. */

@@ -90,6 +90,8 @@ export interface Item {
   metadata: ItemMetadata;
   createdAt: string;
   deletedAt: string | null;
+  /** When its details were last edited by a member (null or absent: never). */
+  editedAt?: string | null;
 }
 
 export type ActivityVerb =

@@ -36,3 +36,21 @@ export interface FinalizeItemInput {
   thumbhash: string | null;
   metadata: ItemMetadata;
 }
+
+/** A change to items' details, for one item or a selection: [Note: Edits merge into what an item holds] in lib/item-edit.ts. */
+export interface ItemEdit {
+  /** Set (a text) or clear (null or blank). */
+  title?: string | null;
+  description?: string | null;
+  /** A colour label, as Lightroom writes it ("Red", "Yellow", "Green", "Blue", "Purple"); null clears. */
+  label?: string | null;
+  /** 1–5 stars; 0 or null clears. */
+  rating?: number | null;
+  /** Replaces the keywords (one item's details); otherwise `addKeywords` and `removeKeywords` merge. */
+  keywords?: string[];
+  addKeywords?: string[];
+  removeKeywords?: string[];
+  /** Sets the date taken (an ISO date; null clears), or shifts each item's own date by a number of milliseconds. */
+  takenAt?: string | null;
+  shiftTakenAtMs?: number;
+}

@@ -56,12 +56,13 @@ export const PERMISSION_TABLE = [
   { target: 'invites', op: 'delete', allowed: 'O', action: 'manageMembers' },
   { target: 'invites.token_hash', op: 'select', allowed: '' },
 
-  // items: "view" all members; "add" through reserve_items; "edit metadata" and "delete": owner, editor all, contributor own.
+  // items: "view" all members; "add" through reserve_items; "edit metadata" (through edit_items) and "delete": owner,
+  // editor all, contributor own.
   { target: 'items (editor\'s)', op: 'select', allowed: 'OECV', action: 'view' },
   { target: 'items (editor\'s)', op: 'insert', allowed: '' },
-  { target: 'items (editor\'s)', op: 'update', allowed: 'OE', action: 'editItemMetadata', ownedBy: 'E' },
+  { target: 'items (editor\'s)', op: 'update', allowed: '' },
   { target: 'items (editor\'s)', op: 'delete', allowed: '' },
-  { target: 'items (contributor\'s)', op: 'update', allowed: 'OEC', action: 'editItemMetadata', ownedBy: 'C' },
+  { target: 'items (contributor\'s)', op: 'update', allowed: '' },
   { target: 'items (contributor\'s)', op: 'delete', allowed: '' },
   { target: 'items.status', op: 'update', allowed: '' },
   { target: 'items (uploading)', op: 'select', allowed: 'C' },
@@ -138,6 +139,8 @@ export const PERMISSION_TABLE = [
   // The functions behind §6's actions.
   { target: 'reserve_items', op: 'call', allowed: 'OEC', action: 'addItems' },
   { target: 'finalize_item (contributor\'s)', op: 'call', allowed: 'C' },
+  { target: 'edit_items (editor\'s)', op: 'call', allowed: 'OE', action: 'editItemMetadata', ownedBy: 'E' },
+  { target: 'edit_items (contributor\'s)', op: 'call', allowed: 'OEC', action: 'editItemMetadata', ownedBy: 'C' },
   { target: 'trash_items (editor\'s)', op: 'call', allowed: 'OE', action: 'deleteItems', ownedBy: 'E' },
   { target: 'trash_items (contributor\'s)', op: 'call', allowed: 'OEC', action: 'deleteItems', ownedBy: 'C' },
   { target: 'restore_items (editor\'s)', op: 'call', allowed: 'OE', action: 'deleteItems', ownedBy: 'E' },

@@ -123,6 +123,8 @@ const SQL: Record<PermissionKey, Sql> = {
   // The functions behind §6's actions.
   'reserve_items|call': (w) => [`select * from public.reserve_items($1, jsonb_build_array(jsonb_build_object('id', gen_random_uuid(), 'filename', 'a.jpg', 'mime', 'image/jpeg', 'kind', 'image', 'bytes', 10)))`, [w.albumId]],
   'finalize_item (contributor\'s)|call': (w) => [`select * from public.finalize_item($1, $2, jsonb_build_object('sha256', repeat('c', 64)))`, [w.albumId, w.items.contributorUploading]],
+  'edit_items (editor\'s)|call': (w) => [`select 1 from public.edit_items($1, array[$2::uuid], '{"rating": 4}')`, [w.albumId, w.items.editor]],
+  'edit_items (contributor\'s)|call': (w) => [`select 1 from public.edit_items($1, array[$2::uuid], '{"addKeywords": ["sea"]}')`, [w.albumId, w.items.contributor]],
   'trash_items (editor\'s)|call': (w) => [`select public.trash_items($1, array[$2::uuid])`, [w.albumId, w.items.editor]],
   'trash_items (contributor\'s)|call': (w) => [`select public.trash_items($1, array[$2::uuid])`, [w.albumId, w.items.contributor]],
   'restore_items (editor\'s)|call': (w) => [`select public.restore_items($1, array[$2::uuid])`, [w.albumId, w.items.editorTrashed]],

@@ -6,7 +6,9 @@
 import { limits } from '../../config';
 import { AppError } from '../../lib/app-error';
 import { objectKeys, type CallOptions, type ChangeEvent, type ItemWritesPort } from '../ports';
-import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
+import type { FinalizeItemInput, ItemEdit, ReserveItemInput } from '../../domain/inputs';
+import { applyItemEdit, checkItemEdit, fitsMetadataBound } from '../../lib/item-edit';
+import type { ItemRecord } from './local-db';
 import type { Item } from '../../domain/entities';
 import { addActivity, noteAddition } from './local-activity';
 import { itemChange, albumChange } from './local-changes';
@@ -46,6 +48,38 @@ export function setTrashed(deps: LocalDataDeps, albumId: string, itemIds: string
       if (album) events.push(albumChange('update', await albumView(tx, album)));
     });
     deps.realtime.emit(events);
+  });
+}
+
+/** Edits ready items' details (one person owns every local album: nothing to refuse by role). */
+function editItems(deps: LocalDataDeps, albumId: string, itemIds: string[], edit: ItemEdit, opts: CallOptions): Promise<Item[]> {
+  return guard(opts.signal, async () => {
+    const ids = checkIds(itemIds);
+    if (ids.length === 0 || ids.length > limits().maxFilesPerBatch) throw invalid('itemIds', 'Choose 1 to 10,000 items.');
+    const checked = checkItemEdit(edit);
+    const at = now();
+    const events: ChangeEvent[] = [];
+    const items = await writeTransaction(deps, async (tx) => {
+      await requireAlbum(tx, albumId);
+      const store = tx.objectStore('items');
+      const rows = await Promise.all(ids.map((id) => store.get([albumId, id])));
+      if (rows.some((r) => !r || r.status !== 'ready')) throw itemNotFound();
+      const ledger = new ItemLedger();
+      const out: Item[] = [];
+      for (const before of rows as ItemRecord[]) {
+        const next: Item = { ...toItem(before), ...applyItemEdit(before, checked), editedAt: at };
+        if (!fitsMetadataBound(next.metadata)) throw invalid('metadata', 'An item holds at most 200 keywords and 16 KiB of details.');
+        const record = withListFields(next);
+        await store.put(record);
+        ledger.record(before, record);
+        events.push(itemChange('update', next));
+        out.push(next);
+      }
+      await ledger.flush(tx, null);
+      return out;
+    });
+    deps.realtime.emit(events);
+    return items;
   });
 }
 
@@ -190,6 +224,7 @@ export function localItemWrites(deps: LocalDataDeps): Omit<ItemWritesPort, 'coun
         deps.realtime.emit(events);
       });
     },
+    editItems: (albumId: string, itemIds: string[], edit: ItemEdit, opts: CallOptions = {}) => editItems(deps, albumId, itemIds, edit, opts),
     trashItems: (albumId: string, itemIds: string[], opts: CallOptions = {}) => setTrashed(deps, albumId, itemIds, true, opts),
     restoreItems: (albumId: string, itemIds: string[], opts: CallOptions = {}) => setTrashed(deps, albumId, itemIds, false, opts),
   };

@@ -1,6 +1,7 @@
 /** Adding items, the trash and others' unfinished uploads, each through its SQL function, which checks the caller's role. */
 import type { CallOptions, ItemWritesPort } from '../ports';
-import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
+import type { FinalizeItemInput, ItemEdit, ReserveItemInput } from '../../domain/inputs';
+import { checkItemEdit } from '../../lib/item-edit';
 import type { Item } from '../../domain/entities';
 import type { PostgrestCalls } from './supabase-calls';
 import { rows, toFinalizeInput, toItem } from './supabase-rows';
@@ -34,6 +35,14 @@ export class SupabaseItemWrites implements ItemWritesPort {
 
   async restoreItems(albumId: string, itemIds: string[], opts: CallOptions = {}): Promise<void> {
     await this.calls.send(this.calls.rpc('restore_items', { p_album_id: albumId, p_item_ids: itemIds }), opts.signal, 'item/not-found');
+  }
+
+  async editItems(albumId: string, itemIds: string[], edit: ItemEdit, opts: CallOptions = {}): Promise<Item[]> {
+    // Checked here too: a mistake is told at once, with the field, as the local backend tells it.
+    const p_edit = checkItemEdit(edit);
+    const edited = rows(await this.calls.send(this.calls.rpc('edit_items', { p_album_id: albumId, p_item_ids: itemIds, p_edit }), opts.signal, 'item/not-found')).map(toItem);
+    const byId = new Map(edited.map((item) => [item.id, item]));
+    return itemIds.map((id) => byId.get(id)).filter((item): item is Item => item !== undefined);
   }
 
   async countPendingItems(albumId: string, opts: CallOptions = {}): Promise<number> {

@@ -163,6 +163,7 @@ const ITEM = z.object({
   metadata: jsonObject,
   created_at: timestamp,
   deleted_at: z.nullable(timestamp),
+  edited_at: z.optional(z.nullable(timestamp)),
 });
 
 export function toItem(row: unknown): Item {
@@ -189,6 +190,7 @@ export function toItem(row: unknown): Item {
     metadata: toMetadata(r.metadata),
     createdAt: iso(r.created_at),
     deletedAt: isoOrNull(r.deleted_at),
+    ...(r.edited_at ? { editedAt: iso(r.edited_at) } : {}),
   };
 }
 

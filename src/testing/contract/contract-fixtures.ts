@@ -7,7 +7,7 @@ import { limits } from '../../config';
 import { AppError, type ErrorCode } from '../../lib/app-error';
 import type { Backend } from '../../backend/ports';
 import type { FinalizeItemInput, ReserveItemInput } from '../../domain/inputs';
-import type { Item, ItemKind } from '../../domain/entities';
+import type { Item, ItemKind, ItemMetadata } from '../../domain/entities';
 
 export function reserveInput(overrides: Partial<ReserveItemInput> = {}): ReserveItemInput {
   const kind = overrides.kind ?? 'image';
@@ -37,6 +37,7 @@ export interface ReadyItemOptions {
   bytes?: number;
   hasThumb?: boolean;
   thumbhash?: string | null;
+  metadata?: ItemMetadata;
 }
 
 /** Reserves and finalizes one item, the way the upload engine does once the bytes are up. */
@@ -71,6 +72,7 @@ export async function addReadyItem(backend: Backend, albumId: string, opts: Read
       takenAt: opts.takenAt ?? null,
       hasThumb: opts.hasThumb ?? true,
       ...(opts.thumbhash === undefined ? {} : { thumbhash: opts.thumbhash }),
+      ...(opts.metadata ? { metadata: opts.metadata } : {}),
       ...(opts.kind === 'file' ? { width: null, height: null, hasPreview: false, hasThumb: false } : {}),
     }),
   );

@@ -241,4 +241,95 @@ export function describeItemsContract(makeBackend: () => Promise<Backend> | Back
       expect(await b.items.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([{ month: '2024-03', count: 2 }]);
     });
   });
+
+  describe('edits', () => {
+    it('edits one item\'s details, leaves the camera\'s own record alone, and stamps when', async () => {
+      const b = await makeBackend();
+      const album = await b.albums.createAlbum({ title: 'Edits' });
+      const item = await addReadyItem(b, album.id, { metadata: { cameraMake: 'Canon', iso: 200, title: 'Old', keywords: ['sea'], location: 'removed' } });
+      expect(item.editedAt ?? null).toBeNull();
+      const [edited] = await b.itemWrites.editItems(album.id, [item.id], {
+        title: '  Harbour at dawn ',
+        description: 'Boats\nand gulls',
+        rating: 4,
+        label: 'Green',
+        keywords: ['harbour', ' boats ', 'harbour', ''],
+      });
+      const expected: ItemMetadata = {
+        cameraMake: 'Canon',
+        iso: 200,
+        location: 'removed',
+        title: 'Harbour at dawn',
+        description: 'Boats\nand gulls',
+        rating: 4,
+        label: 'Green',
+        keywords: ['harbour', 'boats'],
+      };
+      expect(edited!.metadata).toEqual(expected);
+      expect(Date.parse(edited!.editedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(item.createdAt));
+      expect((await b.items.getItem(album.id, item.id)).metadata).toEqual(expected);
+
+      // Blank text, a rating of 0 and no keywords clear them.
+      const [cleared] = await b.itemWrites.editItems(album.id, [item.id], { title: ' ', description: null, rating: 0, label: null, keywords: [] });
+      expect(cleared!.metadata).toEqual({ cameraMake: 'Canon', iso: 200, location: 'removed' });
+    });
+
+    it('adds and removes keywords across a selection, each item keeping its own', async () => {
+      const b = await makeBackend();
+      const album = await b.albums.createAlbum({ title: 'Keywords' });
+      const a = await addReadyItem(b, album.id, { metadata: { keywords: ['family', 'beach'] } });
+      const c = await addReadyItem(b, album.id, { metadata: { rating: 2 } });
+      const edited = await b.itemWrites.editItems(album.id, [a.id, c.id], { addKeywords: ['summer', 'beach'], removeKeywords: ['family'], rating: 5 });
+      expect(edited.map((i) => i.id)).toEqual([a.id, c.id]);
+      expect(edited.map((i) => i.metadata)).toEqual([
+        { keywords: ['beach', 'summer'], rating: 5 },
+        { keywords: ['summer', 'beach'], rating: 5 },
+      ]);
+    });
+
+    it('shifts or sets the date taken; items move between months and the counts follow', async () => {
+      const b = await makeBackend();
+      const album = await b.albums.createAlbum({ title: 'Dates' });
+      const early = await addReadyItem(b, album.id, { takenAt: '2023-12-31T22:30:00.000Z' });
+      const late = await addReadyItem(b, album.id, { takenAt: '2024-01-15T10:00:00.000Z' });
+      const undated = await addReadyItem(b, album.id, { kind: 'file' });
+      const addedMonth = (await b.items.getItem(album.id, undated.id)).createdAt.slice(0, 7);
+      // A camera clock an hour and a half behind.
+      const shifted = await b.itemWrites.editItems(album.id, [early.id, late.id, undated.id], { shiftTakenAtMs: 90 * 60_000 });
+      expect(shifted.map((i) => i.takenAt)).toEqual(['2024-01-01T00:00:00.000Z', '2024-01-15T11:30:00.000Z', null]);
+      expect(await b.items.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([
+        { month: addedMonth, count: 1 },
+        { month: '2024-01', count: 2 },
+      ]);
+      const [set] = await b.itemWrites.editItems(album.id, [late.id], { takenAt: '2019-06-01T12:00:00+02:00' });
+      expect(set!.takenAt).toBe('2019-06-01T10:00:00.000Z');
+      expect((await b.items.listItems(album.id, { sort: 'taken', month: '2019-06' })).rows.map((i) => i.id)).toEqual([late.id]);
+      expect(await b.items.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([
+        { month: addedMonth, count: 1 },
+        { month: '2024-01', count: 1 },
+        { month: '2019-06', count: 1 },
+      ]);
+      expect(await b.albums.getAlbum(album.id)).toMatchObject({ itemCount: 3 });
+    });
+
+    it('refuses what is not an edit, and items that are not in the album, changing nothing', async () => {
+      const b = await makeBackend();
+      const album = await b.albums.createAlbum({ title: 'Refusals' });
+      const other = await b.albums.createAlbum({ title: 'Other' });
+      const item = await addReadyItem(b, album.id, { metadata: { keywords: Array.from({ length: 199 }, (_, i) => `k${i}`) } });
+      const elsewhere = await addReadyItem(b, other.id);
+      const [pending] = await b.itemWrites.reserveItems(album.id, [reserveInput()]);
+      for (const edit of [{}, { rating: 6 }, { rating: 2.5 }, { cameraMake: 'Nikon' }, { title: 'x'.repeat(2001) }, { takenAt: 'yesterday' }, { keywords: ['a'], addKeywords: ['b'] }, { shiftTakenAtMs: 1e15 }]) {
+        await expectAppError(b.itemWrites.editItems(album.id, [item.id], edit as never), 'validation/invalid');
+      }
+      // Two more keywords would make 201.
+      await expectAppError(b.itemWrites.editItems(album.id, [item.id], { addKeywords: ['one', 'two'] }), 'validation/invalid');
+      await expectAppError(b.itemWrites.editItems(album.id, [item.id, elsewhere.id], { rating: 3 }), 'item/not-found');
+      await expectAppError(b.itemWrites.editItems(album.id, [pending!.id], { rating: 3 }), 'item/not-found');
+      const now = await b.items.getItem(album.id, item.id);
+      expect(now.metadata.rating).toBeUndefined();
+      expect(now.metadata.keywords).toHaveLength(199);
+      expect(now.editedAt ?? null).toBeNull();
+    });
+  });
 }
