@@ -88,7 +88,7 @@ export interface ItemWritesPort {
   restoreItems(albumId: string, itemIds: string[], opts?: CallOptions): Promise<void>;
   /**
    * Edits the details of 1–10,000 ready items (PRODUCT.md §6: the owner and editors any item, a contributor their own,
-   * else `album/forbidden`; `item/not-found` for an id not in the album; `validation/invalid` for an edit that breaks
+   * else `album/forbidden`; `item/not-found` for an id not in the album or in its trash; `validation/invalid` for an edit that breaks
    * a bound). Each item gets the edit applied to what it holds now ([Note: Edits merge into what an item holds] in
    * lib/item-edit.ts) and its `editedAt` stamped; returns the items as they are now.
    */

@@ -11,13 +11,19 @@ export default function ToastList({ toasts, duration, onDismiss }: { toasts: Sho
         <RadixToast.Root
           key={t.id}
           className={clsx('toast', t.tone === 'error' && 'toast--error')}
-          type={t.tone === 'error' ? 'foreground' : 'background'}
+          type={t.tone === 'error' || t.action ? 'foreground' : 'background'}
+          {...(t.duration ? { duration: t.duration } : {})}
           onOpenChange={(open) => !open && onDismiss(t.id)}
         >
           <div className="toast__text">
             <RadixToast.Title className="toast__title">{t.title}</RadixToast.Title>
             {t.description && <RadixToast.Description className="toast__description">{t.description}</RadixToast.Description>}
           </div>
+          {t.action && (
+            <RadixToast.Action className="btn" altText={t.action.altText} onClick={t.action.onAction}>
+              {t.action.label}
+            </RadixToast.Action>
+          )}
           <RadixToast.Close className="btn btn--ghost btn--icon" aria-label="Close">
             <Icon name="close" />
           </RadixToast.Close>

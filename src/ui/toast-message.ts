@@ -3,6 +3,10 @@ export interface ToastMessage {
   title: string;
   description?: string;
   tone?: 'info' | 'error';
+  /** One button beside the words ("Undo"); `altText` says how to do it without the toast, for screen readers. */
+  action?: { label: string; altText: string; onAction: () => void };
+  /** How long it stays, in ms, when not the list's default. */
+  duration?: number;
 }
 
 export type ShownToast = ToastMessage & { id: number };

@@ -87,6 +87,10 @@ declare
 begin
   -- The caller's role, 1 to 10,000 ready items of the album, a contributor's own only.
   perform private.check_item_batch(p_album_id, p_item_ids);
+  -- Items in the trash are restored before they are edited.
+  if exists (select 1 from public.items i where i.album_id = p_album_id and i.id = any (p_item_ids) and i.deleted_at is not null) then
+    perform private.fail('item/not-found', 'Some of these items are in the trash.');
+  end if;
   if p_edit is null or pg_catalog.jsonb_typeof(p_edit) <> 'object' or p_edit = '{}'::jsonb then
     perform private.fail('validation/invalid', 'Nothing to change.');
   end if;

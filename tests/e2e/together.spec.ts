@@ -201,4 +201,30 @@ test.describe('two people on one Supabase project', () => {
     await anaPage.getByTestId('favorite-count').click();
     await expect(anaPage.getByRole('list', { name: 'Who gave a heart' })).toHaveText('Ben');
   });
+
+  test("the title and keyword Ana gives her photo show in Ben's open details without a reload; Ben, a viewer, cannot edit", async ({ browser, world, signIn }) => {
+    const { anaPage, benPage } = await anaSharesWithBen(browser, world, signIn, 'viewer');
+    await expectItemCount(benPage, 1);
+    await tile(anaPage, 'orientation-1.jpg').click();
+    await expect(anaPage).toHaveURL(/\/items\//);
+    await benPage.goto(new URL(anaPage.url()).pathname);
+    for (const page of [anaPage, benPage]) {
+      await page.getByRole('button', { name: 'Details' }).click();
+      await expect(page.getByRole('complementary', { name: 'Details' })).toBeVisible();
+    }
+    await expect(benPage.getByRole('complementary', { name: 'Details' }).getByRole('textbox')).toHaveCount(0);
+
+    await anaPage.getByLabel('Title', { exact: true }).fill('Tram 28');
+    await anaPage.getByLabel('Add a keyword').fill('Alfama');
+    await anaPage.getByLabel('Add a keyword').press('Enter');
+    const benDetails = benPage.getByRole('complementary', { name: 'Details' });
+    await expect(benDetails).toContainText('Tram 28', { timeout: 5_000 });
+    await expect(benDetails).toContainText('Alfama', { timeout: 5_000 });
+    // A viewer's keys 0–5 rate nothing.
+    await benPage.keyboard.press('5');
+    await expect(anaPage.getByRole('radio', { name: '5 stars' })).toHaveAttribute('aria-checked', 'false');
+    await anaPage.getByRole('heading', { name: 'Details' }).click();
+    await anaPage.keyboard.press('4');
+    await expect(benDetails).toContainText('★★★★', { timeout: 5_000 });
+  });
 });

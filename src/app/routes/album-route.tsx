@@ -3,9 +3,9 @@ import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ItemSort } from '../../domain/queries';
 import type { Album, Item } from '../../domain/entities';
-import { useBackend } from '../../backend/backend-context';
+import { useBackend, useSession } from '../../backend/backend-context';
 import { useMarkAlbumSeen } from '../../features/activity/use-activity';
-import { albumAbilities } from '../../lib/album-permissions';
+import { albumAbilities, can } from '../../lib/album-permissions';
 import { PendingUploads } from '../../features/albums/pending-uploads';
 import { useAlbum } from '../../features/albums/use-albums';
 import { useAlbumDownload } from '../../features/downloads/album-download';
@@ -19,6 +19,8 @@ import { useAlbumLive, type AlbumGone } from '../../shared/live/use-album-live';
 import type { AlbumView } from '../../features/items/use-album-sections';
 import { AlbumGridBody, useAlbumGrid } from '../../features/items/use-album-grid';
 import { useRestoreItems, useTrashItems } from '../../features/items/use-item-actions';
+import { useEditItems } from '../../features/items/use-item-edits';
+import { EditSelectionDialog } from '../../features/items/edit-selection-dialog';
 import { AlbumMembersContext } from '../../shared/uploader-credit';
 import { useMembers } from '../../shared/use-members';
 import { AlbumFilters, FilteredEmpty } from '../../features/social/album-filters';
@@ -108,6 +110,11 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
   const abilities = albumAbilities(album.role);
   const albumDownload = useAlbumDownload(album);
   const canAdd = abilities.addItems && !trashed;
+  const session = useSession();
+  const editItems = useEditItems(album.id);
+  const [editing, setEditing] = useState<Item[] | null>(null);
+  // §6: the owner and editors edit any item's details, a contributor those they added.
+  const editable = (items: Item[]) => items.filter((i) => can(album.role, 'editItemMetadata', { own: !!session && i.uploaderId === session.userId }));
 
   const addFiles = useCallback(
     (list: File[]) => {
@@ -167,11 +174,33 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
         </div>
       </div>
 
+      <EditSelectionDialog
+        open={editing !== null}
+        items={editing ?? []}
+        onClose={() => setEditing(null)}
+        onEdit={async (edit, done) => {
+          await editItems(editing ?? [], edit, done);
+          setEditing(null);
+        }}
+      />
       {selection.ids.size > 0 ? (
         <SelectionBar count={selection.ids.size} onClear={() => setSelection(emptySelection)}>
           <button type="button" className="btn" onClick={() => void runOnSelection('download')} disabled={albumDownload.busy}>
             <Icon name="download" /> Download
           </button>
+          {!trashed && can(album.role, 'editItemMetadata', { own: true }) && (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                const mine = editable(grid.selectedItems());
+                if (mine.length) setEditing(mine);
+                else toast({ title: 'You can edit only the details of items you added', tone: 'error' });
+              }}
+            >
+              <Icon name="pencil" /> Edit details
+            </button>
+          )}
           {abilities.deleteSomeItems &&
             (trashed ? (
               <button type="button" className="btn" onClick={() => void runOnSelection('restore')} disabled={restore.isPending || trash.isPending}>

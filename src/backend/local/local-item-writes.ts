@@ -63,7 +63,8 @@ function editItems(deps: LocalDataDeps, albumId: string, itemIds: string[], edit
       await requireAlbum(tx, albumId);
       const store = tx.objectStore('items');
       const rows = await Promise.all(ids.map((id) => store.get([albumId, id])));
-      if (rows.some((r) => !r || r.status !== 'ready')) throw itemNotFound();
+      // Items in the trash are restored before they are edited.
+      if (rows.some((r) => !r || r.status !== 'ready' || r.deletedAt)) throw itemNotFound();
       const ledger = new ItemLedger();
       const out: Item[] = [];
       for (const before of rows as ItemRecord[]) {

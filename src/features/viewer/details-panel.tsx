@@ -2,10 +2,14 @@ import type { Item } from '../../domain/entities';
 import { uploaderName } from '../../shared/uploader-credit';
 import { useMembers } from '../../shared/use-members';
 import { errorText } from '../../lib/error-messages';
+import { DetailsEditor } from './details-editor';
 import { formatBytes, formatDateTime, formatDuration, safeFilename } from '../../lib/format';
 
-/** Date, size, dimensions, camera and the photographer's own fields. Every value is text, never HTML. */
-export function DetailsPanel({ item }: { item: Item }) {
+/**
+ * Date, size, dimensions, camera and the photographer's own fields. Every value is text, never HTML. `editable`:
+ * the person may edit this item's details (PRODUCT.md §6), which then show as fields.
+ */
+export function DetailsPanel({ item, editable = false }: { item: Item; editable?: boolean }) {
   const members = useMembers(item.albumId);
   // The date alone until the member list is known (or if it cannot be read): never a wrong name.
   const by = uploaderName(item, members.data);
@@ -19,7 +23,7 @@ export function DetailsPanel({ item }: { item: Item }) {
   ].filter(Boolean).join(' · ');
   const rows: [string, string][] = [
     ['Name', safeFilename(item.filename)],
-    ['Taken', formatDateTime(item.takenAt)],
+    ...(editable ? [] : [['Taken', formatDateTime(item.takenAt)] as [string, string]]),
     by === undefined ? ['Added', formatDateTime(item.createdAt)] : ['Added by', `${by} · ${formatDateTime(item.createdAt)}`],
     ['Size', formatBytes(item.bytes)],
     ['Type', item.mime],
@@ -29,11 +33,13 @@ export function DetailsPanel({ item }: { item: Item }) {
   if (camera) rows.push(['Camera', camera]);
   if (m.lens) rows.push(['Lens', m.lens]);
   if (exposure) rows.push(['Exposure', exposure]);
-  if (m.title) rows.push(['Title', m.title]);
-  if (m.description) rows.push(['Description', m.description]);
-  if (m.rating) rows.push(['Rating', '★'.repeat(Math.max(0, Math.min(5, m.rating)))]);
-  if (m.keywords?.length) rows.push(['Keywords', m.keywords.join(', ')]);
-  if (m.label) rows.push(['Label', m.label]);
+  if (!editable) {
+    if (m.title) rows.push(['Title', m.title]);
+    if (m.description) rows.push(['Description', m.description]);
+    if (m.rating) rows.push(['Rating', '★'.repeat(Math.max(0, Math.min(5, m.rating)))]);
+    if (m.keywords?.length) rows.push(['Keywords', m.keywords.join(', ')]);
+    if (m.label) rows.push(['Label', m.label]);
+  }
   if (m.creator) rows.push(['Creator', m.creator]);
   if (m.rights) rows.push(['Rights', m.rights]);
   if (m.notice) rows.push(['Note', errorText(m.notice).title]);
@@ -43,6 +49,8 @@ export function DetailsPanel({ item }: { item: Item }) {
   return (
     <aside className="viewer__details" aria-label="Details">
       <h2 style={{ fontSize: 16, marginTop: 0 }}>Details</h2>
+      {/* Keyed by item: stepping to the next photo never carries typing over to it. */}
+      {editable && <DetailsEditor key={item.id} item={item} />}
       <dl>
         {rows.map(([k, v]) => (
           <div key={k} style={{ display: 'contents' }}>

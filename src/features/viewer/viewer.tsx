@@ -12,6 +12,7 @@ import { itemKeys } from '../../shared/item-keys';
 import type { AlbumView } from '../items/use-album-sections';
 import { downloadItems } from '../downloads/download-items';
 import { useRestoreItems, useTrashItems } from '../items/use-item-actions';
+import { useEditItems } from '../items/use-item-edits';
 import { CommentsPanel } from '../social/comments-panel';
 import { FavoriteButton } from '../social/favorite-button';
 import { useOpenItemSocial, useSetFavorite } from '../social/use-social';
@@ -106,6 +107,21 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
     setFavorite.mutate(!(social?.myFavorite ?? false), { onError: (error) => setFailed({ itemId, error }) });
   }, [mayHeart, setFavorite, social?.myFavorite, itemId]);
 
+  // Details are edited by those §6 allows, of items in the album (not the trash), where the backend can write.
+  const mayEdit = useCallback(
+    (it: Item) => !!backend.itemWrites && !view.trashed && it.status === 'ready' && can(album.role, 'editItemMetadata', { own: !!session && it.uploaderId === session.userId }),
+    [backend.itemWrites, view.trashed, album.role, session],
+  );
+  const edit = useEditItems(album.id);
+  const rate = useCallback(
+    (stars: number) => {
+      if (!item || !mayEdit(item)) return;
+      setFailed(null);
+      edit([item], { rating: stars }, stars ? `Rated ${stars} star${stars === 1 ? '' : 's'}` : 'Rating removed').catch((error: unknown) => setFailed({ itemId: item.id, error }));
+    },
+    [item, mayEdit, edit],
+  );
+
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -116,12 +132,14 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
       else if (e.key === 'ArrowRight' && !zoomed) step(1);
       else if (e.key === 'i') togglePanel('details');
       else if (e.key === 'f') toggleFavorite();
+      // 0–5 rate the photo, as in Lightroom and darktable.
+      else if (/^[0-5]$/.test(e.key)) rate(Number(e.key));
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [exit, step, zoomed, togglePanel, toggleFavorite]);
+  }, [exit, step, zoomed, togglePanel, toggleFavorite, rate]);
 
   // A layout effect, so focus is in the dialog by the time it shows: a key pressed as soon as it appears must
   // reach the viewer, not the grid tile that opened it (the grid would take an arrow key as its own).
@@ -244,7 +262,7 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
           <div aria-busy="true" />
         )}
       </div>
-      {showDetails && item && <DetailsPanel item={item} />}
+      {showDetails && item && <DetailsPanel item={item} editable={mayEdit(item)} />}
       {panel === 'comments' && item && <CommentsPanel album={album} itemId={item.id} />}
     </div>
   );

@@ -82,3 +82,36 @@ test('a photo finished, trashed and purged, each event heard twice in a month no
     expect(qc.getQueryState(key)?.isInvalidated).toBe(false);
   }
 });
+
+/** A member moves a photo's date (a camera clock set wrong): an edit, heard on the channel, changes its month. */
+test('an edit that moves a loaded photo to another month moves it and its count; a second hearing changes nothing', () => {
+  const qc = new QueryClient();
+  const places: ItemPlaces = new Map();
+  qc.setQueryData<Album>(albumKeys.detail('a1'), { id: 'a1', itemCount: 2, bytesTotal: 2000 } as Album);
+  qc.setQueryData<MonthCount[]>(itemKeys.months('a1', view), [{ month: '2023-07', count: 2 }]);
+  qc.setQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'), [row('p1'), row('p2')]);
+  qc.setQueryData<Item[]>(itemKeys.month('a1', view, '2023-08'), []);
+  const moved: ItemEvent = {
+    entity: 'item', op: 'update', albumId: 'a1', id: 'p2',
+    row: { ...row('p2'), takenAt: '2023-08-02T10:00:00.000Z', metadata: { rating: 4 }, editedAt: '2026-11-27T10:00:00.000Z' },
+  };
+  applyItemChange(qc, moved, places);
+  applyItemChange(qc, moved, places);
+  expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', view))).toEqual([{ month: '2023-08', count: 1 }, { month: '2023-07', count: 1 }]);
+  expect(qc.getQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'))?.map((i) => i.id)).toEqual(['p1']);
+  expect(qc.getQueryData<Item[]>(itemKeys.month('a1', view, '2023-08'))?.map((i) => i.metadata.rating)).toEqual([4]);
+  expect(qc.getQueryData<Album>(albumKeys.detail('a1'))).toMatchObject({ itemCount: 2, bytesTotal: 2000 });
+  expect(qc.getQueryState(itemKeys.months('a1', view))?.isInvalidated).toBe(false);
+});
+
+test('an edit of a photo in a month not loaded is never counted as a new photo: the counts are read again', () => {
+  const qc = new QueryClient();
+  const places: ItemPlaces = new Map();
+  qc.setQueryData<Album>(albumKeys.detail('a1'), { id: 'a1', itemCount: 1, bytesTotal: 1000 } as Album);
+  qc.setQueryData<MonthCount[]>(itemKeys.months('a1', view), [{ month: '2023-07', count: 1 }]);
+  qc.setQueryData<Item[]>(itemKeys.month('a1', view, '2024-01'), []);
+  // Its new month is loaded, its old one is not: where it was, the event cannot say.
+  applyItemChange(qc, { entity: 'item', op: 'update', albumId: 'a1', id: 'p1', row: { ...row('p1'), takenAt: '2024-01-05T00:00:00.000Z', editedAt: '2026-11-27T10:00:00.000Z' } }, places);
+  expect(qc.getQueryState(itemKeys.months('a1', view))?.isInvalidated).toBe(true);
+  expect(qc.getQueryData<Album>(albumKeys.detail('a1'))).toMatchObject({ itemCount: 1, bytesTotal: 1000 });
+});

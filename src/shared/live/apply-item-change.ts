@@ -8,7 +8,9 @@
  * Supabase), never the row before an update, so where the item was is found in the loaded months or, when its
  * month is not loaded, inferred from what the backends send: an item is only sent once it is ready, and every
  * update of a ready item moves it between lists (finalize: into the album; trash: album → trash; restore:
- * trash → album). Its sort date never changes once it is ready, so it leaves the same month it enters.
+ * trash → album) — unless it is an edit of its details, which a row with `editedAt` may be. An edit may change
+ * its date taken, so the month it leaves is the one last heard of (or found loaded), never the one it enters;
+ * an edited row in neither gives no answer, and the counts are read again.
  * Where that is not enough (a restore heard while the trash's counts are cached but its month is not loaded,
  * a bare delete of an item in no loaded month), the view's counts are read again: one request, never the
  * rows. A row the app cannot read invalidates only the month that held the item, and the counts.
@@ -114,7 +116,8 @@ function wasInFromEvent(ev: ItemChangeEvent, item: Item | null, list: List): boo
   if (ev.op === 'insert') return false;
   if (ev.op === 'delete') return now === list;
   if (now === 'trash') return list === 'album';
-  if (now === 'album') return list === 'album' ? false : null;
+  // Entering the album from an upload finishing; an edited row may as well have been there all along.
+  if (now === 'album') return list === 'album' && !item.editedAt ? false : null;
   return false;
 }
 
@@ -132,6 +135,9 @@ export function applyItemChange(qc: QueryClient, ev: ItemChangeEvent, places: It
   const knownList = known === undefined ? undefined : known && listOf(known);
   // A delete on Supabase carries only the id: its month and size are those last heard.
   const subject = item ?? known ?? null;
+  // Where it was before this event: as last heard; else the row itself, unless an edit may have moved its date.
+  // (Items in the trash are never edited: a row there moved lists, not dates.)
+  const prior = known ?? (ev.op === 'update' && item?.editedAt && listOf(item) === 'album' ? null : subject);
   const wasIn = (list: List) => (knownList === undefined ? wasInFromEvent(ev, item, list) : knownList === list);
   let albumDelta: { count: number; bytes: number } | null = null;
   let recount = false;
@@ -156,11 +162,12 @@ export function applyItemChange(qc: QueryClient, ev: ItemChangeEvent, places: It
     if (found) {
       was = true;
       fromMonth = found.month;
-    } else if (subject && isLoaded(qc, albumId, v, monthOf(subject, v.sort))) {
+    } else if (prior && isLoaded(qc, albumId, v, monthOf(prior, v.sort))) {
       was = false; // its month is loaded and does not hold it
     } else {
       was = wasIn(v.list);
-      if (was && subject) fromMonth = monthOf(subject, v.sort);
+      if (was && prior) fromMonth = monthOf(prior, v.sort);
+      else if (was) was = null; // in the list, but in which month is not known
     }
     if (was === null) {
       void qc.invalidateQueries({ queryKey: v.monthsKey, exact: true });

@@ -326,6 +326,9 @@ export function describeItemsContract(makeBackend: () => Promise<Backend> | Back
       await expectAppError(b.itemWrites.editItems(album.id, [item.id], { addKeywords: ['one', 'two'] }), 'validation/invalid');
       await expectAppError(b.itemWrites.editItems(album.id, [item.id, elsewhere.id], { rating: 3 }), 'item/not-found');
       await expectAppError(b.itemWrites.editItems(album.id, [pending!.id], { rating: 3 }), 'item/not-found');
+      const trashed = await addReadyItem(b, album.id);
+      await b.itemWrites.trashItems(album.id, [trashed.id]);
+      await expectAppError(b.itemWrites.editItems(album.id, [trashed.id], { rating: 3 }), 'item/not-found');
       const now = await b.items.getItem(album.id, item.id);
       expect(now.metadata.rating).toBeUndefined();
       expect(now.metadata.keywords).toHaveLength(199);
