@@ -69,3 +69,28 @@ test('keyword lists and shifts as the dialog reads them', () => {
   expect(keywordList(' sea, ,Pico,sea ')).toEqual(['sea', 'Pico']);
   expect(shiftMs(-1, 1, 2, 3)).toBe(-((24 + 2) * 60 + 3) * 60_000);
 });
+
+test('editing photos with no date taken keeps the month they are shown in, and its count', async () => {
+  const names = isolatedLocal('edit-selection');
+  const backend = createLocalBackend(names);
+  const album = await backend.albums.createAlbum({ title: 'Undated' });
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const [r] = await backend.itemWrites.reserveItems(album.id, [{ id: crypto.randomUUID(), filename: `p${i}.png`, mime: 'image/png', kind: 'image', bytes: 100 }]);
+    await backend.itemWrites.finalizeItem(album.id, r!.id, { sha256: 'a'.repeat(64), width: 10, height: 10, durationMs: null, takenAt: null, hasPreview: false, hasThumb: false, thumbhash: null, metadata: {} });
+    ids.push(r!.id);
+  }
+  await renderRoutes(root, backend, `/albums/${album.id}`);
+  const header = () => document.querySelector('.album-grid h2, [role="rowheader"], .grid-month')?.textContent ?? document.body.textContent ?? '';
+  await eventually(header).toContain('· 3');
+  await select(ids[0]!);
+  await select(ids[1]!);
+  await userEvent.click(page.getByRole('button', { name: 'Edit details' }));
+  const dialog = page.getByRole('dialog', { name: 'Edit 2 items' });
+  await userEvent.fill(dialog.getByLabelText('Add keywords'), 'family');
+  await userEvent.click(dialog.getByRole('button', { name: 'Apply' }));
+  await eventually(async () => (await backend.items.getItem(album.id, ids[1]!)).metadata.keywords).toEqual(['family']);
+  await new Promise((r) => setTimeout(r, 300));
+  expect(header()).toContain('· 3');
+  expect(header()).not.toContain('· 4');
+});
