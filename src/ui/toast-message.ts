@@ -5,6 +5,8 @@ export interface ToastMessage {
   tone?: 'info' | 'error';
   /** One button beside the words ("Undo"); `altText` says how to do it without the toast, for screen readers. */
   action?: { label: string; altText: string; onAction: () => void };
+  /** A toast with the same key takes this one's place (the last edit's Undo, not a pile of them). */
+  key?: string;
   /** How long it stays, in ms, when not the list's default. */
   duration?: number;
 }

@@ -40,3 +40,24 @@ test('a toast goes away on its own', async () => {
   await userEvent.unhover(page.getByRole('button', { name: 'Copy link' }));
   await expect.element(page.getByText('Link copied', { exact: true }), { timeout: 5000 }).not.toBeInTheDocument();
 });
+
+function EditButton() {
+  const toast = useToast();
+  let n = 0;
+  return (
+    <button type="button" onClick={() => toast({ title: `Edit ${++n}`, key: 'edit', action: { label: 'Undo', altText: 'Edit again', onAction: () => toast({ title: `Undid ${n}` }) } })}>
+      Edit
+    </button>
+  );
+}
+
+test('a toast with a key takes the place of the one before it; its action button acts', async () => {
+  flushSync(() => root.render(<ToastProvider><EditButton /></ToastProvider>));
+  await userEvent.click(page.getByRole('button', { name: 'Edit', exact: true }));
+  await userEvent.click(page.getByRole('button', { name: 'Edit', exact: true }));
+  await expect.element(page.getByText('Edit 2', { exact: true }), { timeout: 10_000 }).toBeVisible();
+  await expect.element(page.getByText('Edit 1', { exact: true })).not.toBeInTheDocument();
+  expect(page.getByRole('button', { name: 'Undo' }).elements()).toHaveLength(1);
+  await userEvent.click(page.getByRole('button', { name: 'Undo' }));
+  await expect.element(page.getByText('Undid 2', { exact: true })).toBeVisible();
+});

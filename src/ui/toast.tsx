@@ -17,7 +17,7 @@ export function ToastProvider({ children, duration = 5000 }: { children: ReactNo
   const [used, setUsed] = useState(false);
   const show = useCallback<Show>((message) => {
     setUsed(true);
-    setToasts((list) => [...list, { ...message, id: nextId++ }]);
+    setToasts((list) => [...list.filter((t) => message.key === undefined || t.key !== message.key), { ...message, id: nextId++ }]);
   }, []);
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   return (

@@ -65,7 +65,7 @@ export function useEditItems(albumId: string) {
           toast({ title: 'The edit could not be undone', description: describeError(e)?.title, tone: 'error' });
         }
       };
-      toast({ title: done, action: { label: 'Undo', altText: 'Edit the details again to take this back', onAction: () => void undo() }, duration: UNDO_MS });
+      toast({ title: done, key: `edit:${albumId}`, action: { label: 'Undo', altText: 'Edit the details again to take this back', onAction: () => void undo() }, duration: UNDO_MS });
     },
     [itemWrites, qc, albumId, toast],
   );
