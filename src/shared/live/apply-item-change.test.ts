@@ -115,3 +115,18 @@ test('an edit of a photo in a month not loaded is never counted as a new photo: 
   expect(qc.getQueryState(itemKeys.months('a1', view))?.isInvalidated).toBe(true);
   expect(qc.getQueryData<Album>(albumKeys.detail('a1'))).toMatchObject({ itemCount: 1, bytesTotal: 1000 });
 });
+
+/**
+ * Three uploads finish one after the other. The counts are read again just after the third finished (so they
+ * hold it), the month's rows just before (so they do not); then the third one's event arrives. Counts and rows
+ * each move by one, and the count would say 4 for 3 photos.
+ */
+test("a month's count follows its loaded rows when counts and rows were read at different moments", () => {
+  const qc = new QueryClient();
+  const places: ItemPlaces = new Map([['p3', { status: 'uploading', deletedAt: null, takenAt: row('p3').takenAt, createdAt: row('p3').createdAt, bytes: 1000 }]]);
+  qc.setQueryData<MonthCount[]>(itemKeys.months('a1', view), [{ month: '2023-07', count: 3 }]);
+  qc.setQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'), [row('p1'), row('p2')]);
+  applyItemChange(qc, finalized('p3'), places);
+  expect(qc.getQueryData<Item[]>(itemKeys.month('a1', view, '2023-07'))?.map((i) => i.id).sort()).toEqual(['p1', 'p2', 'p3']);
+  expect(qc.getQueryData<MonthCount[]>(itemKeys.months('a1', view))).toEqual([{ month: '2023-07', count: 3 }]);
+});

@@ -125,6 +125,26 @@ function setCount(qc: QueryClient, v: CachedView, month: string, delta: number):
   qc.setQueryData<MonthCount[]>(v.monthsKey, (counts) => (counts ? bumpMonth(counts, month, delta) : counts));
 }
 
+/**
+ * A loaded month's count made its rows' number. Counts and rows are read at different moments, so an item can be
+ * in one and not the other (counts read again just after it finished, its month read just before); an event
+ * then moves both by one, and the count stays off by one for good. A month whose rows are all loaded (not being
+ * read) holds every item of it the events have placed, so its rows are the truth for its count.
+ */
+function settleCount(qc: QueryClient, v: CachedView, month: string): void {
+  const [items, albumId, , sort, trashed, filter] = v.monthsKey;
+  const state = qc.getQueryState<Item[]>([items, albumId, 'month', sort, trashed, filter, month]);
+  if (!state?.data || state.status !== 'success' || state.fetchStatus !== 'idle') return;
+  // Counts about to be read again say it themselves (and writing them now would cancel that).
+  if (qc.getQueryState(v.monthsKey)?.isInvalidated) return;
+  const n = state.data.length;
+  qc.setQueryData<MonthCount[]>(v.monthsKey, (counts) => {
+    if (!counts) return counts;
+    const now = counts.find((m) => m.month === month)?.count ?? 0;
+    return now === n ? counts : bumpMonth(counts, month, n - now);
+  });
+}
+
 /** Writes one item event into the cache; see [Note: Placing an item from its event]. */
 export function applyItemChange(qc: QueryClient, ev: ItemChangeEvent, places: ItemPlaces): void {
   const albumId = ev.albumId;
@@ -180,6 +200,7 @@ export function applyItemChange(qc: QueryClient, ev: ItemChangeEvent, places: It
       qc.setQueryData<Item[]>(key, (rows) => (rows ? insertSorted(rows.filter((r) => r.id !== item.id), item, v.sort) : rows));
       if (!(was && fromMonth === target) && was !== null) setCount(qc, v, target, +1);
     }
+    for (const month of new Set([fromMonth, target])) if (month) settleCount(qc, v, month);
     if (v.list === 'album' && subject && was !== null && (was && fromMonth !== null) !== !!target) {
       albumDelta = target ? { count: 1, bytes: subject.bytes } : { count: -1, bytes: -subject.bytes };
     }
