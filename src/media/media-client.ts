@@ -4,6 +4,7 @@ import { fileResult } from './file-result';
 import type { ImageLimits } from './image-pipeline';
 import type { ProcessOptions, ProcessedMedia, SniffedType } from './media-types';
 import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
+import type { XmpFields } from './xmp-metadata';
 import { processVideo } from './video-poster';
 import { log } from '../lib/log';
 
@@ -35,7 +36,7 @@ const defaultWorker = () => new Worker(new URL('./media-worker.ts', import.meta.
 
 type Pending = {
   request: Exclude<MediaWorkerRequest, { type: 'abort' }>;
-  resolve: (value: ProcessedMedia | string) => void;
+  resolve: (value: ProcessedMedia | XmpFields | string) => void;
   reject: (reason: unknown) => void;
   onProgress?: (bytes: number) => void;
   signal?: AbortSignal;
@@ -106,6 +107,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
         }
         pending.delete(msg.id);
         if (msg.type === 'processed') p.resolve(msg.media);
+        else if (msg.type === 'sidecar-read') p.resolve(msg.fields);
         else if (msg.type === 'hashed') p.resolve(msg.hex);
         else p.reject(Object.assign(new Error(msg.message), { name: msg.name }));
       });
@@ -117,7 +119,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
     request: Exclude<MediaWorkerRequest, { type: 'abort' }>,
     signal: AbortSignal | undefined,
     onProgress?: (bytes: number) => void,
-  ): Promise<ProcessedMedia | string> => {
+  ): Promise<ProcessedMedia | XmpFields | string> => {
     throwIfAborted(signal);
     const w = await start();
     throwIfAborted(signal);
@@ -138,21 +140,36 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
     });
   };
 
+  const processFile = async (file: Blob, sniffed: SniffedType, opts: ProcessOptions = {}): Promise<ProcessedMedia> => {
+    const { signal } = opts;
+    throwIfAborted(signal);
+    const imageLimits = currentImageLimits();
+    if (sniffed.kind === 'video') return raceAbort(processVideo(file, sniffed, { signal, limits: imageLimits }), signal);
+    if (sniffed.kind !== 'image' || !sniffed.decodable) return fileResult(sniffed.mime);
+    try {
+      return (await send({ type: 'process', id: nextId++, blob: file, sniffed, limits: imageLimits }, signal)) as ProcessedMedia;
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      // The pipeline keeps bad content as a file itself; this is a fault of the pipeline, kept the same way.
+      log.error('Shoebox: image processing failed', e);
+      return fileResult(sniffed.mime, 'image/undecodable');
+    }
+  };
+
   return {
     async processMedia(file, sniffed, opts = {}) {
-      const { signal } = opts;
-      throwIfAborted(signal);
-      const imageLimits = currentImageLimits();
-      if (sniffed.kind === 'video') return raceAbort(processVideo(file, sniffed, { signal, limits: imageLimits }), signal);
-      if (sniffed.kind !== 'image' || !sniffed.decodable) return fileResult(sniffed.mime);
+      const media = await processFile(file, sniffed, opts);
+      if (!opts.sidecar) return media;
+      // [Note: Sidecars merge into their photo]
+      let fields: XmpFields;
       try {
-        return (await send({ type: 'process', id: nextId++, blob: file, sniffed, limits: imageLimits }, signal)) as ProcessedMedia;
+        fields = (await send({ type: 'sidecar', id: nextId++, text: opts.sidecar }, opts.signal)) as XmpFields;
       } catch (e) {
-        if (signal?.aborted) throw e;
-        // The pipeline keeps bad content as a file itself; this is a fault of the pipeline, kept the same way.
-        log.error('Shoebox: image processing failed', e);
-        return fileResult(sniffed.mime, 'image/undecodable');
+        if (opts.signal?.aborted) throw e;
+        log.warn('Shoebox: an XMP sidecar could not be read; the file goes up without it', e);
+        return media;
       }
+      return (await import('./sidecar-fields')).withSidecar(media, fields);
     },
     async hashFile(blob, opts = {}) {
       return (await send({ type: 'hash', id: nextId++, blob }, opts.signal, opts.onProgress)) as string;
@@ -186,7 +203,8 @@ async function runOnMainThread(
   request: Exclude<MediaWorkerRequest, { type: 'abort' }>,
   signal: AbortSignal | undefined,
   onProgress?: (bytes: number) => void,
-): Promise<ProcessedMedia | string> {
+): Promise<ProcessedMedia | XmpFields | string> {
+  if (request.type === 'sidecar') return (await import('./xmp-metadata')).parseXmp(request.text);
   if (request.type === 'process') {
     const { processImage } = await import('./image-pipeline');
     return processImage(request.blob, request.sniffed, { signal, limits: request.limits });

@@ -29,4 +29,6 @@ export interface ProcessedMedia {
 
 export interface ProcessOptions {
   signal?: AbortSignal;
+  /** The text of an XMP sidecar added with the file: its fields take the place of the file's own. */
+  sidecar?: string;
 }

@@ -1,10 +1,13 @@
 import type { ImageLimits } from './image-pipeline';
 import type { ProcessedMedia, SniffedType } from './media-types';
+import type { XmpFields } from './xmp-metadata';
 
 /** Messages to the media worker. Blobs are structured-cloned (the bytes are shared, not copied). */
 export type MediaWorkerRequest =
   | { type: 'process'; id: number; blob: Blob; sniffed: SniffedType; limits: ImageLimits }
   | { type: 'hash'; id: number; blob: Blob }
+  /** The fields of an XMP sidecar added with a file (IMG_1.xmp, IMG_1.CR3.xmp). */
+  | { type: 'sidecar'; id: number; text: string }
   | { type: 'abort'; id: number };
 
 /** Messages from the media worker. `ready` is sent once, when its modules have loaded. */
@@ -12,5 +15,6 @@ export type MediaWorkerResponse =
   | { type: 'ready' }
   | { type: 'processed'; id: number; media: ProcessedMedia }
   | { type: 'hashed'; id: number; hex: string }
+  | { type: 'sidecar-read'; id: number; fields: XmpFields }
   | { type: 'progress'; id: number; bytes: number }
   | { type: 'failed'; id: number; name: string; message: string };

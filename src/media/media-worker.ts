@@ -2,6 +2,7 @@
 // smooth while a batch of photos is prepared. Requests are multiplexed by id; an `abort` message cancels one.
 import { isAbortError } from '../lib/app-error';
 import { processImage } from './image-pipeline';
+import { parseXmp } from './xmp-metadata';
 import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
 import { sha256Hex } from './sha256';
 
@@ -29,6 +30,8 @@ async function handle(req: Exclude<MediaWorkerRequest, { type: 'abort' }>, signa
     if (req.type === 'process') {
       const media = await processImage(req.blob, req.sniffed, { signal, limits: req.limits });
       scope.postMessage({ type: 'processed', id: req.id, media });
+    } else if (req.type === 'sidecar') {
+      scope.postMessage({ type: 'sidecar-read', id: req.id, fields: parseXmp(req.text) });
     } else {
       const hex = await sha256Hex(req.blob, {
         signal,

@@ -11,9 +11,10 @@ export interface BatchEntry {
 /**
  * The tasks for files added together, in the order given. A batch over the limit is refused whole; an
  * empty or too large file gets a task that has already failed, so the user sees why it was not uploaded.
- * `ids`, when given, are the tasks' ids (a shared file's id, fixed when the share arrived).
+ * `ids`, when given, are the tasks' ids (a shared file's id, fixed when the share arrived); `sidecars`, by index,
+ * the XMP sidecars that go with files (upload/sidecars.ts).
  */
-export function batchTasks(albumId: string, files: readonly File[], ids?: readonly string[]): BatchEntry[] {
+export function batchTasks(albumId: string, files: readonly File[], ids?: readonly string[], sidecars?: ReadonlyMap<number, string>): BatchEntry[] {
   const max = limits().maxFilesPerBatch;
   if (files.length > max) {
     throw new AppError('validation/invalid', `At most ${max.toLocaleString('en')} files can be added at once.`, {
@@ -33,6 +34,7 @@ export function batchTasks(albumId: string, files: readonly File[], ids?: readon
       lastModified: file.lastModified,
       createdAt,
       order,
+      ...(sidecars?.has(order) ? { sidecar: sidecars.get(order)! } : {}),
     });
     if (file.size === 0) {
       task = transition(task, { type: 'fail', error: new AppError('upload/empty', 'The file is empty.', { retryable: false }).toJSON() }, createdAt);

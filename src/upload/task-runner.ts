@@ -234,7 +234,7 @@ export class TaskRunner {
     if (!sniffed) throw new AppError('upload/interrupted', 'The file type is not known yet.');
     const source = await this.blob(task.id, 'source');
     const { process } = await this.mediaFns();
-    const out = await process(source, sniffed, { signal });
+    const out = await process(source, sniffed, { signal, ...(task.sidecar ? { sidecar: task.sidecar } : {}) });
     const processed: ProcessedFacts = {
       kind: out.kind,
       mime: out.mime,

@@ -49,6 +49,9 @@ interface Life {
  * runs the queue (Web Lock); the others show it and send their commands to the running tab over a
  * BroadcastChannel.
  */
+/** Sidecars are looked for (their module loaded) only when a file is named like one. */
+const mayBeSidecar = (f: File) => /\.xmp$/i.test(f.name);
+
 export class UploadEngine {
   private readonly backend: UploadBackend;
   private readonly dbName: string;
@@ -139,7 +142,10 @@ export class UploadEngine {
     let entries: ReturnType<typeof batchTasks>;
     try {
       await this.start();
-      entries = batchTasks(albumId, files, share?.fileIds);
+      // Sidecars added with their photos go with them ([Note: Sidecars merge into their photo]); a share's files
+      // are each taken from the inbox by id, so they go as they came.
+      const paired = !share && files.some(mayBeSidecar) ? await import('./sidecars').then((m) => m.pairSidecars(files)) : null;
+      entries = batchTasks(albumId, paired?.files ?? files, share?.fileIds, paired?.sidecars);
       if (share) entries = await this.tasks.addFromShare(share.id, entries, this.inboxDbName === this.dbName ? undefined : this.inboxDbName);
       else if (entries.length > 0) await this.tasks.add(entries);
       if (entries.length === 0) return [];

@@ -94,6 +94,8 @@ export interface UploadTask {
   original?: 'preview';
   /** Of the preview, once it is to be sent as the original. */
   previewSha256?: string | null;
+  /** The text of the XMP sidecar added with the file ([Note: Sidecars merge into their photo]). */
+  sidecar?: string;
   processed: ProcessedFacts | null;
   reserved: boolean;
   /** Planned when uploading starts; each object keeps its own checkpoint. */
@@ -111,6 +113,7 @@ export interface NewTaskInput {
   lastModified: number;
   createdAt: string;
   order: number;
+  sidecar?: string;
 }
 
 export function createTask(input: NewTaskInput): UploadTask {

@@ -79,3 +79,34 @@ test('camera raws show the preview the camera embedded, turned by the raw and op
     await expect(page.getByRole('dialog')).toHaveCount(0);
   }
 });
+
+test("a raw's XMP sidecar added with it is no item of its own: its title, rating, keywords and date are the photo's", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const dir = info.outputPath('raws');
+  makeRawFixtures(dir);
+  // As Lightroom writes a sidecar beside a raw (its GPS is never read: the item has no place to keep one).
+  const sidecar = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
+  xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+  xmp:Rating="4" xmp:Label="Red" photoshop:DateCreated="2019-07-04T18:30:00+01:00" exif:GPSLatitude="41,8.4N" exif:GPSLongitude="8,36.6W">
+ <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Ribeira at dusk</rdf:li></rdf:Alt></dc:title>
+ <dc:subject><rdf:Bag><rdf:li>Porto</rdf:li><rdf:li>river</rdf:li></rdf:Bag></dc:subject>
+</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+  await createAlbum(page, 'Porto');
+  await addFiles(page, [
+    { name: 'DSC_0001.NEF', mimeType: 'image/x-nikon-nef', buffer: readFileSync(join(dir, 'nikon.nef')) },
+    { name: 'DSC_0001.xmp', mimeType: 'application/rdf+xml', buffer: Buffer.from(sidecar) },
+  ]);
+  await expectItemCount(page, 1);
+  await expect(tile(page, 'DSC_0001.NEF')).toHaveAttribute('data-kind', 'image');
+  await tile(page, 'DSC_0001.NEF').click();
+  await page.getByRole('button', { name: 'Details' }).click();
+  const details = page.getByRole('complementary', { name: 'Details' });
+  await expect(details.getByLabel('Title', { exact: true })).toHaveValue('Ribeira at dusk');
+  await expect(details.getByRole('radio', { name: '4 stars' })).toHaveAttribute('aria-checked', 'true');
+  await expect(details.getByLabel('Label', { exact: true })).toHaveValue('Red');
+  await expect(details.locator('.chip')).toHaveText(['Porto', 'river']);
+  // The sidecar's capture time (Lightroom's Edit Capture Time lands there), not the preview's.
+  await expect(details).toContainText('2019');
+});
