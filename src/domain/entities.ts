@@ -55,6 +55,11 @@ export interface ItemMetadata {
   description?: string;
   rating?: number;
   keywords?: string[];
+  /**
+   * Keywords with their place in the photographer's hierarchy, as Lightroom's `lr:hierarchicalSubject` holds them:
+   * `Places|Portugal|Porto`, broadest first, `|` between levels. Each leaf is among `keywords`.
+   */
+  keywordPaths?: string[];
   label?: string;
   /** XMP dc:creator (the names, joined) and dc:rights: who made the photo and on what terms. */
   creator?: string;

@@ -120,6 +120,10 @@ export function applyItemEdit(item: Pick<Item, 'metadata' | 'takenAt'>, edit: It
     }
     if (next.length > 0) metadata.keywords = next;
     else delete metadata.keywords;
+    // A keyword taken away takes its place in the hierarchy with it.
+    const paths = metadata.keywordPaths?.filter((p) => next.includes(p.slice(p.lastIndexOf('|') + 1)));
+    if (paths?.length) metadata.keywordPaths = paths;
+    else delete metadata.keywordPaths;
   }
   let takenAt = item.takenAt;
   if (edit.takenAt !== undefined) takenAt = edit.takenAt;

@@ -11,6 +11,8 @@ import type { ItemMetadata } from '../domain/entities';
 export const METADATA_MAX_BYTES = 16 * 1024;
 export const KEYWORDS_MAX = 200;
 export const KEYWORD_MAX_CHARS = 100;
+/** A keyword with its ancestors (`Places|Portugal|Porto`); a longer one is left out rather than cut mid-level. */
+export const KEYWORD_PATH_MAX_CHARS = 200;
 /** Longer texts are cut on the way in (as the XMP and EXIF readers cut them); the database bounds the total. */
 const LONG_TEXT_MAX_CHARS = 2000;
 const TEXT_MAX_CHARS = 200;
@@ -73,10 +75,20 @@ export function boundItemMetadata(metadata: unknown): ItemMetadata {
       .filter((k) => k.length > 0)
       .slice(0, KEYWORDS_MAX);
   }
+  if (Array.isArray(source.keywordPaths)) {
+    const paths = source.keywordPaths
+      .filter((p): p is string => typeof p === 'string')
+      .map((p) => storable(p))
+      .filter((p) => p.length > 0 && [...p].length <= KEYWORD_PATH_MAX_CHARS)
+      .slice(0, KEYWORDS_MAX);
+    if (paths.length) out.keywordPaths = paths;
+  }
   if ((NOTICES as readonly unknown[]).includes(source.notice)) out.notice = source.notice as ItemMetadata['notice'];
   if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemMetadata['location'];
   if (source.animated === true) out.animated = true;
 
+  while (jsonbTextBytes(out) > METADATA_MAX_BYTES && out.keywordPaths?.length) out.keywordPaths = out.keywordPaths.slice(0, -1);
+  if (out.keywordPaths?.length === 0) delete out.keywordPaths;
   while (jsonbTextBytes(out) > METADATA_MAX_BYTES && out.keywords?.length) out.keywords = out.keywords.slice(0, -1);
   for (const key of ['description', 'rights', 'title', 'creator', 'label', 'lens', 'cameraModel', 'cameraMake'] as const) {
     if (jsonbTextBytes(out) <= METADATA_MAX_BYTES) break;

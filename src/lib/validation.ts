@@ -8,7 +8,7 @@ import type { AlbumInput } from '../domain/inputs';
 import { limits } from '../config';
 import { AppError } from './app-error';
 import { errorText, fieldText, type Field, type FieldRule } from './error-messages';
-import { jsonbTextBytes, KEYWORD_MAX_CHARS, KEYWORDS_MAX, LOCATION_NOTES, METADATA_MAX_BYTES, NOTICES } from './item-metadata';
+import { jsonbTextBytes, KEYWORD_MAX_CHARS, KEYWORD_PATH_MAX_CHARS, KEYWORDS_MAX, LOCATION_NOTES, METADATA_MAX_BYTES, NOTICES } from './item-metadata';
 
 /** C0 controls, DEL and C1 controls: never part of a title or a name. */
 function hasLineControl(text: string): boolean {
@@ -148,6 +148,9 @@ export function validateAlbumInput(input: AlbumInput): { title: string; descript
 }
 
 const keyword = z.string().check(z.refine((k: string) => length(k) <= KEYWORD_MAX_CHARS, `A keyword has at most ${KEYWORD_MAX_CHARS} characters.`));
+const keywordPath = z
+  .string()
+  .check(z.refine((k: string) => length(k) <= KEYWORD_PATH_MAX_CHARS, `A keyword with its levels has at most ${KEYWORD_PATH_MAX_CHARS} characters.`));
 const finite = z.number().check(z.refine((n: number) => Number.isFinite(n), 'Metadata numbers are finite.'));
 
 /** What the database accepts as an item's metadata (src/lib/item-metadata.ts cuts metadata down to it). */
@@ -164,6 +167,7 @@ export const itemMetadata = z
     description: z.optional(z.string()),
     rating: z.optional(finite),
     keywords: z.optional(z.array(keyword).check(z.maxLength(KEYWORDS_MAX, `At most ${KEYWORDS_MAX} keywords.`))),
+    keywordPaths: z.optional(z.array(keywordPath).check(z.maxLength(KEYWORDS_MAX, `At most ${KEYWORDS_MAX} keyword paths.`))),
     label: z.optional(z.string()),
     creator: z.optional(z.string()),
     rights: z.optional(z.string()),

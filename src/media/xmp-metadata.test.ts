@@ -32,6 +32,20 @@ describe('parseXmp', () => {
     expect(parseXmp(xml)).toEqual({ creator: 'Ana Lima, Rui Sá', rights: 'CC BY 4.0' });
   });
 
+  it("keeps Lightroom's keyword hierarchy, levels trimmed, each leaf a keyword too", () => {
+    const lr = 'xmlns:lr="http://ns.adobe.com/lightroom/1.0/"';
+    const xml = packet(
+      `<dc:subject><rdf:Bag><rdf:li>Porto</rdf:li><rdf:li>Portugal</rdf:li></rdf:Bag></dc:subject>
+       <lr:hierarchicalSubject><rdf:Bag><rdf:li>Places|Portugal|Porto</rdf:li><rdf:li>Places | Portugal</rdf:li>
+       <rdf:li>People|Family||Ana</rdf:li><rdf:li>Places|Portugal|Porto</rdf:li></rdf:Bag></lr:hierarchicalSubject>`,
+      lr,
+    );
+    expect(parseXmp(xml)).toEqual({
+      keywords: ['Porto', 'Portugal', 'Ana'],
+      keywordPaths: ['Places|Portugal|Porto', 'Places|Portugal', 'People|Family|Ana'],
+    });
+  });
+
   it('reads properties written as elements, picks the x-default language and a single keyword', () => {
     const xml = packet(
       `<xmp:Rating>5</xmp:Rating><xmp:Label>Red</xmp:Label>

@@ -3,7 +3,7 @@ import { decodeXmlEntities } from '../lib/xml-entities';
 import type { ItemMetadata } from '../domain/entities';
 import { exifDateToIso } from './exif-date';
 
-export type XmpFields = Pick<ItemMetadata, 'title' | 'description' | 'rating' | 'keywords' | 'label' | 'creator' | 'rights'> & {
+export type XmpFields = Pick<ItemMetadata, 'title' | 'description' | 'rating' | 'keywords' | 'keywordPaths' | 'label' | 'creator' | 'rights'> & {
   /** exif:DateTimeOriginal, photoshop:DateCreated or xmp:CreateDate, as an ISO instant in UTC. */
   takenAt?: string;
 };
@@ -48,6 +48,10 @@ export function parseXmp(xml: string): XmpFields {
     out.label ??= text(prop(d, 'xmp:Label') ?? prop(d, 'xap:Label'));
     out.rating ??= rating(text(prop(d, 'xmp:Rating') ?? prop(d, 'xap:Rating')));
     out.keywords ??= bag(prop(d, 'dc:subject'));
+    // Lightroom's keyword hierarchy, `Places|Portugal|Porto`: each level trimmed, empty levels dropped.
+    out.keywordPaths ??= bag(prop(d, 'lr:hierarchicalSubject'))
+      ?.map((p) => p.split('|').map((level) => level.trim()).filter(Boolean).join('|'))
+      .filter(Boolean);
     // dc:creator is an ordered list of names (rdf:Seq); dc:rights language variants, like the title.
     out.creator ??= bag(prop(d, 'dc:creator'))?.join(', ');
     out.rights ??= langAlt(prop(d, 'dc:rights'));
@@ -56,6 +60,17 @@ export function parseXmp(xml: string): XmpFields {
       exifDateToIso(text(prop(d, 'photoshop:DateCreated'))) ??
       exifDateToIso(text(prop(d, 'xmp:CreateDate'))) ??
       undefined;
+  }
+  if (out.keywordPaths) {
+    out.keywordPaths = [...new Set(out.keywordPaths)];
+    // Every path's leaf is a keyword too (Lightroom writes both; a writer that gives only the paths gets its leaves).
+    const words = out.keywords ?? [];
+    for (const p of out.keywordPaths) {
+      const leaf = p.slice(p.lastIndexOf('|') + 1);
+      if (!words.includes(leaf)) words.push(leaf);
+    }
+    out.keywords = words;
+    if (out.keywordPaths.length === 0) delete out.keywordPaths;
   }
   for (const key of Object.keys(out) as (keyof XmpFields)[]) if (out[key] === undefined) delete out[key];
   return out;

@@ -57,6 +57,17 @@ begin
     else
       m := pg_catalog.jsonb_set(m, '{keywords}', v_words);
     end if;
+    -- A keyword taken away takes its place in the hierarchy (keywordPaths, `Places|Portugal|Porto`) with it.
+    if m ? 'keywordPaths' then
+      select coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(p.x) order by p.n), '[]'::jsonb) into v_words
+      from pg_catalog.jsonb_array_elements_text(m -> 'keywordPaths') with ordinality p(x, n)
+      where coalesce(m -> 'keywords', '[]'::jsonb) ? pg_catalog.regexp_replace(p.x, '^.*\|', '');
+      if pg_catalog.jsonb_array_length(v_words) = 0 then
+        m := m - 'keywordPaths';
+      else
+        m := pg_catalog.jsonb_set(m, '{keywordPaths}', v_words);
+      end if;
+    end if;
   end if;
   return m;
 end $$;

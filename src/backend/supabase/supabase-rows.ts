@@ -133,6 +133,7 @@ export function toMetadata(value: unknown): ItemMetadata {
   for (const key of METADATA_TEXTS) if (typeof source[key] === 'string') out[key] = source[key];
   for (const key of METADATA_NUMBERS) if (typeof source[key] === 'number' && Number.isFinite(source[key])) out[key] = source[key];
   if (Array.isArray(source.keywords)) out.keywords = source.keywords.filter((k): k is string => typeof k === 'string');
+  if (Array.isArray(source.keywordPaths)) out.keywordPaths = source.keywordPaths.filter((k): k is string => typeof k === 'string');
   if (source.notice === 'image/undecodable' || source.notice === 'image/too-large') out.notice = source.notice;
   if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemLocationNote;
   if (source.animated === true) out.animated = true;

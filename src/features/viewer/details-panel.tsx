@@ -40,6 +40,8 @@ export function DetailsPanel({ item, editable = false }: { item: Item; editable?
     if (m.keywords?.length) rows.push(['Keywords', m.keywords.join(', ')]);
     if (m.label) rows.push(['Label', m.label]);
   }
+  // Lightroom's keyword hierarchy, broadest level first.
+  if (m.keywordPaths?.length) rows.push(['Hierarchy', m.keywordPaths.map((p) => p.split('|').join(' › ')).join(', ')]);
   if (m.creator) rows.push(['Creator', m.creator]);
   if (m.rights) rows.push(['Rights', m.rights]);
   if (m.notice) rows.push(['Note', errorText(m.notice).title]);

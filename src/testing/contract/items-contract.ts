@@ -104,7 +104,7 @@ export function describeItemsContract(makeBackend: () => Promise<Backend> | Back
   });
 
   describe('bounds and unfinished uploads', () => {
-    it('refuses metadata beyond the bound (201 keywords, unknown fields, 17 KiB) and the upload can still finish', async () => {
+    it('refuses metadata beyond the bound (201 keywords, unknown fields, 17 KiB, a 201-character keyword path) and the upload can still finish', async () => {
       const b = await makeBackend();
       const album = await b.albums.createAlbum({ title: 'Bounded' });
       const [reserved] = await b.itemWrites.reserveItems(album.id, [reserveInput()]);
@@ -112,7 +112,8 @@ export function describeItemsContract(makeBackend: () => Promise<Backend> | Back
       const tooMany = { keywords: Array.from({ length: 201 }, (_, i) => `k${i}`) };
       const unknown = { cameraMake: 'Canon', tracking: 'x' } as unknown as ItemMetadata;
       const tooLarge = { description: 'x'.repeat(17 * 1024) };
-      for (const metadata of [tooMany, unknown, tooLarge]) {
+      const longPath = { keywords: ['c'], keywordPaths: [`${'a|'.repeat(100)}c`] };
+      for (const metadata of [tooMany, unknown, tooLarge, longPath]) {
         await expectAppError(b.itemWrites.finalizeItem(album.id, reserved!.id, finalizeInput({ metadata })), 'validation/invalid');
       }
       expect((await b.items.getItem(album.id, reserved!.id)).status).toBe('uploading');
@@ -272,6 +273,17 @@ export function describeItemsContract(makeBackend: () => Promise<Backend> | Back
       // Blank text, a rating of 0 and no keywords clear them.
       const [cleared] = await b.itemWrites.editItems(album.id, [item.id], { title: ' ', description: null, rating: 0, label: null, keywords: [] });
       expect(cleared!.metadata).toEqual({ cameraMake: 'Canon', iso: 200, location: 'removed' });
+    });
+
+    it('keeps the keyword hierarchy, and a keyword taken away takes its place in it along', async () => {
+      const b = await makeBackend();
+      const album = await b.albums.createAlbum({ title: 'Hierarchy' });
+      const item = await addReadyItem(b, album.id, { metadata: { keywords: ['Porto', 'river'], keywordPaths: ['Places|Portugal|Porto', 'Nature|river'] } });
+      expect((await b.items.getItem(album.id, item.id)).metadata.keywordPaths).toEqual(['Places|Portugal|Porto', 'Nature|river']);
+      const [edited] = await b.itemWrites.editItems(album.id, [item.id], { removeKeywords: ['Porto'], addKeywords: ['bridge'] });
+      expect(edited!.metadata).toEqual({ keywords: ['river', 'bridge'], keywordPaths: ['Nature|river'] });
+      const [cleared] = await b.itemWrites.editItems(album.id, [item.id], { keywords: ['bridge'] });
+      expect(cleared!.metadata).toEqual({ keywords: ['bridge'] });
     });
 
     it('adds and removes keywords across a selection, each item keeping its own', async () => {
