@@ -112,3 +112,54 @@ test('a ZIP that cannot be written says why, stops, and keeps the selection', as
   await expect(page.getByText('3 selected')).toBeVisible();
   await expect(page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' })).toBeEnabled();
 });
+
+test('with XMP sidecars: each photo has one beside it, named for Lightroom, with the title given in the viewer', async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) =>
+      (await navigator.storage.getDirectory()).getFileHandle(`picked-${suggestedName}`, { create: true });
+  });
+  await createAlbum(page, 'Sidecars');
+  await addFiles(page, photos.slice(0, 2));
+  await expectItemCount(page, 2);
+  await page.getByRole('gridcell', { name: 'Beach.jpg', exact: true }).click();
+  await page.getByRole('button', { name: 'Details' }).click();
+  await page.getByLabel('Title', { exact: true }).fill('Harbour <at> dusk');
+  await page.getByLabel('Title', { exact: true }).press('Enter');
+  await expect(page.getByText('Title saved').first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'With XMP sidecars…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Download with XMP sidecars' });
+  await dialog.getByLabel(/IMG_1\.xmp/).check();
+  await dialog.getByLabel('One ZIP file').check();
+  await dialog.getByRole('button', { name: 'Download' }).click();
+  await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 30_000 });
+  const base64 = await page.evaluate(async () => {
+    const file = await (await (await navigator.storage.getDirectory()).getFileHandle('picked-Sidecars.zip')).getFile();
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let s = '';
+    for (const b of bytes) s += String.fromCharCode(b);
+    return btoa(s);
+  });
+  const path = join(scratchFolder(), 'sidecars.zip');
+  writeFileSync(path, Buffer.from(base64, 'base64'));
+  expect(execFileSync('unzip', ['-t', path], { encoding: 'utf8' })).toContain('No errors detected');
+  const names = execFileSync('unzip', ['-Z1', path], { encoding: 'utf8' }).trim().split('\n');
+  // Both photos are dated by their camera, so both have a sidecar; the second, named apart from the first, keeps its own.
+  const sidecars = names.filter((n) => n.endsWith('.xmp'));
+  expect(sidecars).toHaveLength(2);
+  // Each beside its photo, named after the photo's entry without its extension.
+  const manifest = JSON.parse(execFileSync('unzip', ['-p', path, 'manifest.json'], { encoding: 'utf8' })) as { items: { entry: string; filename: string }[] };
+  const stems = manifest.items.map((i) => `${i.entry.slice(0, i.entry.lastIndexOf('.'))}.xmp`);
+  expect([...sidecars].sort()).toEqual([...stems].sort());
+  const titled = manifest.items.find((i) => i.filename === 'Beach.jpg')!;
+  const xmp = execFileSync('unzip', ['-p', path, `${titled.entry.slice(0, titled.entry.lastIndexOf('.'))}.xmp`]);
+  const tags = (JSON.parse(execFileSync('exiftool', ['-j', '-XMP:all', '-'], { input: xmp, encoding: 'utf8' })) as Record<string, unknown>[])[0]!;
+  expect(tags.Title).toBe('Harbour <at> dusk');
+  // The camera's 18:30:05 at +02:00, written as the instant it is.
+  expect(tags.DateCreated).toBe('2023:07:14 16:30:05Z');
+  expect(Object.keys(tags).filter((k) => /GPS|Location|City|Country/i.test(k))).toEqual([]);
+});

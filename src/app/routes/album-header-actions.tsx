@@ -30,7 +30,7 @@ interface Props {
   viewers: PresenceViewer[];
   onFiles: (files: File[]) => void;
   downloadBusy: boolean;
-  onDownload: (mode: DownloadMode) => void;
+  onDownload: (mode: DownloadMode, sidecars?: 'full' | 'stem') => void;
 }
 
 /**

@@ -169,7 +169,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
             viewers={viewers}
             onFiles={addFiles}
             downloadBusy={albumDownload.busy}
-            onDownload={(mode) => albumDownload.start(mode)}
+            onDownload={(mode, sidecars) => albumDownload.start(mode, undefined, sidecars)}
           />
         </div>
       </div>

@@ -37,9 +37,13 @@ export async function downloadToFolder(folder: PickedFolder, plan: ZipPlan, open
     progress.files++;
     report();
   }
-  const manifest = await (await folder.getFileHandle(plan.manifest.name, { create: true })).createWritable();
-  await manifest.write(plan.manifest.bytes);
-  await manifest.close();
+  // The manifest and the sidecars say what the album holds now: written each time, over any from before.
+  for (const made of [plan.manifest, ...plan.sidecars]) {
+    signal.throwIfAborted();
+    const file = await (await folder.getFileHandle(made.name, { create: true })).createWritable();
+    await file.write(made.bytes);
+    await file.close();
+  }
   return { written: progress.files - progress.skipped, skipped: progress.skipped };
 }
 

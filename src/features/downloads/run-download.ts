@@ -1,7 +1,7 @@
 import { safeZipName } from '../../lib/zip-entry-names';
 import { downloadToFolder } from './folder-download';
 import { canPickFile, downloadThroughWorker, pickFolder, pickSaveFile, writeToFile } from './save-targets';
-import { planZip, type ZipItem } from './zip-plan';
+import { planZip, type ZipItem, type ZipPlan } from './zip-plan';
 import { zipStream, type OpenEntry, type ZipProgress } from './zip-stream';
 
 export type DownloadMode = 'zip' | 'folder';
@@ -14,6 +14,15 @@ export interface DownloadRequest {
   load: (signal: AbortSignal) => Promise<ZipItem[]>;
   /** Where each file's bytes come from (a member's storage, a link's URLs). */
   open: OpenEntry;
+  /** XMP sidecars beside the files, named after the whole file or its stem ([Note: XMP sidecars out]). */
+  sidecars?: 'full' | 'stem';
+}
+
+async function plan(req: DownloadRequest, signal: AbortSignal): Promise<ZipPlan> {
+  const items = await req.load(signal);
+  if (!req.sidecars) return planZip(items);
+  const { buildXmpSidecar } = await import('./xmp-sidecar');
+  return planZip(items, new Date(), { naming: req.sidecars, build: buildXmpSidecar });
 }
 
 export type DownloadPhase = 'preparing' | 'writing' | 'done';
@@ -29,17 +38,17 @@ export async function runDownload(req: DownloadRequest, signal: AbortSignal, onS
     const folder = await pickFolder();
     if (!folder) return false;
     onStatus({ phase: 'preparing', progress: null });
-    const plan = planZip(await req.load(signal));
-    const result = await downloadToFolder(folder, plan, req.open, { signal, onProgress: (p) => onStatus({ phase: 'writing', progress: p, skipped: p.skipped }) });
-    onStatus({ phase: 'done', progress: { bytes: plan.fileBytes, totalBytes: plan.fileBytes, files: plan.entries.length, totalFiles: plan.entries.length }, skipped: result.skipped });
+    const made = await plan(req, signal);
+    const result = await downloadToFolder(folder, made, req.open, { signal, onProgress: (p) => onStatus({ phase: 'writing', progress: p, skipped: p.skipped }) });
+    onStatus({ phase: 'done', progress: { bytes: made.fileBytes, totalBytes: made.fileBytes, files: made.entries.length, totalFiles: made.entries.length }, skipped: result.skipped });
     return true;
   }
   const file = canPickFile() ? await pickSaveFile(filename) : undefined;
   if (file === null) return false;
   onStatus({ phase: 'preparing', progress: null });
-  const plan = planZip(await req.load(signal));
+  const made = await plan(req, signal);
   let last: ZipProgress | null = null;
-  const zip = await zipStream(plan, req.open, { signal, onProgress: (p) => onStatus({ phase: 'writing', progress: (last = p) }) });
+  const zip = await zipStream(made, req.open, { signal, onProgress: (p) => onStatus({ phase: 'writing', progress: (last = p) }) });
   if (file) await writeToFile(file, zip, signal);
   else await downloadThroughWorker(zip.stream, zip.size, filename);
   await zip.done;

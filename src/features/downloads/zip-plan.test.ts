@@ -32,3 +32,23 @@ test('the manifest lists each file as given, with its entry name and camera fiel
   });
   for (const secret of ['u-secret', 'albums/', 'a1', 'gps', 'Lisbon', '38.7']) expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
 });
+
+test('sidecars are named after their files; where two share a stem the second takes the whole name; an item with nothing to say has none', () => {
+  const items = [
+    { ...base, id: 'a', filename: 'IMG_1.JPG' },
+    { ...base, id: 'b', filename: 'IMG_1.CR3' },
+    { ...base, id: 'c', filename: 'IMG_1.xmp' },
+    { ...base, id: 'd', filename: 'notes.txt' },
+  ];
+  const build = (item: { id: string }) => (item.id === 'd' ? null : new TextEncoder().encode(`<x:xmpmeta>${item.id}</x:xmpmeta>`));
+  const stem = planZip(items.map(zipItemOf), new Date('2026-01-01T00:00:00Z'), { naming: 'stem', build });
+  // The uploaded file named IMG_1.xmp keeps its name; the sidecars make way for it.
+  expect(stem.entries.map((e) => e.name)).toEqual(['IMG_1.JPG', 'IMG_1.CR3', 'IMG_1.xmp', 'notes.txt']);
+  expect(stem.sidecars.map((s) => s.name)).toEqual(['IMG_1.JPG.xmp', 'IMG_1.CR3.xmp', 'IMG_1.xmp.xmp']);
+  expect(stem.sidecars.map((s) => new TextDecoder().decode(s.bytes))).toEqual(['a', 'b', 'c'].map((id) => `<x:xmpmeta>${id}</x:xmpmeta>`));
+  const full = planZip(items.slice(0, 2).map(zipItemOf), new Date('2026-01-01T00:00:00Z'), { naming: 'full', build });
+  expect(full.sidecars.map((s) => s.name)).toEqual(['IMG_1.JPG.xmp', 'IMG_1.CR3.xmp']);
+  const pair = planZip(items.slice(0, 2).map(zipItemOf), new Date('2026-01-01T00:00:00Z'), { naming: 'stem', build });
+  expect(pair.sidecars.map((s) => s.name)).toEqual(['IMG_1.xmp', 'IMG_1.CR3.xmp']);
+  expect(planZip(items.map(zipItemOf)).sidecars).toEqual([]);
+});

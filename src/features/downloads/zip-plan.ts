@@ -29,9 +29,18 @@ export interface ZipEntry {
   size: number;
 }
 
+/** A small file the archive makes itself: the manifest, a sidecar. */
+export interface MadeEntry {
+  name: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  lastModified: Date;
+}
+
 export interface ZipPlan {
   entries: ZipEntry[];
-  manifest: { name: string; bytes: Uint8Array<ArrayBuffer>; lastModified: Date };
+  manifest: MadeEntry;
+  /** XMP sidecars beside the files, when asked for ([Note: XMP sidecars out] in xmp-sidecar.ts). */
+  sidecars: MadeEntry[];
   /** Bytes of the files (not of the archive). */
   fileBytes: number;
 }
@@ -61,7 +70,13 @@ export function zipItemOf(item: Item): ZipItem {
  * else when it was added), and the manifest that lists them. `manifest.json` is reserved first, so a file
  * of that name becomes "manifest (2).json" rather than hiding the list.
  */
-export function planZip(items: readonly ZipItem[], now = new Date()): ZipPlan {
+export interface SidecarOptions {
+  naming: 'full' | 'stem';
+  /** The sidecar of an item, null when it has nothing to say (xmp-sidecar.ts, loaded only when asked for). */
+  build: (item: ZipItem) => Uint8Array<ArrayBuffer> | null;
+}
+
+export function planZip(items: readonly ZipItem[], now = new Date(), sidecarOptions?: SidecarOptions): ZipPlan {
   const [manifestName = MANIFEST_NAME, ...names] = uniqueZipNames([MANIFEST_NAME, ...items.map((i) => i.filename)]);
   const entries = items.map((item, i) => ({
     item,
@@ -94,6 +109,34 @@ export function planZip(items: readonly ZipItem[], now = new Date()): ZipPlan {
   return {
     entries,
     manifest: { name: manifestName, bytes: new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`), lastModified: now },
+    sidecars: sidecarOptions ? planSidecars(entries, [manifestName], sidecarOptions) : [],
     fileBytes: entries.reduce((n, e) => n + e.size, 0),
   };
+}
+
+/**
+ * A sidecar for each entry that has something to say, named after it. Where two files share a stem (`IMG_1.JPG` and
+ * `IMG_1.CR3`) the second takes the whole-name form, so every sidecar still names its file; a name already in the
+ * archive is numbered, as entries are.
+ */
+function planSidecars(entries: readonly ZipEntry[], taken: readonly string[], opts: SidecarOptions): MadeEntry[] {
+  const used = new Set([...taken, ...entries.map((e) => e.name)].map((n) => n.toLowerCase()));
+  const made: { entry: ZipEntry; bytes: Uint8Array<ArrayBuffer>; name: string }[] = [];
+  for (const entry of entries) {
+    const bytes = opts.build(entry.item);
+    if (!bytes) continue;
+    let name = sidecarNameOf(entry.name, opts.naming);
+    if (used.has(name.toLowerCase())) name = sidecarNameOf(entry.name, 'full');
+    used.add(name.toLowerCase());
+    made.push({ entry, bytes, name });
+  }
+  const names = uniqueZipNames([...taken, ...entries.map((e) => e.name), ...made.map((m) => m.name)]).slice(taken.length + entries.length);
+  return made.map((m, i) => ({ name: names[i] ?? m.name, bytes: m.bytes, lastModified: m.entry.lastModified }));
+}
+
+/** `IMG_1.JPG` → `IMG_1.JPG.xmp` (full: darktable, Immich) or `IMG_1.xmp` (stem: Lightroom, Capture One). */
+export function sidecarNameOf(entryName: string, naming: 'full' | 'stem'): string {
+  if (naming === 'full') return `${entryName}.xmp`;
+  const dot = entryName.lastIndexOf('.');
+  return `${dot > 0 ? entryName.slice(0, dot) : entryName}.xmp`;
 }

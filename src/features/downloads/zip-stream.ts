@@ -42,6 +42,7 @@ export async function zipStream(plan: ZipPlan, open: OpenEntry, opts: { signal?:
   const size = Number(
     predictLength([
       { name: plan.manifest.name, size: plan.manifest.bytes.byteLength },
+      ...plan.sidecars.map((s) => ({ name: s.name, size: s.bytes.byteLength })),
       ...plan.entries.map((e) => ({ name: e.name, size: e.size })),
     ]),
   );
@@ -52,6 +53,8 @@ export async function zipStream(plan: ZipPlan, open: OpenEntry, opts: { signal?:
   async function* inputs() {
     // The manifest goes first: an archive cut short still says what it was meant to hold.
     yield { name: plan.manifest.name, lastModified: plan.manifest.lastModified, input: plan.manifest.bytes };
+    // The sidecars next, small and made here: the photographer's work is there even if the archive is cut short.
+    for (const s of plan.sidecars) yield { name: s.name, lastModified: s.lastModified, input: s.bytes };
     for (const entry of plan.entries) {
       signal.throwIfAborted();
       const source = await open(entry, signal);

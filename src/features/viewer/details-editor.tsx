@@ -68,10 +68,12 @@ export function DetailsEditor({ item }: { item: Item }) {
   };
   const textKeys = (field: 'title' | 'description', draft: ReturnType<typeof useDraft>) => (e: KeyboardEvent) => {
     if (e.key === 'Escape') {
+      // The typing taken back and the field left: the next Escape closes the viewer.
       e.preventDefault();
       e.stopPropagation();
       draft.setEditing(false);
       draft.setDraft(m[field] ?? '');
+      (e.target as HTMLElement).blur();
     } else if (e.key === 'Enter' && (field === 'title' || e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       void saveText(field, draft);
@@ -177,10 +179,11 @@ export function DetailsEditor({ item }: { item: Item }) {
             if (e.key === 'Enter' || e.key === ',') {
               e.preventDefault();
               void addKeyword();
-            } else if (e.key === 'Escape' && keyword) {
+            } else if (e.key === 'Escape') {
               e.preventDefault();
               e.stopPropagation();
-              setKeyword('');
+              if (keyword) setKeyword('');
+              else e.currentTarget.blur();
             }
           }}
         />
