@@ -203,7 +203,7 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
           {item && (
             <>
               {download && (
-                <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(backend.files, [item]))}>
+                <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(backend, [item]))}>
                   <Icon name="download" />
                 </button>
               )}
