@@ -81,7 +81,7 @@ function trackGpx(points) {
   return lines.join('\n') + '\n';
 }
 function placesKml(n) {
-  const marks = Array.from({ length: n }, (_, i) => `  <Placemark><name>${sentence(2)}</name><description>${sentence(12)}</description><Point><coordinates>${(-9.1 - rand()).toFixed(6)},${(38.7 + rand()).toFixed(6)},0</coordinates></Point></Placemark>`);
+  const marks = Array.from({ length: n }, () => `  <Placemark><name>${sentence(2)}</name><description>${sentence(12)}</description><Point><coordinates>${(-9.1 - rand()).toFixed(6)},${(38.7 + rand()).toFixed(6)},0</coordinates></Point></Placemark>`);
   return ['<?xml version="1.0" encoding="UTF-8"?>', '<kml xmlns="http://www.opengis.net/kml/2.2"><Document>', ...marks, '</Document></kml>'].join('\n') + '\n';
 }
 function accessLog(lines) {
