@@ -4,7 +4,7 @@ import type { ItemKind } from '../domain/entities';
 import { AppError, isAbortError, throwIfAborted, toAppError } from '../lib/app-error';
 import { boundItemMetadata } from '../lib/item-metadata';
 import type { compressText, hashFile, processMedia } from '../media/media-client';
-import { isCompressibleText, type StoredCompressed } from '../media/text-compression';
+import type { StoredCompressed } from '../media/text-compression';
 import type { sniffType } from '../media/sniff-type';
 import type { QueueTasks } from './queue-tasks';
 import type { StoredBlobRole } from './upload-store';
@@ -241,8 +241,9 @@ export class TaskRunner {
     const { process, compress } = await this.mediaFns();
     const out = await process(source, sniffed, { signal, ...(task.sidecar ? { sidecar: task.sidecar } : {}) });
     // [Note: Text files are stored gzip-compressed]: the copy is made once and kept with the task.
-    const asIs = !task.location?.patches.length;
-    const packed = asIs && out.kind === 'file' && isCompressibleText(task.filename, out.mime, source.size) ? await compress(source, { signal }) : null;
+    // Loaded only for files that are not photos or videos: the first photo's path stays as small as it was.
+    const compressible = out.kind === 'file' && !task.location?.patches.length && (await import('../media/text-compression')).isCompressibleText(task.filename, out.mime, source.size);
+    const packed = compressible ? await compress(source, { signal }) : null;
     throwIfAborted(signal);
     const stored: StoredCompressed | null = packed ? { encoding: 'gzip', bytes: packed.size } : null;
     const processed: ProcessedFacts = {
