@@ -1,8 +1,10 @@
 /**
  * Text files stored compressed, end to end on the local backend: a CSV added through the app is stored
  * gzip-compressed (what the files store holds in OPFS is smaller, and is gzip), its text preview shows the
- * text, and "Download original" saves the very bytes that were added.
+ * text, "Download original" saves the very bytes that were added, and so does the album's ZIP (streamed
+ * through the service worker, its length announced before the first byte).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './csp-test';
@@ -53,4 +55,22 @@ test('a CSV is stored gzip-compressed, previews as text and downloads byte for b
   const saved = info.outputPath('readings.csv');
   await (await download).saveAs(saved);
   expect(readFileSync(saved).equals(csv)).toBe(true);
+});
+
+test('the album as a ZIP through the service worker opens, and its CSV entry is the very file', async ({ page }, info) => {
+  await page.addInitScript(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
+  await createAlbum(page, 'Weather archive');
+  await addFiles(page, [{ name: 'readings.csv', mimeType: 'text/csv', buffer: csv }, { name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('Back at six.\n') }]);
+  await expectItemCount(page, 2);
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 }).toBe(true);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Download album as ZIP' }).click();
+  const path = info.outputPath('album.zip');
+  await (await downloading).saveAs(path);
+  expect(execFileSync('unzip', ['-t', path], { encoding: 'utf8' })).toContain('No errors detected');
+  expect(execFileSync('unzip', ['-p', path, 'readings.csv'], { maxBuffer: 1 << 26 }).equals(csv)).toBe(true);
+  expect(execFileSync('unzip', ['-p', path, 'note.txt'], { encoding: 'utf8' })).toBe('Back at six.\n');
 });
