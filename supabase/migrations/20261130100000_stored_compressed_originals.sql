@@ -5,8 +5,9 @@
 -- recorded beside it, at reserve time, by reserve_items and guest_reserve only:
 --   stored_encoding  'gzip', or null for an object that holds the original's own bytes;
 --   stored_bytes     the stored object's size, smaller than `bytes`, or null.
--- Members may update an item's filename, date and metadata directly, never these columns (no grant), so no edit
--- can make the app inflate bytes that are not gzip, or hand out gzip as the file. A finished upload is checked
+-- No member can change them: a direct update reaches only the columns granted for it (none of these), and the
+-- edit function changes only an item's details; so no edit can make the app inflate bytes that are not gzip, or
+-- hand out gzip as the file. A finished upload is checked
 -- against the size it is stored at ([Note: An upload is finished only once its original is stored]); a guest's
 -- writes are signed at that size ([Note: A guest's upload is signed at the size it was reserved at]).
 -- Storage counters, the album's bytes_total and a link's guest_max_bytes keep counting `bytes`: what the person
