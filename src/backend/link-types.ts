@@ -55,6 +55,8 @@ export interface SharedItem {
   previewUrl: string | null;
   posterUrl: string | null;
   originalUrl: string | null;
+  /** The original is stored gzip-compressed and is inflated when read; absent: as it is. */
+  storedEncoding?: 'gzip';
 }
 
 export interface SharedItemsAnswer {

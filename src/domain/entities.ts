@@ -88,6 +88,14 @@ export interface Item {
   durationMs: number | null;
   takenAt: string | null;
   originalKey: string;
+  /**
+   * `gzip`: the original is stored gzip-compressed and every reader inflates it; `bytes` and `sha256` stay
+   * the original's ([Note: Text files are stored gzip-compressed] in src/media/text-compression.ts). Absent:
+   * the object holds the original's own bytes.
+   */
+  storedEncoding?: 'gzip';
+  /** The stored object's size, when it differs from `bytes` (stored compressed). */
+  storedBytes?: number;
   previewKey: string | null;
   thumbKey: string | null;
   /** base64 of a thumbhash (< 40 bytes). */

@@ -23,6 +23,8 @@ export interface ReserveItemInput {
   bytes: number;
   /** The file's SHA-256 (hex) when already known: a share link's guest is told a file the album holds. */
   sha256?: string;
+  /** The original goes up gzip-compressed, `bytes` stored (its own size stays `bytes` above). */
+  stored?: { encoding: 'gzip'; bytes: number };
 }
 
 export interface FinalizeItemInput {

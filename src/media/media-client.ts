@@ -16,6 +16,8 @@ export interface HashOptions {
 export interface MediaClient {
   processMedia(file: Blob, sniffed: SniffedType, opts?: ProcessOptions): Promise<ProcessedMedia>;
   hashFile(blob: Blob, opts?: HashOptions): Promise<string>;
+  /** The file gzip-compressed, or null when that does not pay ([Note: Text files are stored gzip-compressed]). */
+  compressText(blob: Blob, opts?: { signal?: AbortSignal }): Promise<Blob | null>;
   /** Where images and hashes run: decided when the first request starts the worker. */
   mode(): Promise<'worker' | 'main-thread'>;
   dispose(): void;
@@ -34,9 +36,11 @@ const defaultWorker = () => new Worker(new URL('./media-worker.ts', import.meta.
 // requests to the main thread too. Aborting a request settles it at once with an AbortError and tells the
 // worker to stop. Videos always run on the main thread: a worker has no video element.
 
+type WorkerAnswer = ProcessedMedia | XmpFields | string | Blob | null;
+
 type Pending = {
   request: Exclude<MediaWorkerRequest, { type: 'abort' }>;
-  resolve: (value: ProcessedMedia | XmpFields | string) => void;
+  resolve: (value: WorkerAnswer) => void;
   reject: (reason: unknown) => void;
   onProgress?: (bytes: number) => void;
   signal?: AbortSignal;
@@ -109,6 +113,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
         if (msg.type === 'processed') p.resolve(msg.media);
         else if (msg.type === 'sidecar-read') p.resolve(msg.fields);
         else if (msg.type === 'hashed') p.resolve(msg.hex);
+        else if (msg.type === 'gzipped') p.resolve(msg.blob);
         else p.reject(Object.assign(new Error(msg.message), { name: msg.name }));
       });
     });
@@ -119,7 +124,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
     request: Exclude<MediaWorkerRequest, { type: 'abort' }>,
     signal: AbortSignal | undefined,
     onProgress?: (bytes: number) => void,
-  ): Promise<ProcessedMedia | XmpFields | string> => {
+  ): Promise<WorkerAnswer> => {
     throwIfAborted(signal);
     const w = await start();
     throwIfAborted(signal);
@@ -174,6 +179,9 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
     async hashFile(blob, opts = {}) {
       return (await send({ type: 'hash', id: nextId++, blob }, opts.signal, opts.onProgress)) as string;
     },
+    async compressText(blob, opts = {}) {
+      return (await send({ type: 'gzip', id: nextId++, blob }, opts.signal)) as Blob | null;
+    },
     async mode() {
       return (await start()) ? 'worker' : 'main-thread';
     },
@@ -203,11 +211,15 @@ async function runOnMainThread(
   request: Exclude<MediaWorkerRequest, { type: 'abort' }>,
   signal: AbortSignal | undefined,
   onProgress?: (bytes: number) => void,
-): Promise<ProcessedMedia | XmpFields | string> {
+): Promise<WorkerAnswer> {
   if (request.type === 'sidecar') return (await import('./xmp-metadata')).parseXmp(request.text);
   if (request.type === 'process') {
     const { processImage } = await import('./image-pipeline');
     return processImage(request.blob, request.sniffed, { signal, limits: request.limits });
+  }
+  if (request.type === 'gzip') {
+    const { gzipText } = await import('./text-compression');
+    return gzipText(request.blob, { signal });
   }
   const { sha256Hex } = await import('./sha256');
   return sha256Hex(request.blob, { signal, onProgress });
@@ -239,4 +251,9 @@ export async function processMedia(file: Blob, sniffed: SniffedType, opts?: Proc
 /** The file's SHA-256 (lowercase hex), computed in the media worker, streaming. */
 export async function hashFile(blob: Blob, opts?: HashOptions): Promise<string> {
   return client().hashFile(blob, opts);
+}
+
+/** A text file gzip-compressed in the media worker, or null when it is not worth it. */
+export async function compressText(blob: Blob, opts?: { signal?: AbortSignal }): Promise<Blob | null> {
+  return client().compressText(blob, opts);
 }

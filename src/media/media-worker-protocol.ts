@@ -8,6 +8,8 @@ export type MediaWorkerRequest =
   | { type: 'hash'; id: number; blob: Blob }
   /** The fields of an XMP sidecar added with a file (IMG_1.xmp, IMG_1.CR3.xmp). */
   | { type: 'sidecar'; id: number; text: string }
+  /** A text file gzip-compressed ([Note: Text files are stored gzip-compressed]). */
+  | { type: 'gzip'; id: number; blob: Blob }
   | { type: 'abort'; id: number };
 
 /** Messages from the media worker. `ready` is sent once, when its modules have loaded. */
@@ -16,5 +18,6 @@ export type MediaWorkerResponse =
   | { type: 'processed'; id: number; media: ProcessedMedia }
   | { type: 'hashed'; id: number; hex: string }
   | { type: 'sidecar-read'; id: number; fields: XmpFields }
+  | { type: 'gzipped'; id: number; blob: Blob | null }
   | { type: 'progress'; id: number; bytes: number }
   | { type: 'failed'; id: number; name: string; message: string };

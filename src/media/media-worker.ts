@@ -5,6 +5,7 @@ import { processImage } from './image-pipeline';
 import { parseXmp } from './xmp-metadata';
 import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
 import { sha256Hex } from './sha256';
+import { gzipText } from './text-compression';
 
 const scope = globalThis as unknown as {
   postMessage(message: MediaWorkerResponse): void;
@@ -32,6 +33,8 @@ async function handle(req: Exclude<MediaWorkerRequest, { type: 'abort' }>, signa
       scope.postMessage({ type: 'processed', id: req.id, media });
     } else if (req.type === 'sidecar') {
       scope.postMessage({ type: 'sidecar-read', id: req.id, fields: parseXmp(req.text) });
+    } else if (req.type === 'gzip') {
+      scope.postMessage({ type: 'gzipped', id: req.id, blob: await gzipText(req.blob, { signal }) });
     } else {
       const hex = await sha256Hex(req.blob, {
         signal,

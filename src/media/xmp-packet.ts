@@ -11,6 +11,7 @@ import { Unreadable } from './location-blanking';
 import { topLevel } from './location-boxes';
 import { heifMetadataItems } from './location-heif';
 import { ascii, blobReader, readExactly, type ReadAt } from './location-read';
+import { inflateCapped as inflateWithin } from '../lib/inflate-capped';
 
 /** The largest packet read, inflated or not (parseXmp refuses larger ones too). */
 export const MAX_XMP_BYTES = 2 * 1024 * 1024;
@@ -89,29 +90,7 @@ async function pngPacket(type: string, rest: Uint8Array): Promise<Uint8Array | n
   return compressed ? (rest[1] === 0 ? inflateCapped(text) : null) : text;
 }
 
-/** zlib data inflated a piece at a time, or null past MAX_XMP_BYTES or when it is not valid zlib. */
-export async function inflateCapped(data: Uint8Array, cap = MAX_XMP_BYTES): Promise<Uint8Array | null> {
-  const { Inflate } = await import('pako');
-  const inflator = new Inflate({ chunkSize: 64 * 1024 });
-  const pieces: Uint8Array[] = [];
-  let total = 0;
-  inflator.onData = (piece) => {
-    total += piece.length;
-    // Thrown out of pako's loop: nothing more is inflated.
-    if (total > cap) throw new RangeError('inflates past the cap');
-    pieces.push(piece);
-  };
-  try {
-    inflator.push(data, true);
-  } catch {
-    return null;
-  }
-  if (inflator.err) return null;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
+/** zlib data inflated a piece at a time, or null past `cap` (MAX_XMP_BYTES) or when it is not valid zlib. */
+export function inflateCapped(data: Uint8Array, cap = MAX_XMP_BYTES): Promise<Uint8Array | null> {
+  return inflateWithin(data, cap);
 }

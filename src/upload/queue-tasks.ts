@@ -206,7 +206,7 @@ export class QueueTasks {
   }
 
   /** Stores the task with its derived blobs, in one transaction; without room, the blobs stay in memory. */
-  async saveProcessed(task: UploadTask, derived: { preview: Blob | null; thumb: Blob | null }): Promise<void> {
+  async saveProcessed(task: UploadTask, derived: { preview: Blob | null; thumb: Blob | null; packed?: Blob | null }): Promise<void> {
     const store = this.requireStore();
     try {
       await store.saveProcessed(task, derived);
@@ -215,6 +215,7 @@ export class QueueTasks {
       await store.put(task);
       if (derived.preview) this.memoryBlobs.set(`${task.id}:preview`, derived.preview);
       if (derived.thumb) this.memoryBlobs.set(`${task.id}:thumb`, derived.thumb);
+      if (derived.packed) this.memoryBlobs.set(`${task.id}:packed`, derived.packed);
     }
   }
 

@@ -3,7 +3,8 @@ import { limits } from '../config';
 import type { ItemKind } from '../domain/entities';
 import { AppError, isAbortError, throwIfAborted, toAppError } from '../lib/app-error';
 import { boundItemMetadata } from '../lib/item-metadata';
-import type { hashFile, processMedia } from '../media/media-client';
+import type { compressText, hashFile, processMedia } from '../media/media-client';
+import type { StoredCompressed } from '../media/text-compression';
 import type { sniffType } from '../media/sniff-type';
 import type { QueueTasks } from './queue-tasks';
 import type { StoredBlobRole } from './upload-store';
@@ -62,6 +63,7 @@ export interface MediaFns {
   process?: typeof processMedia;
   sniff?: typeof sniffType;
   hash?: typeof hashFile;
+  compress?: typeof compressText;
 }
 
 
@@ -101,6 +103,8 @@ interface SentOriginal {
   width: number | null;
   height: number | null;
   durationMs: number | null;
+  /** Goes up gzip-compressed, this size. */
+  stored?: StoredCompressed;
 }
 
 /** `IMG_1.HEIC` → `IMG_1.webp`: the name of a preview sent in place of its original. */
@@ -194,15 +198,16 @@ export class TaskRunner {
     return 'cleaned';
   }
 
-  private async mediaFns(): Promise<{ process: typeof processMedia; sniff: typeof sniffType; hash: typeof hashFile }> {
+  private async mediaFns(): Promise<{ process: typeof processMedia; sniff: typeof sniffType; hash: typeof hashFile; compress: typeof compressText }> {
     // Loaded on first use so the media code stays out of the first screen's bundle.
     const media = this.deps.media;
-    const [process, sniff, hash] = await Promise.all([
+    const [process, sniff, hash, compress] = await Promise.all([
       media.process ?? import('../media/media-client').then((m) => m.processMedia),
       media.sniff ?? import('../media/sniff-type').then((m) => m.sniffType),
       media.hash ?? import('../media/media-client').then((m) => m.hashFile),
+      media.compress ?? import('../media/media-client').then((m) => m.compressText),
     ]);
-    return { process, sniff, hash };
+    return { process, sniff, hash, compress };
   }
 
   private async blob(id: string, role: StoredBlobRole): Promise<Blob> {
@@ -233,8 +238,14 @@ export class TaskRunner {
     const sniffed = task.sniffed;
     if (!sniffed) throw new AppError('upload/interrupted', 'The file type is not known yet.');
     const source = await this.blob(task.id, 'source');
-    const { process } = await this.mediaFns();
+    const { process, compress } = await this.mediaFns();
     const out = await process(source, sniffed, { signal, ...(task.sidecar ? { sidecar: task.sidecar } : {}) });
+    // [Note: Text files are stored gzip-compressed]: the copy is made once and kept with the task.
+    // Loaded only for files that are not photos or videos: the first photo's path stays as small as it was.
+    const compressible = out.kind === 'file' && !task.location?.patches.length && (await import('../media/text-compression')).isCompressibleText(task.filename, out.mime, source.size);
+    const packed = compressible ? await compress(source, { signal }) : null;
+    throwIfAborted(signal);
+    const stored: StoredCompressed | null = packed ? { encoding: 'gzip', bytes: packed.size } : null;
     const processed: ProcessedFacts = {
       kind: out.kind,
       mime: out.mime,
@@ -247,8 +258,9 @@ export class TaskRunner {
       notice: out.notice,
       hasPreview: out.preview !== null,
       hasThumb: out.thumb !== null,
+      ...(stored ? { stored } : {}),
     };
-    const derived = { preview: out.preview, thumb: out.thumb };
+    const derived = { preview: out.preview, thumb: out.thumb, packed };
     await this.tasks.commit(task.id, signal, { processed }, { advance: true, write: (t) => this.tasks.saveProcessed(t, derived) });
   }
 
@@ -257,7 +269,7 @@ export class TaskRunner {
       {
         role: 'original',
         key: objectKeys.original(task.albumId, task.id),
-        bytes: sent.bytes,
+        bytes: sent.stored?.bytes ?? sent.bytes,
         contentType: sent.mime || 'application/octet-stream',
         checkpoint: null,
         sentBytes: 0,
@@ -289,7 +301,7 @@ export class TaskRunner {
       if (!task.reserved) await this.tasks.commit(task.id, signal, { reserved: true }, { advance: false });
       await itemWrites.reserveItems(
         task.albumId,
-        [{ id: task.id, filename: sent.filename, mime: sent.mime, kind: sent.kind, bytes: sent.bytes, ...(sent.sha256 ? { sha256: sent.sha256 } : {}) }],
+        [{ id: task.id, filename: sent.filename, mime: sent.mime, kind: sent.kind, bytes: sent.bytes, ...(sent.sha256 ? { sha256: sent.sha256 } : {}), ...(sent.stored ? { stored: sent.stored } : {}) }],
         { signal },
       );
       const objects = await this.planObjects(task, facts, sent);
@@ -302,7 +314,9 @@ export class TaskRunner {
         ? await this.blob(task.id, blobRoleOf(planned.role))
         : task.original === 'preview'
           ? await this.blob(task.id, 'preview')
-          : await this.location.original(await this.blob(task.id, 'source'), task.location);
+          : sent.stored
+            ? await this.blob(task.id, 'packed')
+            : await this.location.original(await this.blob(task.id, 'source'), task.location);
       throwIfAborted(signal);
       await files.upload(
         {
@@ -374,7 +388,7 @@ export class TaskRunner {
   /** The original as the item records it; for a preview sent instead, hashed once and the hash stored. */
   private async sentOriginal(task: UploadTask, facts: ProcessedFacts, signal: AbortSignal): Promise<SentOriginal> {
     if (task.original !== 'preview') {
-      return { filename: task.filename, mime: facts.mime, kind: facts.kind, bytes: task.bytes, sha256: task.sha256, width: facts.width, height: facts.height, durationMs: facts.durationMs };
+      return { filename: task.filename, mime: facts.mime, kind: facts.kind, bytes: task.bytes, sha256: task.sha256, width: facts.width, height: facts.height, durationMs: facts.durationMs, ...(facts.stored ? { stored: facts.stored } : {}) };
     }
     const preview = await this.blob(task.id, 'preview');
     let sha256 = task.previewSha256 ?? null;
@@ -397,8 +411,11 @@ export class TaskRunner {
       this.tasks.set({ ...task, objects });
       return;
     }
-    this.tasks.set({ ...task, objects, bytesDone: sent });
-    this.deps.onProgress(id, task.bytesDone, sent);
+    // A compressed original counts in the file's own bytes, as the queue shows its size.
+    const planned = (task.objects ?? []).find((o) => o.role === 'original');
+    const done = planned && planned.bytes > 0 && planned.bytes !== task.bytes ? Math.min(task.bytes, Math.round((sent * task.bytes) / planned.bytes)) : sent;
+    this.tasks.set({ ...task, objects, bytesDone: done });
+    this.deps.onProgress(id, task.bytesDone, done);
   }
 
   private onCheckpoint(id: string, role: UploadObjectRole, checkpoint: UploadCheckpoint): void {

@@ -1,8 +1,12 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { isFinished, type UploadTask } from './upload-task';
 
-/** The user's file, and the derived copies once made (so a crash after processing does not process again). */
-export type StoredBlobRole = 'source' | 'preview' | 'thumb';
+/**
+ * The user's file, and the derived copies once made (so a crash after processing does not process again):
+ * `packed` is a text file's gzip-compressed copy, which goes up in its place ([Note: Text files are stored
+ * gzip-compressed]).
+ */
+export type StoredBlobRole = 'source' | 'preview' | 'thumb' | 'packed';
 
 /**
  * Files shared into Shoebox from another app (the web share target), kept until the user picks an album
@@ -131,12 +135,13 @@ export class UploadStore {
   }
 
   /** The task's processed facts and its derived blobs land together, or not at all. */
-  async saveProcessed(task: UploadTask, derived: { preview: Blob | null; thumb: Blob | null }): Promise<void> {
+  async saveProcessed(task: UploadTask, derived: { preview: Blob | null; thumb: Blob | null; packed?: Blob | null }): Promise<void> {
     const tx = this.db.transaction(['tasks', 'blobs'], 'readwrite');
     const blobs = tx.objectStore('blobs');
     const writes: Promise<unknown>[] = [tx.objectStore('tasks').put(task)];
     if (derived.preview !== null) writes.push(blobs.put(derived.preview, [task.id, 'preview']));
     if (derived.thumb !== null) writes.push(blobs.put(derived.thumb, [task.id, 'thumb']));
+    if (derived.packed) writes.push(blobs.put(derived.packed, [task.id, 'packed']));
     await Promise.all([...writes, tx.done]);
   }
 

@@ -3,6 +3,7 @@ import { AppError, type SerializedAppError } from '../lib/app-error';
 import type { BytePatch } from '../media/location-read';
 import type { ProcessedMedia, SniffedType } from '../media/media-types';
 import type { LocationOutcome } from '../media/location-read';
+import type { StoredCompressed } from '../media/text-compression';
 
 /**
  * One file on its way into an album (PRODUCT.md §4):
@@ -55,6 +56,8 @@ export interface UploadObject {
 export interface ProcessedFacts extends Omit<ProcessedMedia, 'thumb' | 'preview'> {
   hasPreview: boolean;
   hasThumb: boolean;
+  /** The original goes up gzip-compressed (its copy is the store's `packed` blob); absent: as it is. */
+  stored?: StoredCompressed;
 }
 
 /**

@@ -234,13 +234,13 @@ async function connect(url: string): Promise<Conn> {
 /**
  * An upload's original arriving in the bucket as Supabase Storage records it: a row in storage.objects,
  * written as the uploader (its insert policy decides), whose metadata gives the size (`bytes`, else the size
- * reserved). Finishing the upload needs it ([Note: An upload is finished only once its original is stored]).
+ * reserved: the stored size of an original stored compressed). Finishing the upload needs it ([Note: An upload is finished only once its original is stored]).
  * Nothing is written for an item that is not the caller's upload in progress, or that is stored already.
  */
 export async function storeOriginal(q: Queryable, albumId: string, itemId: string, bytes?: number): Promise<void> {
   await q.query(
     `insert into storage.objects (bucket_id, name, owner_id, metadata)
-     select 'shoebox', i.original_key, (select auth.uid())::text, jsonb_build_object('size', coalesce($3::bigint, i.bytes))
+     select 'shoebox', i.original_key, (select auth.uid())::text, jsonb_build_object('size', coalesce($3::bigint, i.stored_bytes, i.bytes))
      from public.items i
      where i.id = $2::uuid and i.album_id = $1::uuid and i.uploader_id = (select auth.uid()) and i.status = 'uploading'
        and not exists (select 1 from storage.objects o where o.bucket_id = 'shoebox' and o.name = i.original_key)`,

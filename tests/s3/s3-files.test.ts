@@ -1,7 +1,9 @@
 // The S3 files adapter against a real S3 server (Ceph RGW): what a user's upload, download and cancel do.
 import { CreateMultipartUploadCommand, HeadObjectCommand, ListMultipartUploadsCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { AppError } from '../../src/lib/app-error';
+import { inflatedStream } from '../../src/lib/inflate-capped';
 import type { UploadCheckpoint } from '../../src/backend/ports';
 import { S3Files } from '../../src/backend/s3/s3-files';
 import { freshKey, sampleBytes, sha256, storedDigest, testFiles, testSigner, unfinishedUploads } from './s3-engine-harness';
@@ -103,6 +105,26 @@ describe('S3 files adapter on a real gateway', () => {
       ['application/octet-stream', 'attachment'],
       ['image/webp', 'inline'],
     ]);
+  });
+
+  it('stores a text file gzip-compressed without Content-Encoding, and its download inflates to the very bytes', async () => {
+    const files = testFiles();
+    const key = freshKey();
+    const log = Buffer.from(Array.from({ length: 200_000 }, (_, i) => `2026-11-27T10:00:${String(i % 60).padStart(2, '0')}Z INFO upload part ${i % 977} confirmed\n`).join(''));
+    const packed = gzipSync(log);
+    await files.upload({ key, blob: new Blob([packed]), contentType: 'text/plain', filename: 'server.log' });
+    const head = await testS3Client().send(new HeadObjectCommand({ Bucket: s3TestEnv().bucket, Key: key }));
+    // With Content-Encoding: gzip a browser (and fetch) would inflate it on its own, and the ZIP's lengths would lie.
+    expect(head.ContentEncoding).toBeUndefined();
+    expect(head.ContentLength).toBe(packed.length);
+    const url = (await files.urls([key], { downloadAs: 'server.log' })).get(key)!;
+    const res = await fetch(url);
+    expect(res.headers.get('content-encoding')).toBeNull();
+    const back = Buffer.from(await new Response(inflatedStream(res.body!, { bytes: log.length, name: 'server.log' })).arrayBuffer());
+    expect(back.equals(log)).toBe(true);
+    // Recorded smaller than it inflates to, the same object fails cleanly instead of growing without end.
+    const again = await fetch(url);
+    await expect(new Response(inflatedStream(again.body!, { bytes: 1024 })).arrayBuffer()).rejects.toMatchObject({ code: 'upload/integrity' });
   });
 
   it('reads an object back and removes objects, including ones already gone', async () => {

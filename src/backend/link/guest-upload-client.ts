@@ -55,7 +55,7 @@ export class GuestUploadClient {
   }
 
   async reserve(inputs: ReserveItemInput[], opts?: CallOptions): Promise<GuestReservation> {
-    const items = inputs.map((i) => ({ id: i.id, filename: i.filename, mime: i.mime, kind: i.kind, bytes: i.bytes, ...(i.sha256 ? { sha256: i.sha256 } : {}) }));
+    const items = inputs.map((i) => ({ id: i.id, filename: i.filename, mime: i.mime, kind: i.kind, bytes: i.bytes, ...(i.sha256 ? { sha256: i.sha256 } : {}), ...(i.stored ? { stored: i.stored } : {}) }));
     const answer = await this.call<{ items: unknown[]; duplicates: string[] }>('reserve', { items }, opts);
     return { items: answer.items.map(toItem), duplicates: answer.duplicates };
   }

@@ -47,6 +47,7 @@ export function sharedItemToItem(row: SharedItem, uploaderId: string): Item {
     durationMs: row.durationMs,
     takenAt: row.takenAt,
     originalKey: sharedKey(row.id, 'original'),
+    ...(row.storedEncoding === 'gzip' ? { storedEncoding: 'gzip' as const } : {}),
     previewKey: row.previewUrl || row.posterUrl ? sharedKey(row.id, 'preview') : null,
     thumbKey: row.thumbUrl ? sharedKey(row.id, 'thumb') : null,
     thumbhash: row.thumbhash,

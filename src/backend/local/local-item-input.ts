@@ -41,6 +41,7 @@ export interface ReserveInput {
   mime: string;
   kind: ItemKind;
   bytes: number;
+  stored: { encoding: 'gzip'; bytes: number } | null;
 }
 
 export function checkReserveInput(input: ReserveItemInput): ReserveInput {
@@ -56,7 +57,14 @@ export function checkReserveInput(input: ReserveItemInput): ReserveInput {
   if (bytes === 0) throw new AppError('upload/empty', `"${filename}" is empty.`, { details: { id } });
   const max = limits().maxUploadBytes;
   if (bytes > max) throw new AppError('upload/too-large', `"${filename}" is larger than the ${max} bytes a file may have.`, { details: { id, max } });
-  return { id, filename, mime: mime || 'application/octet-stream', kind: checkedKind, bytes };
+  const stored = input.stored;
+  if (stored !== undefined && stored !== null) {
+    // Stored compressed only when it is smaller: anything else is not what the uploader makes.
+    if (stored.encoding !== 'gzip' || typeof stored.bytes !== 'number' || !Number.isSafeInteger(stored.bytes) || stored.bytes <= 0 || stored.bytes >= bytes) {
+      throw invalid('stored', 'A file stored compressed is gzip and smaller than itself.');
+    }
+  }
+  return { id, filename, mime: mime || 'application/octet-stream', kind: checkedKind, bytes, stored: stored ? { encoding: 'gzip', bytes: stored.bytes } : null };
 }
 
 function nullableNumber(value: unknown, field: string, integer: boolean): number | null {

@@ -121,9 +121,11 @@ export function localItemWrites(deps: LocalDataDeps): Omit<ItemWritesPort, 'coun
               result.push(toItem(before));
               continue;
             }
-            // A failed item reserved again is a retry: it goes back to uploading.
+            // A failed item reserved again is a retry: it goes back to uploading, stored as it goes up now.
+            const { storedEncoding: _e, storedBytes: _b, ...kept } = before ? toItem(before) : ({} as Partial<Item>);
+            const stored = w.stored ? { storedEncoding: w.stored.encoding, storedBytes: w.stored.bytes } : {};
             const item: Item = before
-              ? { ...toItem(before), status: 'uploading' }
+              ? { ...(kept as Item), ...stored, status: 'uploading' }
               : {
                   id: w.id,
                   albumId,
@@ -139,6 +141,7 @@ export function localItemWrites(deps: LocalDataDeps): Omit<ItemWritesPort, 'coun
                   durationMs: null,
                   takenAt: null,
                   originalKey: objectKeys.original(albumId, w.id),
+                  ...stored,
                   previewKey: null,
                   thumbKey: null,
                   thumbhash: null,

@@ -13,7 +13,7 @@ export class SupabaseItemWrites implements ItemWritesPort {
   constructor(private readonly calls: PostgrestCalls) {}
 
   async reserveItems(albumId: string, inputs: ReserveItemInput[], opts: CallOptions = {}): Promise<Item[]> {
-    const p_items = inputs.map((i) => ({ id: i.id, filename: i.filename, mime: i.mime, kind: i.kind, bytes: i.bytes }));
+    const p_items = inputs.map((i) => ({ id: i.id, filename: i.filename, mime: i.mime, kind: i.kind, bytes: i.bytes, ...(i.stored ? { stored: i.stored } : {}) }));
     const reserved = rows(await this.calls.send(this.calls.rpc('reserve_items', { p_album_id: albumId, p_items }), opts.signal, 'album/not-found')).map(toItem);
     // Returned in the order asked, whatever order the function gives them back in.
     const byId = new Map(reserved.map((item) => [item.id, item]));

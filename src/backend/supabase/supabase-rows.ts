@@ -158,6 +158,9 @@ const ITEM = z.object({
   duration_ms: z.nullable(whole),
   taken_at: z.nullable(timestamp),
   original_key: text,
+  // [Note: Originals stored compressed] (the migrations); absent from rows of older servers.
+  stored_encoding: z.optional(z.nullable(text)),
+  stored_bytes: z.optional(z.nullable(whole)),
   preview_key: z.nullable(text),
   thumb_key: z.nullable(text),
   thumbhash: z.nullable(text),
@@ -185,6 +188,7 @@ export function toItem(row: unknown): Item {
     durationMs: toNumberOrNull(r.duration_ms),
     takenAt: isoOrNull(r.taken_at),
     originalKey: r.original_key,
+    ...(r.stored_encoding === 'gzip' && r.stored_bytes != null ? { storedEncoding: 'gzip' as const, storedBytes: toNumber(r.stored_bytes) } : {}),
     previewKey: r.preview_key,
     thumbKey: r.thumb_key,
     thumbhash: r.thumbhash,

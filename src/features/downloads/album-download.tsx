@@ -32,7 +32,7 @@ export function useAlbumDownload(album: Album) {
   };
   /** A selection: one file is saved as itself, several become one ZIP (the selection stays, so a failed download can be tried again). */
   const downloadSelection = async (chosen: Item[]) => {
-    if (chosen.length === 1) await downloadItems(backend.files, chosen);
+    if (chosen.length === 1) await downloadItems(backend, chosen);
     else start('zip', chosen);
   };
   const panel = <DownloadPanel state={download.state} onCancel={download.cancel} onDismiss={download.dismiss} />;

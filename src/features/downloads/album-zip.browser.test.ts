@@ -100,3 +100,42 @@ test('a file shorter than its row says fails the archive, whose announced length
   await expect(new Response(stream).arrayBuffer()).rejects.toThrow();
   await expect(done).rejects.toMatchObject({ code: 'item/not-found' });
 });
+
+test('a text file stored gzip-compressed goes into the archive as the original bytes, at the length announced up front', async () => {
+  const { gzip } = await import('pako');
+  const backend = createLocalBackend(isolatedLocal('album-zip-gzip'));
+  const album = await backend.albums.createAlbum({ title: 'Tracks' });
+  const csv = new TextEncoder().encode(Array.from({ length: 5000 }, (_, i) => `${i},38.7${i % 97},-9.1${i % 89},${i * 2}\n`).join(''));
+  const stored = gzip(csv);
+  const [item] = await backend.itemWrites.reserveItems(album.id, [
+    { id: crypto.randomUUID(), filename: 'ride.csv', mime: 'text/plain', kind: 'file', bytes: csv.length, stored: { encoding: 'gzip', bytes: stored.length } },
+  ]);
+  await backend.files.upload({ key: item!.originalKey, blob: new Blob([stored]), contentType: 'text/plain' });
+  await backend.itemWrites.finalizeItem(album.id, item!.id, { sha256: 'a'.repeat(64), width: null, height: null, durationMs: null, takenAt: null, hasPreview: false, hasThumb: false, thumbhash: null, metadata: {} });
+  expect((await backend.files.read(item!.originalKey)).size).toBe(stored.length);
+
+  const items = await loadAlbumItems(backend.items, album.id, new AbortController().signal);
+  expect(items[0]).toMatchObject({ storedEncoding: 'gzip', storedBytes: stored.length, bytes: csv.length });
+  const { stream, size, done } = await zipStream(planZip(items.map(zipItemOf)), openMemberOriginals(backend, items));
+  const zip = new Uint8Array(await new Response(stream).arrayBuffer());
+  await done;
+  expect(zip.length).toBe(size);
+  expect(entriesEqual(readZip(zip).get('ride.csv')!.bytes, csv)).toBe(true);
+});
+
+test('a stored file that inflates past its recorded size fails the archive with upload/integrity, at once', async () => {
+  const { gzip } = await import('pako');
+  const bomb = gzip(new Uint8Array(64 * 1024 * 1024));
+  const item = { id: 'b', filename: 'tiny.log', kind: 'file' as const, mime: 'text/plain', bytes: 1024, sha256: null, takenAt: null, createdAt: new Date().toISOString(), width: null, height: null, durationMs: null, metadata: {} };
+  const full = { ...item, albumId: 'x', uploaderId: 'u', status: 'ready' as const, originalKey: 'k', previewKey: null, thumbKey: null, thumbhash: null, deletedAt: null, storedEncoding: 'gzip' as const };
+  const backend = { capabilities: { storage: { onDevice: true }, network: { required: false }, sharing: { members: false } }, files: { read: async () => new Blob([bomb]), urls: async () => new Map<string, string>() } };
+  const t0 = performance.now();
+  const { stream, done } = await zipStream(planZip([item]), openMemberOriginals(backend, [full]));
+  await expect(new Response(stream).arrayBuffer()).rejects.toThrow();
+  await expect(done).rejects.toMatchObject({ code: 'upload/integrity' });
+  expect(performance.now() - t0).toBeLessThan(1000);
+});
+
+function entriesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

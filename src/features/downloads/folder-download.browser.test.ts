@@ -145,3 +145,34 @@ test('a file that delivers fewer bytes than its row says fails with the product 
   await expect(downloadToFolder(dir as unknown as PickedFolder, plan, short, { signal: new AbortController().signal })).rejects.toMatchObject({ code: 'item/not-found' });
   expect([...(await listing(dir)).keys()]).toEqual([]);
 });
+
+test('a text file stored gzip-compressed lands in the folder as the original bytes; one that inflates past its size leaves no file', async () => {
+  const { gzip } = await import('pako');
+  const backend = createLocalBackend(isolatedLocal('folder-download-gzip'));
+  const album = await backend.albums.createAlbum({ title: 'Logs' });
+  const log = new TextEncoder().encode(Array.from({ length: 8000 }, (_, i) => `2026-11-27T10:${String(i % 60).padStart(2, '0')}:00Z INFO request ${i % 113} done\n`).join(''));
+  const files = [
+    { filename: 'server.log', bytes: log.length, stored: gzip(log), recorded: 0 },
+    // Recorded as 100 KB stored in 1 KB; what lies in storage instead (put there behind the app's back) inflates to 32 MB.
+    { filename: 'tiny.log', bytes: 100_000, stored: gzip(new Uint8Array(32 * 1024 * 1024)), recorded: 1000 },
+  ];
+  const reserved = await backend.itemWrites.reserveItems(album.id, files.map((f) => ({ id: crypto.randomUUID(), filename: f.filename, mime: 'text/plain', kind: 'file' as const, bytes: f.bytes, stored: { encoding: 'gzip' as const, bytes: f.recorded || f.stored.length } })));
+  for (const [i, item] of reserved.entries()) {
+    await backend.files.upload({ key: item.originalKey, blob: new Blob([files[i]!.stored]), contentType: 'text/plain' });
+    await backend.itemWrites.finalizeItem(album.id, item.id, { sha256: String(i).repeat(64), width: null, height: null, durationMs: null, takenAt: null, hasPreview: false, hasThumb: false, thumbhash: null, metadata: {} });
+  }
+  const items = await loadAlbumItems(backend.items, album.id, new AbortController().signal);
+  const good = items.filter((i) => i.filename === 'server.log');
+  const folder = await freshFolder();
+  await downloadToFolder(folder as unknown as PickedFolder, planZip(good.map(zipItemOf)), openMemberOriginals(backend, good), { signal: new AbortController().signal });
+  const written = await listing(folder);
+  expect(written.get('server.log')!.size).toBe(log.length);
+  expect(new TextDecoder().decode(await bytesOf(written.get('server.log')!))).toBe(new TextDecoder().decode(log));
+
+  const bomb = items.filter((i) => i.filename === 'tiny.log');
+  const other = await freshFolder();
+  const t0 = performance.now();
+  await expect(downloadToFolder(other as unknown as PickedFolder, planZip(bomb.map(zipItemOf)), openMemberOriginals(backend, bomb), { signal: new AbortController().signal })).rejects.toMatchObject({ code: 'upload/integrity' });
+  expect(performance.now() - t0).toBeLessThan(1000);
+  expect([...(await listing(other)).keys()]).toEqual([]);
+});

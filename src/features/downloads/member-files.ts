@@ -1,7 +1,27 @@
 import type { Item } from '../../domain/entities';
 import type { AlbumBackend } from '../../backend/ports';
 import { AppError } from '../../lib/app-error';
+import { inflatedStream } from '../../lib/inflate-capped';
 import type { OpenEntry } from './zip-stream';
+
+/**
+ * The original's own bytes from what is stored: inflated as they are read when the item is stored compressed
+ * ([Note: Text files are stored gzip-compressed], [Note: Every inflation is streamed and capped]), so the
+ * entry gets exactly `item.bytes` bytes, or fails with `upload/integrity`; anything else as it is.
+ */
+export function originalBytes(item: Pick<Item, 'bytes' | 'filename' | 'storedEncoding'>, stored: ReadableStream<Uint8Array> | Blob): ReadableStream<Uint8Array> | Blob {
+  if (item.storedEncoding !== 'gzip') return stored;
+  return inflatedStream(stored instanceof Blob ? stored.stream() : stored, { bytes: item.bytes, name: item.filename });
+}
+
+/** The bytes of one original, as the user uploaded it (see openMemberOriginals). */
+export async function openOriginal(backend: Pick<AlbumBackend, 'capabilities' | 'files'>, item: Item, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | Blob> {
+  const { files } = backend;
+  if (backend.capabilities.storage.onDevice) return originalBytes(item, await files.read(item.originalKey, { signal }));
+  const url = (await files.urls([item.originalKey], { signal, downloadAs: item.filename })).get(item.originalKey);
+  if (!url) throw new AppError('item/not-found', `no original for ${item.filename}`);
+  return originalBytes(item, await fetchBody(url, signal));
+}
 
 /**
  * The bytes of a member's originals, opened one at a time as the archive reaches them. Where files live in
@@ -11,14 +31,10 @@ import type { OpenEntry } from './zip-stream';
  */
 export function openMemberOriginals(backend: Pick<AlbumBackend, 'capabilities' | 'files'>, items: readonly Item[]): OpenEntry {
   const byId = new Map(items.map((i) => [i.id, i]));
-  const { files } = backend;
   return async (entry, signal) => {
     const item = byId.get(entry.item.id);
     if (!item) throw new AppError('item/not-found', `no original for ${entry.item.id}`);
-    if (backend.capabilities.storage.onDevice) return files.read(item.originalKey, { signal });
-    const url = (await files.urls([item.originalKey], { signal, downloadAs: item.filename })).get(item.originalKey);
-    if (!url) throw new AppError('item/not-found', `no original for ${entry.name}`);
-    return fetchBody(url, signal);
+    return openOriginal(backend, item, signal);
   };
 }
 

@@ -203,7 +203,7 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
           {item && (
             <>
               {download && (
-                <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(backend.files, [item]))}>
+                <button type="button" className="btn btn--icon" aria-label="Download original" onClick={() => void act(() => downloadItems(backend, [item]))}>
                   <Icon name="download" />
                 </button>
               )}
@@ -299,7 +299,8 @@ function Media({ item, onSwipe, onZoom }: { item: Item; onSwipe: (dir: -1 | 1) =
   // A GIF, an APNG or an animated WebP plays: the original is shown, not its still preview (whose first frame is
   // the thumbnail).
   const plays = item.kind === 'image' && (ANIMATED_TYPES.has(item.mime) || item.metadata.animated === true);
-  const needsOriginal = item.kind === 'video' || item.kind === 'file' || plays || (wantOriginal && BROWSER_IMAGES.has(item.mime)) || (item.kind === 'image' && !item.previewKey);
+  // A file stored compressed has no URL worth making: only its inflated bytes are the file (file-preview.tsx).
+  const needsOriginal = item.kind === 'video' || (item.kind === 'file' && !item.storedEncoding) || plays || (wantOriginal && BROWSER_IMAGES.has(item.mime)) || (item.kind === 'image' && !item.previewKey);
   const original = useObjectUrl(needsOriginal ? item.originalKey : null);
   const onZoomChange = useCallback(
     (s: number) => {

@@ -83,6 +83,26 @@ export function describeItemsContract(makeBackend: () => Promise<Backend> | Back
       expect(await b.albums.getAlbum(album.id)).toMatchObject({ itemCount: 3, bytesTotal: 7000 });
     });
 
+    it('records an original stored gzip-compressed with its stored size; the item keeps the file\'s own size', async () => {
+      const b = await makeBackend();
+      const album = await b.albums.createAlbum({ title: 'Compressed' });
+      const input = reserveInput({ kind: 'file', mime: 'text/plain', filename: 'ride.csv', bytes: 5000, stored: { encoding: 'gzip', bytes: 400 } });
+      const [reserved] = await b.itemWrites.reserveItems(album.id, [input]);
+      expect(reserved).toMatchObject({ bytes: 5000, storedEncoding: 'gzip', storedBytes: 400 });
+      await placeOriginal(b, album.id, reserved!.id);
+      const ready = await b.itemWrites.finalizeItem(album.id, reserved!.id, finalizeInput({ width: null, height: null, hasPreview: false, hasThumb: false }));
+      expect(ready).toMatchObject({ status: 'ready', bytes: 5000, storedEncoding: 'gzip', storedBytes: 400 });
+      expect(await b.items.getItem(album.id, reserved!.id)).toEqual(ready);
+      expect(await b.albums.getAlbum(album.id)).toMatchObject({ itemCount: 1, bytesTotal: 5000 });
+      // Stored as it is, an item says nothing of it.
+      const plain = await addReadyItem(b, album.id, { kind: 'file', bytes: 300 });
+      expect(plain.storedEncoding).toBeUndefined();
+      expect(plain.storedBytes).toBeUndefined();
+      for (const stored of [{ encoding: 'gzip' as const, bytes: 5000 }, { encoding: 'gzip' as const, bytes: 0 }, { encoding: 'br', bytes: 10 } as never]) {
+        await expectAppError(b.itemWrites.reserveItems(album.id, [reserveInput({ bytes: 5000, stored })]), 'validation/invalid');
+      }
+    });
+
     it('keeps failed uploads out of the album', async () => {
       const b = await makeBackend();
       const album = await b.albums.createAlbum({ title: 'Failures' });

@@ -34,6 +34,8 @@ export interface ItemRow {
   preview_key: string | null;
   thumb_key: string | null;
   guest_label: string | null;
+  /** 'gzip': the original is stored compressed ([Note: Originals stored compressed] in the migrations). */
+  stored_encoding?: string | null;
   uploader_name: string | null;
   t: string;
 }
@@ -95,7 +97,7 @@ export async function itemPage(tx: Tx, albumId: string, q: ItemQuery): Promise<{
   }
   const rows = await tx<ItemRow[]>`
     select i.id, i.kind, i.filename, i.mime, i.bytes::text as bytes, i.width, i.height, i.duration_ms::text as duration_ms,
-           i.taken_at, i.created_at, i.thumbhash, i.metadata, i.preview_key, i.thumb_key, i.guest_label,
+           i.taken_at, i.created_at, i.thumbhash, i.metadata, i.preview_key, i.thumb_key, i.guest_label, i.stored_encoding,
            p.display_name as uploader_name, ${col}::text as t
     from public.items i left join public.profiles p on p.id = i.uploader_id
     where i.album_id = ${albumId}::uuid and i.status = 'ready' and i.deleted_at is null
@@ -114,7 +116,7 @@ export async function itemsById(tx: Tx, albumId: string, ids: string[]): Promise
   if (ids.length === 0) return [];
   return await tx<ItemRow[]>`
     select i.id, i.kind, i.filename, i.mime, i.bytes::text as bytes, i.width, i.height, i.duration_ms::text as duration_ms,
-           i.taken_at, i.created_at, i.thumbhash, i.metadata, i.preview_key, i.thumb_key, i.guest_label,
+           i.taken_at, i.created_at, i.thumbhash, i.metadata, i.preview_key, i.thumb_key, i.guest_label, i.stored_encoding,
            null::text as uploader_name, i.created_at::text as t
     from public.items i
     where i.album_id = ${albumId}::uuid and i.id = any (${tx.array(ids)}::uuid[]) and i.status = 'ready' and i.deleted_at is null`;
@@ -135,7 +137,7 @@ export async function monthCounts(tx: Tx, albumId: string, sort: Sort, kind: Kin
 export async function coverItem(tx: Tx, albumId: string): Promise<ItemRow | null> {
   const [row] = await tx<ItemRow[]>`
     select i.id, i.kind, i.filename, i.mime, i.bytes::text as bytes, i.width, i.height, i.duration_ms::text as duration_ms,
-           i.taken_at, i.created_at, i.thumbhash, i.metadata, i.preview_key, i.thumb_key, i.guest_label,
+           i.taken_at, i.created_at, i.thumbhash, i.metadata, i.preview_key, i.thumb_key, i.guest_label, i.stored_encoding,
            null::text as uploader_name, i.created_at::text as t
     from public.items i join public.albums a on a.id = i.album_id
     where i.album_id = ${albumId}::uuid and i.status = 'ready' and i.deleted_at is null

@@ -59,3 +59,16 @@ test('the link preview page: title and cover for an open link, escaped; nothing 
   const [usedRow] = await sql<{ view_count: number }[]>`select view_count from public.share_links where id = ${once.linkId}`;
   assert.equal(usedRow!.view_count, 1);
 });
+
+test('a page says which originals are stored gzip-compressed, so the visitor inflates those and no others', async () => {
+  const album = await sharedAlbum('Tracks');
+  const packed = await addPhoto(album, { filename: 'ride.gpx', mime: 'application/xml', kind: 'file' });
+  const plain = await addPhoto(album);
+  await sql`update public.items set bytes = 5000, stored_encoding = 'gzip', stored_bytes = 400 where id = ${packed.id}`;
+  const { token } = await makeLink(album);
+  const visit = (await call({ op: 'open', token, visitor: visitorId() })).body.visit;
+  const rows: Json[] = (await call({ op: 'items', visit, sort: 'added' })).body.rows;
+  assert.equal(rows.find((r) => r.id === packed.id)?.storedEncoding, 'gzip');
+  assert.equal(rows.find((r) => r.id === plain.id)?.storedEncoding, undefined);
+  assert.equal(rows.find((r) => r.id === packed.id)?.bytes, 5000);
+});

@@ -31,6 +31,8 @@ export interface SharedItem {
   previewUrl: string | null;
   posterUrl: string | null;
   originalUrl: string | null;
+  /** The original is stored gzip-compressed: a visitor inflates it (present only then). */
+  storedEncoding?: 'gzip';
 }
 
 /** Originals only where downloads are on and the album does not keep locations in them. */
@@ -93,6 +95,7 @@ export class UrlSigner {
       previewUrl: poster ? null : previewUrl,
       posterUrl: poster ? previewUrl : null,
       originalUrl,
+      ...(item.stored_encoding === 'gzip' ? { storedEncoding: 'gzip' as const } : {}),
     };
   }
 }

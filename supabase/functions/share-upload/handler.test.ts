@@ -367,3 +367,22 @@ test('a guest\'s upload that is not in the bucket yet is not finished', async ()
   const early = await call({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(7) } });
   assert.deepEqual([early.status, early.body.code], [409, 'upload/interrupted']);
 });
+
+test('a guest\'s text file stored compressed is signed and finished at its stored size, and keeps the file\'s own size', async () => {
+  const { visit } = await albumWithLink();
+  const guest = await join(visit, 'Ana');
+  const text = new TextEncoder().encode('date,km\n'.repeat(500));
+  const packed = new TextEncoder().encode('stands for 40 gzip bytes, no more, no less');
+  const f = { ...file(text.length), filename: 'rides.csv', mime: 'text/plain', kind: 'file', stored: { encoding: 'gzip', bytes: packed.length } };
+  const reserved = await ok({ op: 'reserve', visit, guest, items: [f] });
+  assert.deepEqual([reserved.items[0].stored_encoding, Number(reserved.items[0].stored_bytes), Number(reserved.items[0].bytes)], ['gzip', packed.length, text.length]);
+  const albumId = reserved.items[0].album_id as string;
+  const sign = async (contentLength: number) => (await ok({ op: 'sign', visit, guest, requests: [{ op: 'put', key: `albums/${albumId}/${f.id}/original`, contentType: 'application/octet-stream', contentLength }] })).results[0];
+  // Stored as bytes to download (text is never served inline), and signed at the stored size only.
+  assert.equal((await sign(text.length)).error, 'upload/integrity');
+  assert.equal((await send(signed(await sign(packed.length)), packed)).status, 200);
+  const done = await ok({ op: 'finalize', visit, guest, itemId: f.id, input: { sha256: sha(77) } });
+  assert.deepEqual([done.item.status, done.item.stored_encoding, Number(done.item.bytes)], ['ready', 'gzip', text.length]);
+  const refused = await call({ op: 'reserve', visit, guest, items: [{ ...file(100), stored: { encoding: 'gzip', bytes: 100 } }] });
+  assert.deepEqual([refused.status, refused.body.code], [400, 'validation/invalid']);
+});

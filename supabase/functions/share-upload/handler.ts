@@ -150,7 +150,7 @@ async function run(tx: Tx, body: Body, deps: UploadDeps, now: Date): Promise<unk
       if (!Array.isArray(body.items)) throw invalid('items', 'Items must be a list.');
       const items = body.items.map((raw, i) => {
         const r = (raw ?? {}) as Record<string, unknown>;
-        return { id: itemId(r.id, `items.${i}.id`), filename: r.filename, mime: r.mime, kind: r.kind, bytes: r.bytes, sha256: r.sha256 ?? null };
+        return { id: itemId(r.id, `items.${i}.id`), filename: r.filename, mime: r.mime, kind: r.kind, bytes: r.bytes, sha256: r.sha256 ?? null, stored: r.stored ?? null };
       });
       const [row] = await tx<{ answer: { items: unknown[]; duplicates: string[] } }[]>`
         select private.guest_reserve(${linkId}::uuid, ${guest}, ${tx.json(items as never)}) as answer`;
@@ -201,8 +201,9 @@ async function run(tx: Tx, body: Body, deps: UploadDeps, now: Date): Promise<unk
  * deleted at once, so the guest can send the right ones.
  */
 async function checkStored(tx: Tx, deps: UploadDeps, linkId: string, guest: string, id: string, now: Date): Promise<void> {
+  // The size it is stored at: smaller than the file when stored compressed ([Note: Originals stored compressed]).
   const [item] = await tx<{ bytes: string; original_key: string; status: string }[]>`
-    select i.bytes::text, i.original_key, i.status from public.items i
+    select coalesce(i.stored_bytes, i.bytes)::text as bytes, i.original_key, i.status from public.items i
     join public.share_guest_items gi on gi.item_id = i.id
     join private.guest_of(${linkId}::uuid, ${guest}) g on g.id = gi.guest_id
     where i.id = ${id}::uuid`;

@@ -120,7 +120,7 @@ export async function createWireEmulator(db: Harness, opts: WireEmulatorOptions 
   const placeOriginal = async (albumId: string, itemId: string) => {
     await db.query(
       `insert into storage.objects (bucket_id, name, owner_id, metadata)
-       select 'shoebox', i.original_key, i.uploader_id::text, pg_catalog.jsonb_build_object('size', i.bytes)
+       select 'shoebox', i.original_key, i.uploader_id::text, pg_catalog.jsonb_build_object('size', coalesce(i.stored_bytes, i.bytes))
        from public.items i where i.id = $1::uuid and i.album_id = $2::uuid`,
       [itemId, albumId],
     );
