@@ -5,7 +5,7 @@ import type { Item } from '../../domain/entities';
 import type { ItemEdit } from '../../domain/inputs';
 import { applyItemEdit, checkItemEdit, undoEdit } from '../../lib/item-edit';
 import { describeError } from '../../lib/error-messages';
-import { applyItemChange, type ItemPlaces } from '../../shared/live/apply-item-change';
+import { applyItemChange, heardOf, type ItemPlaces } from '../../shared/live/apply-item-change';
 import { itemKeys } from '../../shared/item-keys';
 import { useToast } from '../../ui/toast';
 
@@ -18,7 +18,7 @@ const UNDO_MS = 8000;
  * one's own edit again afterwards changes nothing.
  */
 function writeIntoCache(qc: QueryClient, albumId: string, from: readonly Item[], to: readonly Item[]): void {
-  const places: ItemPlaces = new Map(from.map((i) => [i.id, { status: i.status, deletedAt: i.deletedAt, takenAt: i.takenAt, createdAt: i.createdAt, bytes: i.bytes }]));
+  const places: ItemPlaces = new Map(from.map((i) => [i.id, heardOf(i)]));
   for (const row of to) applyItemChange(qc, { entity: 'item', op: 'update', albumId, id: row.id, row }, places);
 }
 

@@ -40,6 +40,11 @@ type HeardItem = Pick<Item, 'status' | 'deletedAt' | 'takenAt' | 'createdAt' | '
  */
 export type ItemPlaces = Map<string, HeardItem | null>;
 
+/** What places an item, as `ItemPlaces` keeps it. */
+export function heardOf(item: HeardItem): HeardItem {
+  return { status: item.status, deletedAt: item.deletedAt, takenAt: item.takenAt, createdAt: item.createdAt, bytes: item.bytes };
+}
+
 interface CachedView {
   sort: ItemSort;
   list: List;
@@ -225,7 +230,7 @@ export function applyItemChange(qc: QueryClient, ev: ItemChangeEvent, places: It
   }
   if (recount) void qc.invalidateQueries({ queryKey: albumKeys.detail(albumId), exact: true });
   if (ev.op === 'delete') places.set(ev.id, null);
-  else if (item) places.set(ev.id, { status: item.status, deletedAt: item.deletedAt, takenAt: item.takenAt, createdAt: item.createdAt, bytes: item.bytes });
+  else if (item) places.set(ev.id, heardOf(item));
   else places.delete(ev.id); // a row it could not read: nothing is known of it any more
   // Other screens (the albums list, activity) read again when they are next shown, not now.
   void qc.invalidateQueries({ queryKey: albumKeys.list(), refetchType: 'none' });
