@@ -6,7 +6,7 @@
 export type { AppError, ErrorCode } from '../lib/app-error';
 import type { Role, Profile, Album, Item, Activity, Member, Invite, InviteInput, InvitePreview, Comment, ItemSocial, Favoriter, ShareLink, ShareLinkInput, Device, DeviceInput, PresenceViewer } from '../domain/entities';
 import type { AlbumInput, AlbumPatch, FinalizeItemInput, ItemEdit, ReserveItemInput } from '../domain/inputs';
-import type { ItemCountQuery, ItemQuery, MonthCount, Page } from '../domain/queries';
+import type { ItemCountQuery, ItemQuery, MonthCount, Page, SearchQuery } from '../domain/queries';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -74,6 +74,16 @@ export interface ItemsPort {
   listItems(albumId: string, query: ItemQuery, opts?: CallOptions): Promise<Page<Item>>;
   countItemsByMonth(albumId: string, query: ItemCountQuery, opts?: CallOptions): Promise<MonthCount[]>;
   getItem(albumId: string, itemId: string, opts?: CallOptions): Promise<Item>;
+}
+
+/**
+ * Finding items across the caller's albums, or within one (PRODUCT.md §2 `/search` and the album's search).
+ * Sees what listItems sees: ready items not in the trash of albums the caller is a member of. `validation/invalid`
+ * for a criterion out of its bounds (details.field names it); `album/not-found` for an album the caller is no
+ * member of.
+ */
+export interface SearchPort {
+  searchItems(query: SearchQuery, opts?: CallOptions): Promise<Page<Item>>;
 }
 
 /** Adding items (reserve, finalize, fail), the trash, and others' unfinished uploads. */
@@ -372,6 +382,7 @@ export interface Backend extends AlbumBackend {
   members: MembersPort;
   social: SocialPort;
   devices: DevicesPort;
+  search: SearchPort;
   /** Absent where albums cannot be shared by link (the local backend: nothing leaves the device). */
   shareLinks?: ShareLinksPort;
 }

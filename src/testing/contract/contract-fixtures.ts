@@ -33,6 +33,7 @@ export function finalizeInput(overrides: Partial<FinalizeItemInput> = {}): Final
 
 export interface ReadyItemOptions {
   kind?: ItemKind;
+  filename?: string;
   takenAt?: string | null;
   bytes?: number;
   hasThumb?: boolean;
@@ -62,7 +63,11 @@ export async function placeOriginal(backend: Backend, albumId: string, itemId: s
 
 export async function addReadyItem(backend: Backend, albumId: string, opts: ReadyItemOptions = {}): Promise<Item> {
   const [reserved] = await backend.itemWrites.reserveItems(albumId, [
-    reserveInput({ kind: opts.kind ?? 'image', ...(opts.bytes === undefined ? {} : { bytes: opts.bytes }) }),
+    reserveInput({
+      kind: opts.kind ?? 'image',
+      ...(opts.bytes === undefined ? {} : { bytes: opts.bytes }),
+      ...(opts.filename === undefined ? {} : { filename: opts.filename }),
+    }),
   ]);
   await placeOriginal(backend, albumId, reserved!.id);
   return backend.itemWrites.finalizeItem(

@@ -10,6 +10,7 @@ import { describeAlbumsContract } from './albums-contract';
 import { describeDevicesContract } from './devices-contract';
 import { describeItemsContract } from './items-contract';
 import { describeMembersContract } from './members-contract';
+import { describeSearchContract } from './search-contract';
 import { describeShareLinksContract } from './share-links-contract';
 import { describeSocialContract } from './social-contract';
 
@@ -17,6 +18,7 @@ export function describeDataPortsContract(name: string, makeBackend: () => Promi
   describe(`data ports contract: ${name}`, () => {
     describeAlbumsContract(makeBackend);
     describeItemsContract(makeBackend);
+    describeSearchContract(makeBackend);
     describeActivityContract(makeBackend);
     describeMembersContract(makeBackend);
     describeSocialContract(makeBackend);
