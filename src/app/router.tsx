@@ -35,6 +35,16 @@ export const appRoutes: RouteObject[] = [
         path: 'albums/:albumId/settings',
         lazy: async () => ({ Component: (await import('./routes/album-settings-route')).AlbumSettingsRoute }),
       },
+      {
+        path: 'search',
+        lazy: async () => ({ Component: (await import('./routes/search-route')).SearchRoute }),
+        children: [
+          {
+            path: 'albums/:albumId/items/:itemId',
+            lazy: async () => ({ Component: (await import('./routes/search-viewer-route')).SearchViewerRoute }),
+          },
+        ],
+      },
       { path: 'uploads', lazy: async () => ({ Component: (await import('./routes/uploads-route')).UploadsRoute }) },
       { path: 'share-target', lazy: async () => ({ Component: (await import('./routes/share-inbox-route')).ShareTargetRoute }) },
       { path: 'account', lazy: async () => ({ Component: (await import('./routes/account-route')).AccountRoute }) },

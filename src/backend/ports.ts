@@ -368,6 +368,8 @@ export interface AlbumBackend {
   social?: SocialPort;
   itemWrites?: ItemWritesPort;
   realtime?: RealtimePort;
+  /** Absent for a link's visitor, who sees the album as it is. */
+  search?: SearchPort;
 }
 
 /** A member's backend (local, Supabase): every domain. */

@@ -24,6 +24,8 @@ import { EditSelectionDialog } from '../../features/items/edit-selection-dialog'
 import { AlbumMembersContext } from '../../shared/uploader-credit';
 import { useMembers } from '../../shared/use-members';
 import { AlbumFilters, FilteredEmpty } from '../../features/social/album-filters';
+import { SearchBox, SearchCriteria } from '../../features/search/search-form';
+import { asksForSearch, searchFromParams } from '../../lib/search-params';
 import { useTileSocial } from '../../features/social/use-social';
 import { AddFilesMenu } from '../../features/uploads/add-files-menu';
 import { DropZone } from '../../features/uploads/drop-zone';
@@ -81,7 +83,16 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
     () => ({ sort, trashed, ...(favoritesOnly ? { favoritesOnly } : {}), ...(uploaderId ? { uploaderId } : {}) }),
     [sort, trashed, favoritesOnly, uploaderId],
   );
-  const grid = useAlbumGrid(album.id, view, `/albums/${album.id}`);
+  // A search within the album (text, rating, label, kind, dates) shows its results in the same grid.
+  const searching = !trashed && asksForSearch(params);
+  const searchKey = searching ? params.toString() : '';
+  const search = useMemo(
+    () => (searchKey ? { ...searchFromParams(new URLSearchParams(searchKey)), albumId: album.id } : null),
+    [searchKey, album.id],
+  );
+  const [criteriaOpen, setCriteriaOpen] = useState(false);
+  const showCriteria = criteriaOpen || ['rating', 'label', 'kind', 'from', 'to'].some((k) => params.get(k));
+  const grid = useAlbumGrid(album.id, view, `/albums/${album.id}`, search);
   const { months, sections, error, selection, setSelection, setView } = grid;
   // The grid's rows loaded earlier (or kept on the device) stay when a refresh cannot reach the server.
   const gridStale = showsWhatItHad(months.data, error) ? error : null;
@@ -219,11 +230,29 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
               <Icon name="back" /> Back to album
             </button>
           )}
-          <label htmlFor="album-sort" className="muted">Sort</label>
-          <select id="album-sort" className="select" value={sort} onChange={(e) => setView({ sort: e.target.value === 'added' ? 'added' : null })}>
-            <option value="taken">Date taken</option>
-            <option value="added">Date added</option>
-          </select>
+          {!trashed && (
+            <>
+              <SearchBox label="Search this album" value={params.get('q') ?? ''} onChange={(q) => setView({ q: q.trim() ? q : null }, { push: !params.get('q') })} />
+              <button
+                type="button"
+                className="btn btn--ghost"
+                aria-expanded={showCriteria}
+                aria-pressed={showCriteria}
+                onClick={() => setCriteriaOpen(!showCriteria)}
+              >
+                <Icon name="filter" /> <span className="album-toolbar__word">Filters</span>
+              </button>
+            </>
+          )}
+          {!searching && (
+            <>
+              <label htmlFor="album-sort" className="muted">Sort</label>
+              <select id="album-sort" className="select" value={sort} onChange={(e) => setView({ sort: e.target.value === 'added' ? 'added' : null })}>
+                <option value="taken">Date taken</option>
+                <option value="added">Date added</option>
+              </select>
+            </>
+          )}
           {!trashed && (
             <AlbumFilters
               albumId={album.id}
@@ -238,6 +267,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
               <Icon name="trash" /> <span className="album-toolbar__word">Trash</span>
             </button>
           )}
+          {!trashed && showCriteria && <SearchCriteria params={params} onChange={(patch) => setView(patch)} />}
         </div>
       )}
       {actionError !== null && <div style={{ padding: '0 16px' }}><ErrorLine error={actionError} /></div>}
@@ -255,7 +285,15 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
           onRetry={() => void queryClient.refetchQueries({ queryKey: itemKeys.album(album.id) })}
           onDeleteKey={onDeleteKey}
           empty={
-            favoritesOnly || uploaderId ? (
+            searching ? (
+              <div className="empty" data-testid="search-empty">
+                <h2>Nothing in this album matches</h2>
+                <p>Try fewer words, the start of a word, or other filters.</p>
+                <button type="button" className="btn" onClick={() => setView({ q: null, rating: null, label: null, kind: null, from: null, to: null })}>
+                  Clear the search
+                </button>
+              </div>
+            ) : favoritesOnly || uploaderId ? (
               <FilteredEmpty albumId={album.id} favoritesOnly={favoritesOnly} uploaderId={uploaderId} onClear={() => setView({ filter: null, by: null })} />
             ) : (
               <div className="empty">

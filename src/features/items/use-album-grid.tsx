@@ -6,21 +6,29 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Item } from '../../domain/entities';
+import type { SearchFilter } from '../../domain/queries';
 import { ErrorPanel } from '../../ui/error-panel';
 import { AlbumGrid } from './album-grid';
 import { orderedItems } from './grid-model';
 import { emptySelection, prune, type Selection } from './selection';
 import { useAlbumSections, type AlbumView } from './use-album-sections';
+import { useSearchSections } from './use-search-sections';
 import type { TileSocial } from '../../shared/social-keys';
 
 export type AlbumGridState = ReturnType<typeof useAlbumGrid>;
 
-/** `basePath`: the album's address (`/albums/{id}`, or the link's page); its items open beneath it. */
-export function useAlbumGrid(albumId: string, view: AlbumView, basePath: string) {
+/**
+ * `basePath`: the album's address (`/albums/{id}`, or the link's page); its items open beneath it (`itemPath` another
+ * place, as the search across albums does). `search`: the grid shows that search's results instead of the album's
+ * months (an album's own search carries its `albumId`).
+ */
+export function useAlbumGrid(albumId: string, view: AlbumView, basePath: string, search: SearchFilter | null = null, itemPathOf?: (item: Item) => string) {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const [wanted, setWanted] = useState<ReadonlySet<string>>(new Set());
-  const { months, sections, error } = useAlbumSections(albumId, view, wanted);
+  const album = useAlbumSections(albumId, view, wanted, search === null);
+  const found = useSearchSections(search, wanted);
+  const { months, sections, error } = search === null ? album : found;
   // The loaded items in order, made only when something needs them (the viewer, a selection).
   const getItems = useMemo(() => {
     let items: Item[] | undefined;
@@ -35,21 +43,30 @@ export function useAlbumGrid(albumId: string, view: AlbumView, basePath: string)
 
   // The view (sort, filters, trash) lives in the address, so it can be reloaded and shared as it is.
   const suffix = params.toString() ? `?${params.toString()}` : '';
-  const itemPath = useCallback((id: string) => `${basePath}/items/${id}`, [basePath]);
+  const itemPath = useCallback(
+    (id: string) => {
+      const item = itemPathOf ? getItems().find((i) => i.id === id) : undefined;
+      return item && itemPathOf ? itemPathOf(item) : `${basePath}/items/${id}`;
+    },
+    [basePath, itemPathOf, getItems],
+  );
   const open = useCallback((item: Item) => void navigate(`${itemPath(item.id)}${suffix}`, { state: { fromGrid: true } }), [navigate, itemPath, suffix]);
   const close = useCallback(() => void navigate(`${basePath}${suffix}`), [navigate, basePath, suffix]);
-  /** Another view: the address changes (null removes a parameter) and the selection is cleared. */
-  const setView = (patch: Record<string, string | null>) => {
+  /**
+   * Another view: the address changes (null removes a parameter) and the selection is cleared. `push`: a new
+   * entry in the history (a search begun), so Back returns to what was shown before.
+   */
+  const setView = (patch: Record<string, string | null | undefined>, { push = false } = {}) => {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(patch)) {
       if (v === null) next.delete(k);
-      else next.set(k, v);
+      else if (v !== undefined) next.set(k, v);
     }
     setSelection(emptySelection);
-    setParams(next, { replace: true });
+    setParams(next, { replace: !push });
   };
 
-  return { months, sections, error, setWanted, getItems, selection, setSelection, selectedItems, itemPath, open, close, setView };
+  return { months, sections, error, setWanted, getItems, selection, setSelection, selectedItems, itemPath, open, close, setView, searching: search === null ? null : found };
 }
 
 const noDelete = () => undefined;

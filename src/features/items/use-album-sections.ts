@@ -69,13 +69,16 @@ function monthQuery(items: Pick<ItemsPort, 'listItems'>, albumId: string, view: 
 
 /**
  * The album as month sections: the per-month counts first, then the rows of only the months the grid asks
- * for (those near the viewport) — so a huge album never means all its rows in memory.
+ * for (those near the viewport) — so a huge album never means all its rows in memory. `enabled` false: nothing is
+ * asked (and no months are shown).
  */
-export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths: ReadonlySet<string>) {
+export function useAlbumSections(albumId: string, view: AlbumView, wantedMonths: ReadonlySet<string>, enabled = true) {
   const { items } = useAlbumBackend();
   const months = useQuery({
     queryKey: itemKeys.months(albumId, view),
     queryFn: ({ signal }) => items.countItemsByMonth(albumId, view, { signal }),
+    // Off while the album shows a search's results instead (use-search-sections.ts).
+    enabled,
   });
   // Months stay loaded for a while after they scroll away: dropping a month at once would turn its rows back
   // into placeholders of another height, move what is on screen, and ask for other months — a loop.

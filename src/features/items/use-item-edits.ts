@@ -7,6 +7,7 @@ import { applyItemEdit, checkItemEdit, undoEdit } from '../../lib/item-edit';
 import { describeError } from '../../lib/error-messages';
 import { applyItemChange, heardOf, type ItemPlaces } from '../../shared/live/apply-item-change';
 import { itemKeys } from '../../shared/item-keys';
+import { searchKeys } from '../../shared/search-keys';
 import { useToast } from '../../ui/toast';
 
 /** How long an edit can be taken back from its notice. */
@@ -45,6 +46,8 @@ export function useEditItems(albumId: string) {
         throw e;
       }
       writeIntoCache(qc, albumId, shown, saved);
+      // What a search finds may have changed with it.
+      void qc.invalidateQueries({ queryKey: searchKeys.all });
 
       const undo = async () => {
         // Items whose undoing is the same edit go together: a shift, or a keyword added to all, is one call.
@@ -61,6 +64,7 @@ export function useEditItems(albumId: string) {
             const now = ids.map((id) => cachedItem(qc, albumId, id) ?? saved.find((s) => s.id === id)!);
             writeIntoCache(qc, albumId, now, await writes.editItems(albumId, ids, back));
           }
+          void qc.invalidateQueries({ queryKey: searchKeys.all });
         } catch (e) {
           toast({ title: 'The edit could not be undone', description: describeError(e)?.title, tone: 'error' });
         }
