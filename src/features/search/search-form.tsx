@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { SEARCH_TEXT_MAX_CHARS } from '../../domain/queries';
 import { COLOR_LABELS } from '../../lib/item-edit';
 import { Icon } from '../../ui/icon';
@@ -14,6 +14,11 @@ const SETTLE_MS = 250;
 export function SearchBox({ value, onChange, label, autoFocus = false }: { value: string; onChange: (text: string) => void; label: string; autoFocus?: boolean }) {
   const [text, setText] = useState(value);
   const sent = useRef(value);
+  // The screen re-renders while typing rests (tiles load): the timer must not restart with every new callback.
+  const send = useRef(onChange);
+  useLayoutEffect(() => {
+    send.current = onChange;
+  });
   useEffect(() => {
     if (value !== sent.current) {
       sent.current = value;
@@ -24,10 +29,10 @@ export function SearchBox({ value, onChange, label, autoFocus = false }: { value
     if (text === sent.current) return;
     const t = setTimeout(() => {
       sent.current = text;
-      onChange(text);
+      send.current(text);
     }, SETTLE_MS);
     return () => clearTimeout(t);
-  }, [text, onChange]);
+  }, [text]);
   return (
     <span className="search-box" role="search">
       <Icon name="search" />
@@ -44,7 +49,7 @@ export function SearchBox({ value, onChange, label, autoFocus = false }: { value
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
             sent.current = text;
-            onChange(text);
+            send.current(text);
           } else if (e.key === 'Escape' && text) {
             e.stopPropagation();
             setText('');
