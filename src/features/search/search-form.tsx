@@ -87,7 +87,7 @@ export function SearchCriteria({ params, onChange }: { params: URLSearchParams; 
         ))}
       </select>
       <select className="select" aria-label="Kind" value={get('kind')} onChange={set('kind')}>
-        <option value="">Photos, videos and files</option>
+        <option value="">Any kind</option>
         <option value="image">Photos</option>
         <option value="video">Videos</option>
         <option value="file">Files</option>

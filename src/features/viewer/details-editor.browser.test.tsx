@@ -27,20 +27,22 @@ const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 
 const details = () => document.querySelector<HTMLElement>('aside[aria-label="Details"]');
 const field = (label: string) => page.getByLabelText(label, { exact: true });
 
-async function opened(opts: { role?: Role; others?: boolean; failEdits?: boolean } = {}) {
+async function opened(opts: { role?: Role; others?: boolean; failEdits?: boolean; unlisted?: (real: Backend, items: Item[]) => Promise<string> } = {}) {
   const names = isolatedLocal('details-editor');
   const real = createLocalBackend(names);
   const album = await real.albums.createAlbum({ title: 'Porto' });
   await seedLocalAlbum(names, album.id, 2, { seed: 5 });
   const items = (await real.items.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
   const asSeen = (item: Item): Item => (opts.others ? { ...item, uploaderId: 'someone-else' } : item);
+  // An item the grid never lists (as if in a month far from the screen): only a search reaches it.
+  const hidden = opts.unlisted ? await opts.unlisted(real, items) : null;
   const backend: Backend = {
     ...real,
     albums: withOverrides(real.albums, { getAlbum: async (id, o) => ({ ...(await real.albums.getAlbum(id, o)), role: opts.role ?? 'owner' }) }),
     items: withOverrides(real.items, {
       listItems: async (id, q, o) => {
         const p = await real.items.listItems(id, q, o);
-        return { ...p, rows: p.rows.map(asSeen) };
+        return { ...p, rows: p.rows.filter((r) => r.id !== hidden).map(asSeen) };
       },
       getItem: async (id, itemId, o) => asSeen(await real.items.getItem(id, itemId, o)),
     }),
@@ -91,6 +93,20 @@ test('title, description, rating, label, keywords and date, each kept by the bac
   await eventually(async () => (await stored()).takenAt).toBe(new Date('2021-03-14T15:09:26').toISOString());
   expect(toLocalInput((await stored()).takenAt)).toBe('2021-03-14T15:09:26');
   await eventually(() => details()?.textContent).toContain('2021');
+});
+
+test("a keyword field offers the album's keywords that begin as typed, those of items not loaded too", async () => {
+  await opened({
+    unlisted: async (real, [, other]) => {
+      await real.itemWrites.editItems(other!.albumId, [other!.id], { addKeywords: ['Ribeira', 'Douro'] });
+      return other!.id;
+    },
+  });
+  await field('Add a keyword').fill('rib');
+  const offered = () => [...document.querySelectorAll('datalist option')].map((o) => (o as HTMLOptionElement).value);
+  await eventually(offered).toEqual(['Ribeira']);
+  await field('Add a keyword').fill('x');
+  await eventually(offered).toEqual([]);
 });
 
 test('an edit is undone from its notice, and only what it changed goes back', async () => {

@@ -1,12 +1,14 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { Item } from '../../domain/entities';
 import type { ItemEdit } from '../../domain/inputs';
 import { COLOR_LABELS, DESCRIPTION_MAX_CHARS, TITLE_MAX_CHARS } from '../../lib/item-edit';
 import { formatDateTime } from '../../lib/format';
 import { ErrorLine } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
-import { knownKeywords, useEditItems } from '../items/use-item-edits';
+import { useEditItems } from '../items/use-item-edits';
+import { useKeywordSuggestions } from '../items/use-keyword-suggestions';
+
+const NONE: readonly string[] = [];
 
 /** `YYYY-MM-DDTHH:mm:ss` in this device's time zone, as `<input type="datetime-local">` takes it. */
 export function toLocalInput(iso: string | null): string {
@@ -35,7 +37,6 @@ function useDraft(saved: string) {
  */
 export function DetailsEditor({ item }: { item: Item }) {
   const edit = useEditItems(item.albumId);
-  const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const m = item.metadata;
   const title = useDraft(m.title ?? '');
@@ -44,8 +45,8 @@ export function DetailsEditor({ item }: { item: Item }) {
   const [dateOpen, setDateOpen] = useState(false);
   const [date, setDate] = useState('');
   const ids = { title: useId(), description: useId(), label: useId(), keyword: useId(), keywords: useId(), date: useId() };
-  // Offered as the person types: the album's keywords this screen has read, not those the item has.
-  const offered = useMemo(() => (keyword ? knownKeywords(qc, item.albumId).filter((k) => !m.keywords?.includes(k)).slice(0, 50) : []), [keyword, qc, item.albumId, m.keywords]);
+  // Offered as the person types: the album's keywords that begin so, not those the item has.
+  const offered = useKeywordSuggestions(item.albumId, keyword, m.keywords ?? NONE);
 
   const save = async (change: ItemEdit, done: string): Promise<boolean> => {
     setError(null);
