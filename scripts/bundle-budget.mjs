@@ -59,6 +59,8 @@ export const ON_DEMAND = {
   'src/app/routes/viewer-route.tsx': 'an item opened',
   'src/app/routes/album-settings-route.tsx': 'album settings opened',
   'src/app/routes/uploads-route.tsx': 'the Uploads screen',
+  'src/app/routes/search-route.tsx': 'the Search screen',
+  'src/app/routes/search-viewer-route.tsx': 'a search result opened',
   'src/app/routes/share-inbox-route.tsx': 'files shared into the app',
   'src/app/routes/account-route.tsx': 'the Account screen',
   'src/app/routes/sign-in-route.tsx': 'signing in (backends with accounts)',
