@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ensureDebianTool } from '../../scripts/ensure-debian-tool.mjs';
 import { makeRawFixtures } from '../../scripts/make-raw-fixtures.mjs';
 import { crc32, findLocationPatches, withPatches } from './location-patches';
 import { findRawPreview } from './raw-preview';
@@ -208,6 +209,42 @@ describe('findLocationPatches', () => {
         expect(tags, name).not.toHaveProperty('ExifTool:Warning');
         expect((await findLocationPatches(blob(stripped))).outcome, name).toBe('none');
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("retires a JPEG XL's Brotli-compressed EXIF, as cjxl keeps a JPEG's, and the picture still decodes", async () => {
+    ensureDebianTool('cjxl', ['--version'], 'libjxl-tools');
+    const dir = mkdtempSync(join(tmpdir(), 'shoebox-jxl-brob-'));
+    try {
+      const jpeg = join(dir, 'placed.jpg');
+      writeFileSync(jpeg, fixture('orientation-1.jpg'));
+      execFileSync('exiftool', ['-q', '-overwrite_original', '-GPSLatitude=38.7139', '-GPSLatitudeRef=N', '-GPSLongitude=9.1394', '-GPSLongitudeRef=W', jpeg]);
+      // Lossless JPEG recompression: the JPEG's EXIF goes into a `brob` box.
+      const path = join(dir, 'placed.jxl');
+      execFileSync('cjxl', [jpeg, path, '--quiet'], { stdio: 'ignore' });
+      const placed = new Uint8Array(readFileSync(path));
+      // ExifTool reads no `brob` box without a Brotli module: the place is shown by inflating the box here.
+      const at = Buffer.from(placed).indexOf(Buffer.from('brobExif', 'latin1'));
+      expect(at).toBeGreaterThan(0);
+      const length = new DataView(placed.buffer, placed.byteOffset).getUint32(at - 4);
+      const { brotliDecompressSync } = await import('node:zlib');
+      const exif = brotliDecompressSync(placed.subarray(at + 8, at - 4 + length));
+      writeFileSync(join(dir, 'box.exif'), exif.subarray(4 + exif.readUInt32BE(0)));
+      const [boxTags] = JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', join(dir, 'box.exif')], { encoding: 'utf8' })) as Record<string, unknown>[];
+      expect(Object.keys(boxTags!).filter((k) => /gps/i.test(k)).length).toBeGreaterThanOrEqual(4);
+
+      const { outcome, patches } = await findLocationPatches(blob(placed));
+      expect(outcome).toBe('removed');
+      const stripped = new Uint8Array(await withPatches(blob(placed), patches).arrayBuffer());
+      expect(stripped.length).toBe(placed.length);
+      writeFileSync(path, stripped);
+      // No coordinate is left anywhere in the bytes, compressed or not, and the picture decodes as before.
+      expect(Buffer.from(stripped).includes(Buffer.from('brob', 'latin1'))).toBe(false);
+      execFileSync('djxl', [path, join(dir, 'out.png'), '--quiet'], { stdio: 'ignore' });
+      expect(readFileSync(join(dir, 'out.png')).subarray(1, 4).toString('latin1')).toBe('PNG');
+      expect((await findLocationPatches(blob(stripped))).outcome).toBe('none');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

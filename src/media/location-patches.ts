@@ -26,8 +26,9 @@
  *     an Exif item starts with the offset of its TIFF header.
  *   - TIFF and DNG: the file is the TIFF structure itself; its GPS IFD, its XMP (tag 700) and its IIM (tags 33723
  *     and 34377), read by offset (location-tiff.ts).
- *   - JPEG XL: the container's `Exif` and `xml ` boxes; one compressed in a `brob` box is unsupported. A bare
- *     codestream holds no metadata.
+ *   - JPEG XL: the container's `Exif` and `xml ` boxes. One compressed with Brotli (a `brob` box, as cjxl
+ *     keeps a JPEG's EXIF) cannot be edited in place: it is retired whole ([Note: Retiring a compressed JPEG XL
+ *     box]). A bare codestream holds no metadata.
  *   - MP4 and MOV: the movie box's user data, QuickTime keys and XMP ([Note: Location in a video] in
  *     location-movie.ts); Canon CR3, ISO base media too, its GPS IFD in the movie box.
  * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
@@ -306,16 +307,26 @@ const webpPatches: Walker = async (read, size) => {
 
 /**
  * JPEG XL in its container: ISO base media boxes, `Exif` (the offset of its TIFF header, then the TIFF
- * structure) and `xml ` (XMP). A `brob` box holds another box compressed with Brotli: one that holds EXIF or
- * XMP cannot be blanked in place.
+ * structure) and `xml ` (XMP).
+ *
+ * [Note: Retiring a compressed JPEG XL box]
+ * A `brob` box holds another box compressed with Brotli; cjxl keeps a JPEG's EXIF that way. Its place cannot be
+ * blanked in place (and reading it would take a Brotli decoder), so a `brob` holding EXIF or XMP is retired
+ * whole: its type becomes `free` (a box JPEG XL readers skip) and its compressed bytes zeros. The file keeps its
+ * length and its picture, and decodes as before (libjxl's djxl; the test checks it); what goes is that box's
+ * metadata, camera fields included: the item has already read them, and an album that keeps locations uploads
+ * the file untouched.
  */
+const FREE = new Uint8Array([0x66, 0x72, 0x65, 0x65]);
 const jxlPatches: Walker = async (read, size) => {
   const patches: BytePatch[] = [];
-  let outcome: Walked['outcome'] = 'none';
+  const outcome: Walked['outcome'] = 'none';
   for (const box of await topLevel(read, size)) {
     if (box.type === 'brob') {
       const inner = ascii(await readExactly(read, box.start, 4), 0, 4);
-      if (inner === 'Exif' || inner === 'xml ') outcome = 'unsupported';
+      if (inner !== 'Exif' && inner !== 'xml ') continue;
+      if (box.end - box.start > MAX_BLOCK_BYTES) throw new Unreadable('compressed box too large');
+      patches.push({ offset: box.at + 4, bytes: FREE.slice() }, { offset: box.start, bytes: new Uint8Array(box.end - box.start) });
     } else if (box.type === 'Exif') {
       patchBlock(patches, await readExactly(read, box.start, box.end - box.start), box.start, (b) => {
         if (b.length < 4) throw new Unreadable('Exif box');
