@@ -46,6 +46,18 @@ describe('parseXmp', () => {
     });
   });
 
+  it("keeps digiKam's keyword hierarchy the Lightroom way, and Lightroom's where a file has both", () => {
+    const dk = 'xmlns:digiKam="http://www.digikam.org/ns/1.0/" xmlns:lr="http://ns.adobe.com/lightroom/1.0/"';
+    const digikam = packet(`<digiKam:TagsList><rdf:Seq><rdf:li>Places/Portugal/Porto</rdf:li><rdf:li>People / Ana</rdf:li></rdf:Seq></digiKam:TagsList>`, dk);
+    expect(parseXmp(digikam)).toEqual({ keywords: ['Porto', 'Ana'], keywordPaths: ['Places|Portugal|Porto', 'People|Ana'] });
+    const both = packet(
+      `<digiKam:TagsList><rdf:Seq><rdf:li>Old/Tree</rdf:li></rdf:Seq></digiKam:TagsList>
+       <lr:hierarchicalSubject><rdf:Bag><rdf:li>Places|Porto</rdf:li></rdf:Bag></lr:hierarchicalSubject>`,
+      dk,
+    );
+    expect(parseXmp(both)).toEqual({ keywords: ['Porto'], keywordPaths: ['Places|Porto'] });
+  });
+
   it('reads properties written as elements, picks the x-default language and a single keyword', () => {
     const xml = packet(
       `<xmp:Rating>5</xmp:Rating><xmp:Label>Red</xmp:Label>

@@ -48,10 +48,13 @@ export function parseXmp(xml: string): XmpFields {
     out.label ??= text(prop(d, 'xmp:Label') ?? prop(d, 'xap:Label'));
     out.rating ??= rating(text(prop(d, 'xmp:Rating') ?? prop(d, 'xap:Rating')));
     out.keywords ??= bag(prop(d, 'dc:subject'));
-    // Lightroom's keyword hierarchy, `Places|Portugal|Porto`: each level trimmed, empty levels dropped.
-    out.keywordPaths ??= bag(prop(d, 'lr:hierarchicalSubject'))
-      ?.map((p) => p.split('|').map((level) => level.trim()).filter(Boolean).join('|'))
-      .filter(Boolean);
+    // The keyword hierarchy: Lightroom's `Places|Portugal|Porto` (Capture One and darktable write the same),
+    // else digiKam's `Places/Portugal/Porto` or Microsoft Photo's; kept the Lightroom way, each level trimmed,
+    // empty levels dropped.
+    out.keywordPaths ??=
+      paths(bag(prop(d, 'lr:hierarchicalSubject')), '|') ??
+      paths(bag(prop(d, 'digiKam:TagsList')), '/') ??
+      paths(bag(prop(d, 'MicrosoftPhoto:LastKeywordXMP')), '/');
     // dc:creator is an ordered list of names (rdf:Seq); dc:rights language variants, like the title.
     out.creator ??= bag(prop(d, 'dc:creator'))?.join(', ');
     out.rights ??= langAlt(prop(d, 'dc:rights'));
@@ -74,6 +77,12 @@ export function parseXmp(xml: string): XmpFields {
   }
   for (const key of Object.keys(out) as (keyof XmpFields)[]) if (out[key] === undefined) delete out[key];
   return out;
+}
+
+/** Hierarchical keywords written with `separator`, as `Top|Middle|Leaf`; undefined when there are none. */
+function paths(list: string[] | undefined, separator: string): string[] | undefined {
+  const out = list?.map((p) => p.split(separator).map((level) => level.trim()).filter(Boolean).join('|')).filter(Boolean);
+  return out?.length ? out : undefined;
 }
 
 type Node = Record<string, unknown>;
