@@ -9,7 +9,7 @@ export function SearchViewerRoute() {
   const { albumId = '', itemId = '' } = useParams();
   const ctx = useOutletContext<SearchOutletContext>();
   const album = useAlbum(albumId);
-  if (album.data) return <Viewer key={album.data.id} album={album.data} itemId={itemId} {...ctx} />;
+  if (album.data) return <Viewer key={album.data.id} album={album.data} itemId={itemId} showAlbum {...ctx} />;
   if (album.isError) return <div className="viewer-error"><ErrorPanel error={album.error} onRetry={() => void album.refetch()} /></div>;
   return null;
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import type { Album, Item } from '../../domain/entities';
 import { useAlbumBackend, useSession } from '../../backend/backend-context';
 import { formatDateTime, safeFilename } from '../../lib/format';
@@ -25,7 +25,7 @@ import { ANIMATED_TYPES, BROWSER_IMAGES } from '../../lib/image-types';
  * The full-screen viewer, a route over the grid: Back (or Escape) closes it, arrow keys and swipes step through
  * the album in grid order, and stepping replaces the history entry so one Back always returns to the grid.
  */
-export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) => `/albums/${album.id}/items/${id}`, social: withSocial = true, download = true }: {
+export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) => `/albums/${album.id}/items/${id}`, social: withSocial = true, download = true, showAlbum = false }: {
   album: Album;
   getItems: () => Item[];
   view: AlbumView;
@@ -37,6 +37,8 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
   social?: boolean;
   /** The original can be downloaded (a link may not allow it). */
   download?: boolean;
+  /** Name the album the item is in, with a way there (results of a search across albums). */
+  showAlbum?: boolean;
 }) {
   const backend = useAlbumBackend();
   const session = useSession();
@@ -196,7 +198,17 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
             {item && (
               <>
                 <div>{safeFilename(item.filename)}</div>
-                <small style={{ opacity: 0.75 }}>{formatDateTime(item.takenAt ?? item.createdAt)}</small>
+                <small style={{ opacity: 0.75 }}>
+                  {formatDateTime(item.takenAt ?? item.createdAt)}
+                  {showAlbum && (
+                    <>
+                      {' · in '}
+                      <Link to={`/albums/${album.id}`} className="viewer__album">
+                        {album.title}
+                      </Link>
+                    </>
+                  )}
+                </small>
               </>
             )}
           </div>
