@@ -52,6 +52,11 @@ export interface ItemEdit {
   keywords?: string[];
   addKeywords?: string[];
   removeKeywords?: string[];
+  /**
+   * Places in the keyword hierarchy (`Places|Portugal|Porto`) to keep with the keywords, as undoing a keyword's
+   * removal brings its place back; one whose last level is not a keyword of the item after the edit is left out.
+   */
+  addKeywordPaths?: string[];
   /** Sets the date taken (an ISO date; null clears), or shifts each item's own date by a number of milliseconds. */
   takenAt?: string | null;
   shiftTakenAtMs?: number;

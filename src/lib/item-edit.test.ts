@@ -48,6 +48,8 @@ describe('applyItemEdit and undoEdit', () => {
     ['texts and a rating', photo({ title: 'Old', rating: 2, cameraMake: 'Canon' }), { title: 'New', rating: 5, label: 'Red' }],
     ['keywords added and removed', photo({ keywords: ['a', 'b'] }), { addKeywords: ['c', 'a'], removeKeywords: ['b', 'z'] }],
     ['keywords replaced', photo({ keywords: ['a', 'b'] }), { keywords: ['c'] }],
+    ['a keyword removed with its place in the hierarchy', photo({ keywords: ['Porto', 'Ana'], keywordPaths: ['Places|Portugal|Porto', 'People|Ana'] }), { removeKeywords: ['Porto'] }],
+    ['keywords replaced, places with them', photo({ keywords: ['Porto'], keywordPaths: ['Places|Portugal|Porto'] }), { keywords: ['Lisbon'] }],
     ['a shift', photo({}), { shiftTakenAtMs: -90 * 60_000 }],
     ['a date set', photo({}, null), { takenAt: '2020-02-02T00:00:00.000Z' }],
   ];
@@ -57,16 +59,28 @@ describe('applyItemEdit and undoEdit', () => {
       expect(after).not.toEqual(before);
       const undone = applyItemEdit(after, checkItemEdit(undoEdit(before, edit)));
       expect(undone.takenAt).toEqual(before.takenAt);
-      expect({ ...undone.metadata, keywords: [...((undone.metadata.keywords as string[]) ?? [])].sort() }).toEqual({
-        ...before.metadata,
-        keywords: [...((before.metadata.keywords as string[]) ?? [])].sort(),
+      // Keywords and places come back, each at the end of its list.
+      const sorted = (m: Record<string, unknown>) => ({
+        ...m,
+        keywords: [...((m.keywords as string[]) ?? [])].sort(),
+        ...(m.keywordPaths ? { keywordPaths: [...(m.keywordPaths as string[])].sort() } : {}),
       });
+      expect(sorted(undone.metadata as Record<string, unknown>)).toEqual(sorted(before.metadata));
     });
   }
 
   it('adds keywords once, at the end, and clears the list when none remain', () => {
     expect(applyItemEdit(photo({ keywords: ['x'] }), { addKeywords: ['y', 'x'] }).metadata.keywords).toEqual(['x', 'y']);
     expect(applyItemEdit(photo({ keywords: ['x'] }), { removeKeywords: ['x'] }).metadata).toEqual({});
+  });
+
+  it('keeps a place given back only with its keyword', () => {
+    const item = photo({ keywords: ['Porto'] });
+    expect(applyItemEdit(item, checkItemEdit({ addKeywordPaths: ['Places|Portugal|Porto', 'Places|Spain|Vigo'] })).metadata).toEqual({
+      keywords: ['Porto'],
+      keywordPaths: ['Places|Portugal|Porto'],
+    });
+    expect(() => checkItemEdit({ addKeywordPaths: ['x'.repeat(201)] })).toThrow(AppError);
   });
 
   it('leaves an undated item undated when shifted', () => {

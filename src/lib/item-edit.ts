@@ -14,7 +14,7 @@
 import { AppError } from './app-error';
 import type { Item, ItemMetadata } from '../domain/entities';
 import type { ItemEdit } from '../domain/inputs';
-import { KEYWORD_MAX_CHARS, KEYWORDS_MAX, METADATA_MAX_BYTES, jsonbTextBytes } from './item-metadata';
+import { KEYWORD_MAX_CHARS, KEYWORD_PATH_MAX_CHARS, KEYWORDS_MAX, METADATA_MAX_BYTES, jsonbTextBytes } from './item-metadata';
 
 export type { ItemEdit };
 
@@ -29,7 +29,7 @@ export const MAX_SHIFT_MS = 100 * 366 * 24 * 3600 * 1000;
 const MIN_TIME = -62_135_596_800_000;
 const MAX_TIME = 253_402_300_799_999;
 
-const EDIT_KEYS = new Set(['title', 'description', 'label', 'rating', 'keywords', 'addKeywords', 'removeKeywords', 'takenAt', 'shiftTakenAtMs']);
+const EDIT_KEYS = new Set(['title', 'description', 'label', 'rating', 'keywords', 'addKeywords', 'removeKeywords', 'addKeywordPaths', 'takenAt', 'shiftTakenAtMs']);
 
 const invalid = (field: string, message: string) => new AppError('validation/invalid', message, { details: { field } });
 const chars = (text: string) => [...text].length;
@@ -44,13 +44,13 @@ function checkText(edit: ItemEdit, key: 'title' | 'description' | 'label', max: 
   return text === '' ? null : text;
 }
 
-function checkKeywords(value: unknown, field: string): string[] {
+function checkKeywords(value: unknown, field: string, maxChars = KEYWORD_MAX_CHARS): string[] {
   if (!Array.isArray(value) || value.length > KEYWORDS_MAX) throw invalid(field, `Give at most ${KEYWORDS_MAX} keywords.`);
   const out: string[] = [];
   for (const k of value) {
     if (typeof k !== 'string') throw invalid(field, 'A keyword must be text.');
     const word = k.trim();
-    if (chars(word) > KEYWORD_MAX_CHARS) throw invalid(field, `A keyword has at most ${KEYWORD_MAX_CHARS} characters.`);
+    if (chars(word) > maxChars) throw invalid(field, `A keyword has at most ${maxChars} characters.`);
     if (word !== '' && !out.includes(word)) out.push(word);
   }
   return out;
@@ -82,6 +82,7 @@ export function checkItemEdit(edit: unknown): ItemEdit {
   }
   if (e.addKeywords !== undefined) out.addKeywords = checkKeywords(e.addKeywords, 'addKeywords');
   if (e.removeKeywords !== undefined) out.removeKeywords = checkKeywords(e.removeKeywords, 'removeKeywords');
+  if (e.addKeywordPaths !== undefined) out.addKeywordPaths = checkKeywords(e.addKeywordPaths, 'addKeywordPaths', KEYWORD_PATH_MAX_CHARS);
   if (e.takenAt !== undefined) {
     if (e.shiftTakenAtMs !== undefined) throw invalid('takenAt', 'Set the date, or shift it, not both.');
     if (e.takenAt === null) out.takenAt = null;
@@ -112,7 +113,7 @@ export function applyItemEdit(item: Pick<Item, 'metadata' | 'takenAt'>, edit: It
     if (edit.rating) metadata.rating = edit.rating;
     else delete metadata.rating;
   }
-  if (edit.keywords || edit.addKeywords || edit.removeKeywords) {
+  if (edit.keywords || edit.addKeywords || edit.removeKeywords || edit.addKeywordPaths) {
     const remove = new Set(edit.removeKeywords ?? []);
     const next: string[] = [];
     for (const k of [...(edit.keywords ?? metadata.keywords ?? []), ...(edit.addKeywords ?? [])]) {
@@ -120,9 +121,11 @@ export function applyItemEdit(item: Pick<Item, 'metadata' | 'takenAt'>, edit: It
     }
     if (next.length > 0) metadata.keywords = next;
     else delete metadata.keywords;
-    // A keyword taken away takes its place in the hierarchy with it.
-    const paths = metadata.keywordPaths?.filter((p) => next.includes(p.slice(p.lastIndexOf('|') + 1)));
-    if (paths?.length) metadata.keywordPaths = paths;
+    // A keyword taken away takes its place in the hierarchy with it; a place given back comes with its keyword.
+    const paths = [...(metadata.keywordPaths ?? []), ...(edit.addKeywordPaths ?? [])].filter(
+      (p, i, all) => next.includes(p.slice(p.lastIndexOf('|') + 1)) && all.indexOf(p) === i,
+    );
+    if (paths.length) metadata.keywordPaths = paths;
     else delete metadata.keywordPaths;
   }
   let takenAt = item.takenAt;
@@ -137,7 +140,7 @@ export function applyItemEdit(item: Pick<Item, 'metadata' | 'takenAt'>, edit: It
 
 /** Whether metadata after an edit still fits the bound (PRODUCT.md §9): 200 keywords and 16 KiB. */
 export function fitsMetadataBound(metadata: ItemMetadata): boolean {
-  return (metadata.keywords?.length ?? 0) <= KEYWORDS_MAX && jsonbTextBytes(metadata) <= METADATA_MAX_BYTES;
+  return (metadata.keywords?.length ?? 0) <= KEYWORDS_MAX && (metadata.keywordPaths?.length ?? 0) <= KEYWORDS_MAX && jsonbTextBytes(metadata) <= METADATA_MAX_BYTES;
 }
 
 /**
@@ -152,7 +155,7 @@ export function undoEdit(before: Pick<Item, 'metadata' | 'takenAt'>, edit: ItemE
   if ('label' in edit) undo.label = m.label ?? null;
   if ('rating' in edit) undo.rating = m.rating ?? null;
   if (edit.keywords) undo.keywords = m.keywords ?? [];
-  else if (edit.addKeywords || edit.removeKeywords) {
+  else if (edit.addKeywords || edit.removeKeywords || edit.addKeywordPaths) {
     const had = new Set(m.keywords ?? []);
     const add = (edit.removeKeywords ?? []).filter((k) => had.has(k));
     const remove = (edit.addKeywords ?? []).filter((k) => !had.has(k));
@@ -161,6 +164,8 @@ export function undoEdit(before: Pick<Item, 'metadata' | 'takenAt'>, edit: ItemE
     // Nothing to take back: the keywords were as the edit left them.
     if (!add.length && !remove.length) undo.addKeywords = [];
   }
+  // The places in the hierarchy that went with removed keywords come back with them.
+  if ((edit.keywords || edit.removeKeywords) && m.keywordPaths?.length) undo.addKeywordPaths = m.keywordPaths;
   // A shift is undone by the opposite shift: one edit for the whole selection, each date back where it was.
   if ('takenAt' in edit) undo.takenAt = before.takenAt;
   else if (edit.shiftTakenAtMs) undo.shiftTakenAtMs = -edit.shiftTakenAtMs;

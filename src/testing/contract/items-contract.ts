@@ -302,8 +302,16 @@ export function describeItemsContract(makeBackend: () => Promise<Backend> | Back
       expect((await b.items.getItem(album.id, item.id)).metadata.keywordPaths).toEqual(['Places|Portugal|Porto', 'Nature|river']);
       const [edited] = await b.itemWrites.editItems(album.id, [item.id], { removeKeywords: ['Porto'], addKeywords: ['bridge'] });
       expect(edited!.metadata).toEqual({ keywords: ['river', 'bridge'], keywordPaths: ['Nature|river'] });
+      // Undone: the keyword comes back with its place; a place whose keyword the item lacks is left out.
+      const [undone] = await b.itemWrites.editItems(album.id, [item.id], {
+        addKeywords: ['Porto'],
+        removeKeywords: ['bridge'],
+        addKeywordPaths: ['Places|Portugal|Porto', 'Nature|river', 'Places|Spain|Vigo'],
+      });
+      expect(undone!.metadata).toEqual({ keywords: ['river', 'Porto'], keywordPaths: ['Nature|river', 'Places|Portugal|Porto'] });
       const [cleared] = await b.itemWrites.editItems(album.id, [item.id], { keywords: ['bridge'] });
       expect(cleared!.metadata).toEqual({ keywords: ['bridge'] });
+      await expectAppError(b.itemWrites.editItems(album.id, [item.id], { addKeywordPaths: [`${'x'.repeat(200)}|y`] }), 'validation/invalid');
     });
 
     it('adds and removes keywords across a selection, each item keeping its own', async () => {
