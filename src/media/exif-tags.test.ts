@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import exifr from 'exifr';
 import ExifReader from 'exifreader';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readMetadataBlocks } from './metadata-blocks';
 import { photoMetadataFromTags, readCameraTags, readPhotoMetadata } from './photo-metadata';
 
@@ -44,6 +44,44 @@ const CAMERAS = [
   },
 ] as const;
 
+/** A TIFF of `size` bytes whose IFD0 (Make, Model) and Exif IFD (DateTimeOriginal) start at `at`; zeros elsewhere. */
+function tiffAt(at: number, size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  const view = new DataView(bytes.buffer);
+  bytes.set([0x49, 0x49, 0x2a, 0]);
+  view.setUint32(4, at, true);
+  const entry = (e: number, tag: number, type: number, count: number, value: number) => {
+    view.setUint16(e, tag, true);
+    view.setUint16(e + 2, type, true);
+    view.setUint32(e + 4, count, true);
+    view.setUint32(e + 8, value, true);
+  };
+  view.setUint16(at, 3, true);
+  entry(at + 2, 0x010f, 2, 4, 0x00726146); // 'Far\0', in the entry
+  entry(at + 14, 0x0110, 2, 11, at + 42);
+  entry(at + 26, 0x8769, 4, 1, at + 54);
+  bytes.set(new TextEncoder().encode('Deep Model\0'), at + 42);
+  view.setUint16(at + 54, 1, true);
+  entry(at + 56, 0x9003, 2, 20, at + 72);
+  bytes.set(new TextEncoder().encode('2020:01:02 03:04:05\0'), at + 72);
+  return bytes;
+}
+
+/** Reads `bytes` as a Blob, counting the bytes read from it (and its slices). */
+async function counting<T>(bytes: Uint8Array, read: (blob: Blob) => Promise<T>): Promise<{ result: T; bytesRead: number }> {
+  let bytesRead = 0;
+  const original = Blob.prototype.arrayBuffer;
+  const spy = vi.spyOn(Blob.prototype, 'arrayBuffer').mockImplementation(function (this: Blob) {
+    bytesRead += this.size;
+    return original.call(this);
+  });
+  try {
+    return { result: await read(new Blob([bytes as Uint8Array<ArrayBuffer>])), bytesRead };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 describe('EXIF of every format', () => {
   for (const { file, tags, takenAt } of CAMERAS) {
     it(`reads the time with its offset, camera, lens, exposure, aperture, focal length, ISO and orientation of ${file}`, async () => {
@@ -70,6 +108,17 @@ describe('EXIF of every format', () => {
 
   it('reads a TIFF XMP packet (tag 700) with its EXIF', async () => {
     expect((await readPhotoMetadata(fixture('camera/camera.tiff'))).metadata.title).toBe('Fixture TIFF title');
+  });
+
+  it("reads a large TIFF's IFDs from its first MiB when they are there, and from the whole file when they are at its end", async () => {
+    const MiB = 1024 * 1024;
+    const tags = { Make: 'Far', Model: 'Deep Model', DateTimeOriginal: '2020:01:02 03:04:05' };
+    const first = await counting(tiffAt(8, 3 * MiB), readCameraTags);
+    expect(first.result).toMatchObject(tags);
+    expect(first.bytesRead).toBeLessThanOrEqual(MiB + 128 * 1024);
+    const last = await counting(tiffAt(3 * MiB - 100, 3 * MiB), readCameraTags);
+    expect(last.result).toMatchObject(tags);
+    expect(last.bytesRead).toBeGreaterThan(3 * MiB);
   });
 
   it('is built without GPS: the reader finds no GPS tag, not even the pointer to them', async () => {

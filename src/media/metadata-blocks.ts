@@ -5,8 +5,9 @@
  * whole file, and the EXIF block is handed to the tag reader as the TIFF it is (exif-tags.ts):
  *   - JPEG: the first APP1 segment `Exif\0\0` and the first APP1 `http://ns.adobe.com/xap/1.0/\0`, among the
  *     segments before the image data. A camera's are in its first tens of KB, read at once.
- *   - TIFF and the raws built on it (DNG, CR2, NEF, ARW, ORF, RW2): the file is the TIFF structure, and its IFDs
- *     may lie anywhere in it, so the whole file is the block, up to MAX_TIFF_BYTES; its XMP is its tag 700.
+ *   - TIFF and the raws built on it (DNG, CR2, NEF, ARW, ORF, RW2): the file is the TIFF structure and the block.
+ *     Its first MiB when IFD0 and the Exif IFD lie in it (cameras and raws put them first); otherwise the whole
+ *     file, up to MAX_TIFF_BYTES (a TIFF written image data first has them at its end). Its XMP is its tag 700.
  *   - WebP, PNG, HEIF/AVIF and JPEG XL: their chunks and boxes (xmp-packet.ts, loaded for those only).
  */
 // Nothing from the place remover's modules (location-*.ts) but types: they load with the upload path, and the
@@ -22,8 +23,12 @@ export interface MetadataBlocks {
 
 export const NO_BLOCKS: MetadataBlocks = Object.freeze({ exif: null, xmp: null }) as MetadataBlocks;
 
-/** A TIFF is read whole for its EXIF: one larger than this (a huge scan) goes up without it. */
-export const MAX_TIFF_BYTES = 256 * 1024 * 1024;
+/** A TIFF's first read: a camera's or a raw's IFDs, and the values they point to, are in it. */
+const TIFF_HEAD_BYTES = 1024 * 1024;
+/** How far before the end of that read an IFD must start for its values to be in it too. */
+const TIFF_VALUES_MARGIN = 64 * 1024;
+/** A TIFF whose IFDs are further in is read whole for its EXIF, up to this size; a larger one goes without. */
+export const MAX_TIFF_BYTES = 64 * 1024 * 1024;
 /** What a JPEG's first read takes: its metadata segments, for a camera's and a phone's JPEG alike. */
 const JPEG_HEAD_BYTES = 128 * 1024;
 /** Segments of a JPEG looked at before the image data: cameras write a dozen. */
@@ -97,8 +102,14 @@ async function jpegBlocks(read: ReadAt, size: number): Promise<MetadataBlocks> {
 }
 
 async function tiffBlocks(blob: Blob): Promise<MetadataBlocks> {
-  if (blob.size > MAX_TIFF_BYTES) return NO_BLOCKS;
-  const bytes = new Uint8Array(await blob.arrayBuffer());
+  const head = new Uint8Array(await blob.slice(0, Math.min(blob.size, TIFF_HEAD_BYTES)).arrayBuffer());
+  const bytes =
+    head.length === blob.size || ifdsWithin(head)
+      ? head
+      : blob.size <= MAX_TIFF_BYTES
+        ? new Uint8Array(await blob.arrayBuffer())
+        : null;
+  if (!bytes) return NO_BLOCKS;
   // ORF and RW2 are TIFF structures under a magic of their own: the reader is shown the standard one.
   if (ascii(bytes, 2, 2) !== '*\0' && ascii(bytes, 2, 2) !== '\0*') {
     const little = bytes[0] === 0x49;
@@ -108,4 +119,23 @@ async function tiffBlocks(blob: Blob): Promise<MetadataBlocks> {
   }
   // Its XMP is tag 700 of IFD0, read with the rest (exif-tags.ts).
   return { exif: bytes, xmp: null };
+}
+
+/**
+ * Whether IFD0 and the Exif IFD lie well within `head`, a TIFF's first bytes, as cameras and raw formats put
+ * them (their values follow them closely); a TIFF written image data first keeps them at its end.
+ */
+function ifdsWithin(head: Uint8Array): boolean {
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const little = head[0] === 0x49;
+  const limit = head.length - TIFF_VALUES_MARGIN;
+  const ifd0 = view.getUint32(4, little);
+  if (ifd0 + 2 > limit) return false;
+  const entries = view.getUint16(ifd0, little);
+  if (ifd0 + 2 + 12 * entries > limit) return false;
+  for (let i = 0; i < entries; i++) {
+    const e = ifd0 + 2 + 12 * i;
+    if (view.getUint16(e, little) === 0x8769) return view.getUint32(e + 8, little) < limit;
+  }
+  return true;
 }
