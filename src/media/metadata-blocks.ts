@@ -1,8 +1,8 @@
 /**
  * [Note: Where a photo keeps its EXIF and XMP]
  * Every format stores the same two blocks: EXIF, a TIFF structure (header, IFD0, the Exif IFD), and the XMP
- * packet, text. Only their containers differ, so each is found here by offset, read on its own and never the
- * whole file, and the EXIF block is handed to the tag reader as the TIFF it is (exif-tags.ts):
+ * packet, text. Only their containers differ, so each is found here by offset and read on its own (a TIFF is
+ * its own block), and the EXIF block is handed to the tag reader as the TIFF it is (exif-tags.ts):
  *   - JPEG: the first APP1 segment `Exif\0\0` and the first APP1 `http://ns.adobe.com/xap/1.0/\0`, among the
  *     segments before the image data. A camera's are in its first tens of KB, read at once.
  *   - TIFF and the raws built on it (DNG, CR2, NEF, ARW, ORF, RW2): the file is the TIFF structure and the block.
@@ -36,7 +36,7 @@ const MAX_SEGMENTS = 1000;
 const XMP_NAMESPACE = 'http://ns.adobe.com/xap/1.0/\0';
 
 /** TIFF, and the raws built on it with a magic of their own: Olympus ORF ("IIRO", "MMOR", "IIRS"), Panasonic RW2. */
-export const isTiffHead = (h: Uint8Array) => ['II*\0', 'MM\0*', 'IIRO', 'MMOR', 'IIRS', 'IIU\0'].includes(ascii(h, 0, 4));
+const isTiffHead = (h: Uint8Array) => ['II*\0', 'MM\0*', 'IIRO', 'MMOR', 'IIRS', 'IIU\0'].includes(ascii(h, 0, 4));
 
 /** The EXIF block and XMP packet of a photo; none when it has none, or its structure cannot be followed. */
 export async function readMetadataBlocks(blob: Blob): Promise<MetadataBlocks> {

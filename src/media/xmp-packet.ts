@@ -18,7 +18,6 @@ import { topLevel } from './location-boxes';
 import { heifMetadataItems } from './location-heif';
 import { ascii, blobReader, readExactly, type ReadAt } from './location-read';
 import { inflateCapped as inflateWithin } from '../lib/inflate-capped';
-import type { MetadataBlocks } from './metadata-blocks';
 
 /** The largest packet read, inflated or not (parseXmp refuses larger ones too). */
 export const MAX_XMP_BYTES = 2 * 1024 * 1024;
@@ -27,7 +26,7 @@ const MAX_CHUNKS = 10_000;
 const PNG_XMP = 'XML:com.adobe.xmp';
 
 /** The EXIF block (a TIFF structure) of a WebP, PNG, HEIF/AVIF or JPEG XL file, and its XMP packet as text. */
-export async function readContainerBlocks(blob: Blob): Promise<MetadataBlocks> {
+export async function readContainerBlocks(blob: Blob): Promise<{ exif: Uint8Array | null; xmp: string | null }> {
   const read = blobReader(blob);
   try {
     const head = await read(0, 12);
