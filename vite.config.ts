@@ -8,6 +8,10 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 import { shareTargetFallback } from './scripts/share-target-fallback.mjs';
+import { exifReaderBuild } from './scripts/vite-exifreader.mjs';
+
+/** ExifReader's build configuration lives in package.json ([Note: The EXIF reader's build]). */
+const PACKAGE_JSON = fileURLToPath(new URL('./package.json', import.meta.url));
 
 type PolicyModule = typeof import('./src/lib/content-security-policy');
 // Loaded through Vite's module runner (as scripts/csp.mjs does), so the app's TypeScript builds the policy.
@@ -93,6 +97,7 @@ function previewHeaders(): Plugin {
 
 export default defineConfig({
   plugins: [
+    exifReaderBuild(PACKAGE_JSON),
     react(),
     contentSecurityPolicyMeta(),
     previewHeaders(),
@@ -118,9 +123,10 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es', rolldownOptions: { output: { chunkFileNames: decoderChunkName, assetFileNames: decoderAssetName } } },
+  // Plugins of the app's bundle do not reach a worker's: the media worker reads EXIF too.
+  worker: { format: 'es', plugins: () => [exifReaderBuild(PACKAGE_JSON)], rolldownOptions: { output: { chunkFileNames: decoderChunkName, assetFileNames: decoderAssetName } } },
   // Pre-bundled up front, so the browser test runner never re-optimises (and reloads) in the middle of a run.
-  optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini', 'clsx', '@radix-ui/react-dialog', '@radix-ui/react-dropdown-menu', '@radix-ui/react-popover', '@radix-ui/react-switch', '@radix-ui/react-tabs', '@radix-ui/react-toast', 'react-day-picker', 'qrcode.react', 'axe-core', 'libheif-js/libheif-wasm/libheif.js', '@jsquash/jxl/decode', 'geotiff', 'hash-wasm', 'pako'] },
+  optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini', 'clsx', '@radix-ui/react-dialog', '@radix-ui/react-dropdown-menu', '@radix-ui/react-popover', '@radix-ui/react-switch', '@radix-ui/react-tabs', '@radix-ui/react-toast', 'react-day-picker', 'qrcode.react', 'axe-core', 'libheif-js/libheif-wasm/libheif.js', '@jsquash/jxl/decode', 'geotiff', 'hash-wasm', 'pako'], exclude: ['exifreader'] },
   build: {
     target: 'es2022',
     sourcemap: true,
@@ -139,6 +145,8 @@ export default defineConfig({
   server: { port: 5173 },
   preview: { port: 4173 },
   test: {
+    // ExifReader goes through Vite in tests too, so they read EXIF with the build the app ships.
+    server: { deps: { inline: ['exifreader'] } },
     projects: [
       {
         extends: true,

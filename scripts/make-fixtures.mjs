@@ -2,8 +2,9 @@
 //
 //   node scripts/make-fixtures.mjs            # everything except the video
 //   node scripts/make-fixtures.mjs --video    # also re-record clip-320x240.webm in headless Chromium
+//   node scripts/make-fixtures.mjs camera/camera.heic …   # only those
 //
-// Images come from sharp. The video is recorded by Chromium itself (canvas.captureStream + MediaRecorder,
+// Images come from sharp (the camera fixtures' HEIC from libheif's heif-enc, their tags from ExifTool). The video is recorded by Chromium itself (canvas.captureStream + MediaRecorder,
 // driven by playwright-core), because no video encoder is available to Node on this machine. The script
 // checks what it wrote (orientation, EXIF, GPS, XMP) so a fixture cannot silently lose what the tests rely on.
 import { spawnSync } from 'node:child_process';
@@ -289,7 +290,119 @@ async function jpegXl(jpegName) {
   }
 }
 
-await mkdir(out, { recursive: true });
+/**
+ * The camera fixtures (tests/fixtures/camera/): the same photograph as PNG, WebP, TIFF and HEIC, each with its
+ * own camera, lens, exposure, capture time and offset written by ExifTool, the Eiffel Tower's position (which
+ * the metadata reader must never read), and, in the TIFF, an XMP title (its tag 700).
+ */
+const CAMERA_FORMATS = {
+  'camera.png': { Make: 'Shoebox Optics', Model: 'Fixture PNG', LensModel: 'Fixture 24mm F1.4', DateTimeOriginal: '2022:01:02 03:04:05', OffsetTimeOriginal: '-03:30', ExposureTime: '1/60', FNumber: '1.4', ISO: '800', FocalLength: '24', Orientation: 3 },
+  'camera.webp': { Make: 'Shoebox Optics', Model: 'Fixture WebP', LensModel: 'Fixture 50mm F1.8', DateTimeOriginal: '2021:12:31 23:59:59', OffsetTimeOriginal: '+09:00', ExposureTime: '1/1000', FNumber: '1.8', ISO: '100', FocalLength: '50', Orientation: 8 },
+  'camera.tiff': { Make: 'Shoebox Optics', Model: 'Fixture TIFF', LensModel: 'Fixture 90mm F4', DateTimeOriginal: '2020:06:15 12:00:00', OffsetTimeOriginal: '+05:45', ExposureTime: '2', FNumber: '4', ISO: '64', FocalLength: '90', Orientation: 6 },
+  'camera.heic': { Make: 'Apple', Model: 'iPhone 15 Pro', LensModel: 'iPhone 15 Pro back triple camera 6.765mm f/1.78', DateTimeOriginal: '2024:09:20 08:15:30', SubSecTimeOriginal: '123', OffsetTimeOriginal: '-07:00', ExposureTime: '1/120', FNumber: '1.78', ISO: '50', FocalLength: '6.765', Orientation: 6 },
+};
+
+/** ExifTool's arguments for `tags` and the Eiffel Tower's position. */
+function exiftoolArgs(tags) {
+  const args = ['-q', '-overwrite_original', '-n'];
+  for (const [name, value] of Object.entries(tags)) args.push(`-EXIF:${name}=${value}`);
+  args.push('-EXIF:GPSLatitude=48.858222', '-EXIF:GPSLatitudeRef=N', '-EXIF:GPSLongitude=2.2945', '-EXIF:GPSLongitudeRef=E');
+  return args;
+}
+
+/**
+ * The `ftyp` an iPhone on iOS 18 writes on an adaptive-HDR photo: 52 bytes, nine compatible brands among them
+ * `tmap`. exifr 7.1.3 takes any `ftyp` over 50 bytes for something other than HEIF and reads nothing.
+ */
+const IOS18_BRANDS = ['mif1', 'MiHE', 'MiPr', 'miaf', 'MiHB', 'heic', 'tmap', 'hevc', 'unif'];
+
+/** `heic` with its `ftyp` replaced by iOS 18's, the `iloc` file offsets moved by as much as the box grew. */
+function withIos18Ftyp(heic) {
+  const ftypSize = heic.readUInt32BE(0);
+  const ftyp = Buffer.alloc(16 + 4 * IOS18_BRANDS.length);
+  ftyp.writeUInt32BE(ftyp.length, 0);
+  ftyp.write('ftypheic', 4, 'latin1');
+  IOS18_BRANDS.forEach((b, i) => ftyp.write(b, 16 + 4 * i, 'latin1'));
+  const shift = ftyp.length - ftypSize;
+  const rest = Buffer.from(heic.subarray(ftypSize));
+  const iloc = rest.indexOf('iloc') - 4;
+  if (iloc < 0) throw new Error('camera.heic: no iloc');
+  let at = iloc + 8;
+  const version = rest[at];
+  at += 4;
+  const offsetSize = rest[at] >> 4, lengthSize = rest[at] & 15, baseSize = rest[at + 1] >> 4, indexSize = version ? rest[at + 1] & 15 : 0;
+  at += 2;
+  const readN = (n, o) => (n === 0 ? 0 : n === 4 ? rest.readUInt32BE(o) : Number(rest.readBigUInt64BE(o)));
+  const writeN = (n, o, v) => (n === 4 ? rest.writeUInt32BE(v, o) : rest.writeBigUInt64BE(BigInt(v), o));
+  const items = version < 2 ? rest.readUInt16BE(at) : rest.readUInt32BE(at);
+  at += version < 2 ? 2 : 4;
+  for (let i = 0; i < items; i++) {
+    at += version < 2 ? 2 : 4;
+    const method = version ? rest.readUInt16BE(at) & 15 : 0;
+    if (version) at += 2;
+    at += 2; // data reference index
+    const baseAt = at;
+    at += baseSize;
+    const extents = rest.readUInt16BE(at);
+    at += 2;
+    if (method === 0 && baseSize) writeN(baseSize, baseAt, readN(baseSize, baseAt) + shift);
+    for (let e = 0; e < extents; e++) {
+      at += indexSize;
+      if (method === 0 && !baseSize) writeN(offsetSize, at, readN(offsetSize, at) + shift);
+      at += offsetSize + lengthSize;
+    }
+  }
+  return Buffer.concat([ftyp, rest]);
+}
+
+/** A camera fixture: the visual picture in `name`'s format, tagged by ExifTool, checked by ExifTool and exifr. */
+async function cameraFixture(name) {
+  ensureDebianTool('exiftool', ['-ver'], 'libimage-exiftool-perl');
+  const tags = CAMERA_FORMATS[name];
+  const dir = await mkdtemp(join(tmpdir(), 'shoebox-camera-'));
+  try {
+    const file = join(dir, name);
+    const picture = sharp(await visualPicture(96, 64));
+    if (name.endsWith('.png')) await picture.png().toFile(file);
+    else if (name.endsWith('.webp')) await picture.webp({ quality: 70 }).toFile(file);
+    else if (name.endsWith('.tiff')) await picture.tiff({ compression: 'lzw' }).toFile(file);
+    else {
+      ensureDebianTool('heif-enc', ['--version'], 'libheif-examples');
+      await picture.png().toFile(join(dir, 'in.png'));
+      const r = spawnSync('heif-enc', ['-q', '60', '-o', file, join(dir, 'in.png')], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`heif-enc failed: ${r.stderr}`);
+    }
+    const args = exiftoolArgs(tags);
+    if (name.endsWith('.tiff')) args.push('-XMP-dc:Title=Fixture TIFF title');
+    const r = spawnSync('exiftool', [...args, file], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`exiftool failed on ${name}: ${r.stderr}`);
+    let bytes = await readFile(file);
+    if (name.endsWith('.heic')) {
+      bytes = withIos18Ftyp(bytes);
+      await writeFile(file, bytes);
+      // The point of this fixture: exifr no longer sees a HEIF file in it.
+      const read = await exifr.parse(bytes, { tiff: true, exif: true }).catch(() => undefined);
+      if (read?.Model) throw new Error('camera.heic: exifr reads it, so it is not the iOS 18 case');
+    }
+    // ExifTool still reads every tag, the position included, and libheif or libvips still decodes the picture.
+    const check = spawnSync('exiftool', ['-j', '-n', '-EXIF:all', file], { encoding: 'utf8' });
+    const [read] = JSON.parse(check.stdout);
+    if (read.Model !== tags.Model || read.GPSLatitude === undefined || read.OffsetTimeOriginal !== tags.OffsetTimeOriginal) {
+      throw new Error(`${name}: ExifTool does not read back what was written`);
+    }
+    if (name.endsWith('.heic')) {
+      const info = spawnSync('heif-info', [file], { encoding: 'utf8' });
+      if (info.status !== 0) throw new Error(`camera.heic: libheif cannot read it: ${info.stderr}`);
+    } else {
+      await sharp(bytes).raw().toBuffer();
+    }
+    return bytes;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await mkdir(join(out, 'camera'), { recursive: true });
 const files = {
   'orientation-1.jpg': () => orientedJpeg(1, 2400, 1600),
   'orientation-3.jpg': () => orientedJpeg(3, 800, 600),
@@ -305,10 +418,14 @@ const files = {
   'drawing.svg': () => Buffer.from(SVG, 'utf8'),
   'corrupt.jpg': corruptJpeg,
   'huge-header.png': hugeHeaderPng,
+  ...Object.fromEntries(Object.keys(CAMERA_FORMATS).map((name) => [`camera/${name}`, () => cameraFixture(name)])),
 };
 if (process.argv.includes('--video')) files['clip-320x240.webm'] = recordWebm;
 
+// Names given (`node scripts/make-fixtures.mjs camera/camera.heic`) make only those.
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 for (const [name, make] of Object.entries(files)) {
+  if (only.length > 0 && !only.includes(name)) continue;
   const bytes = await make();
   await writeFile(join(out, name), bytes);
   console.log(`${name.padEnd(22)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KiB`);

@@ -202,6 +202,23 @@ describe('processMedia: HEIF, which only Safari decodes itself', () => {
     expect(metadataParts(await bytesOf(media.preview!))).toEqual([]);
   });
 
+  it("reads the capture time with its offset, camera and lens of an iOS 18 HEIC, a WebP, a PNG and a TIFF in the worker, and no place", async () => {
+    const expected = {
+      'camera/camera.heic': { takenAt: '2024-09-20T15:15:30.123Z', cameraModel: 'iPhone 15 Pro', fNumber: 1.78, iso: 50 },
+      'camera/camera.webp': { takenAt: '2021-12-31T14:59:59.000Z', cameraModel: 'Fixture WebP', fNumber: 1.8, iso: 100 },
+      'camera/camera.png': { takenAt: '2022-01-02T06:34:05.000Z', cameraModel: 'Fixture PNG', fNumber: 1.4, iso: 800 },
+      'camera/camera.tiff': { takenAt: '2020-06-15T06:15:00.000Z', cameraModel: 'Fixture TIFF', fNumber: 4, iso: 64 },
+    };
+    for (const [name, { takenAt, ...fields }] of Object.entries(expected)) {
+      const media = await run(name);
+      expect(media.kind, name).toBe('image');
+      expect(media.notice, name).toBeNull();
+      expect(media.takenAt, name).toBe(takenAt);
+      expect(media.metadata, name).toMatchObject(fields);
+      expect(JSON.stringify(media.metadata), name).not.toMatch(/48\.85|2\.29|latitude|longitude|GPS/i);
+    }
+  });
+
   it('keeps a cut HEIC as a file with the image/undecodable notice', async () => {
     const { bytes } = await heic();
     const cut = new Blob([bytes.slice(0, Math.floor(bytes.length / 3))]);

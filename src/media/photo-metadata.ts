@@ -1,65 +1,53 @@
-import exifr from 'exifr';
 import type { ItemMetadata } from '../domain/entities';
 import { exifDateToIso } from './exif-date';
+import { readExifTags, type ExifTags } from './exif-tags';
 import { boundItemMetadata } from '../lib/item-metadata';
+import { readMetadataBlocks } from './metadata-blocks';
 import { parseXmp } from './xmp-metadata';
 
 export interface PhotoMetadata {
-  /** ISO 8601, UTC. */
+  /**
+   * ISO 8601, UTC: the instant, from the capture time and its offset when the camera wrote one
+   * ([Note: A capture time's offset]).
+   */
   takenAt: string | null;
   metadata: ItemMetadata;
 }
 
 /**
- * Only the IFD0 and EXIF blocks and the raw XMP packet are read. GPS, maker notes, thumbnails and the rest are
- * never asked for: location data must not reach the item.
+ * [Note: A capture time's offset]
+ * EXIF's DateTimeOriginal is the camera's wall clock; OffsetTimeOriginal (EXIF 2.31, written by phones and
+ * recent cameras) says how far that clock was from UTC. With it, `takenAt` is the true instant; without it the
+ * wall clock is kept as if it were UTC (exif-date.ts). The offset itself is not stored: item metadata has no key
+ * for it, and the database bounds those keys (private.is_item_metadata), so keeping it would take a migration.
  */
-const EXIFR_OPTIONS = {
-  tiff: true,
-  exif: true,
-  gps: false,
-  interop: false,
-  ifd1: false,
-  makerNote: false,
-  userComment: false,
-  icc: false,
-  iptc: false,
-  jfif: false,
-  ihdr: false,
-  xmp: { parse: false },
-  // Raw strings: exifr would otherwise turn dates into Dates in the device's own time zone.
-  reviveValues: false,
-  translateValues: false,
-  mergeOutput: true,
-};
+
+/**
+ * The photo's EXIF tags and XMP packet, found by offset in its container (metadata-blocks.ts). Of EXIF only IFD0
+ * and the Exif IFD are read, and of them only the tags the item keeps: GPS, maker notes, thumbnails and the rest
+ * are never read, so location data cannot reach the item.
+ */
+export async function readCameraTags(input: Blob | Uint8Array): Promise<ExifTags> {
+  const blob = input instanceof Blob ? input : new Blob([input as Uint8Array<ArrayBuffer>]);
+  const { exif, xmp } = await readMetadataBlocks(blob);
+  const tags = exif ? readExifTags(exif) : {};
+  // A TIFF's packet is its tag 700 (read with the EXIF tags); every other format's is a block of its own.
+  if (xmp) tags.xmp = xmp;
+  return tags;
+}
 
 /** Camera metadata (EXIF) and the photographer's XMP fields; empty when there are none or they cannot be read. */
 export async function readPhotoMetadata(input: Blob | Uint8Array): Promise<PhotoMetadata> {
-  let tags: Record<string, unknown> | undefined;
+  let tags: ExifTags;
   try {
-    tags = (await exifr.parse(input as Blob, EXIFR_OPTIONS)) as Record<string, unknown> | undefined;
+    tags = await readCameraTags(input);
   } catch {
-    tags = undefined;
+    tags = {};
   }
-  tags ??= {};
-  if (typeof tags.xmp !== 'string') {
-    // WebP, HEIF/AVIF and compressed PNG packets ([Note: XMP packets exifr does not find] in xmp-packet.ts).
-    const blob = input instanceof Blob ? input : new Blob([input as Uint8Array<ArrayBuffer>]);
-    // Loaded only for such files; offline before it was ever fetched, the photo goes up without its XMP.
-    const packet = (await mayHoldOtherXmp(blob)) ? await import('./xmp-packet').then((m) => m.readXmpPacket(blob)).catch(() => null) : null;
-    if (packet) tags.xmp = packet;
-  }
-  return photoMetadataFromTags(tags);
+  return photoMetadataFromTags(tags as Record<string, unknown>);
 }
 
-/** A WebP, a PNG or an ISO base media file (HEIF, AVIF) by its first bytes: the reader is loaded for those only. */
-async function mayHoldOtherXmp(blob: Blob): Promise<boolean> {
-  const head = new Uint8Array(await blob.slice(0, 12).arrayBuffer());
-  const text = String.fromCharCode(...head);
-  return (text.startsWith('RIFF') && text.slice(8, 12) === 'WEBP') || text.slice(1, 4) === 'PNG' || text.slice(4, 8) === 'ftyp';
-}
-
-/** Maps exifr's output (IFD0 + EXIF tags and `xmp` as the raw packet) to the item's fields. */
+/** Maps the EXIF tags (ExifTags: ExifTool's names) and `xmp`, the raw packet, to the item's fields. */
 export function photoMetadataFromTags(tags: Record<string, unknown>): PhotoMetadata {
   const metadata: ItemMetadata = {};
   const setText = (key: 'cameraMake' | 'cameraModel' | 'lens', v: unknown) => {

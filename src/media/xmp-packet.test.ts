@@ -33,7 +33,7 @@ function pngWith(type: string, data: Uint8Array): Uint8Array {
 }
 const latin1 = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 
-describe('XMP packets exifr does not find', () => {
+describe('XMP packets in WebP, HEIF and PNG chunks', () => {
   it('reads the title, rating, keywords, creator and rights ExifTool wrote into a WebP and a HEIC', async () => {
     for (const name of ['coffee.webp', 'astronaut.heic']) {
       const path = join(dir, name);
