@@ -10,8 +10,8 @@ import { chromiumArgs, chromiumPath } from './scripts/chromium.mjs';
 import { shareTargetFallback } from './scripts/share-target-fallback.mjs';
 import { exifReaderBuild } from './scripts/vite-exifreader.mjs';
 
-/** ExifReader's build configuration lives in package.json ([Note: The EXIF reader's build]). */
-const PACKAGE_JSON = fileURLToPath(new URL('./package.json', import.meta.url));
+/** ExifReader's build configuration ([Note: The EXIF reader's build]). */
+const EXIFREADER_BUILD = fileURLToPath(new URL('./scripts/exifreader-build.json', import.meta.url));
 
 type PolicyModule = typeof import('./src/lib/content-security-policy');
 // Loaded through Vite's module runner (as scripts/csp.mjs does), so the app's TypeScript builds the policy.
@@ -97,7 +97,7 @@ function previewHeaders(): Plugin {
 
 export default defineConfig({
   plugins: [
-    exifReaderBuild(PACKAGE_JSON),
+    exifReaderBuild(EXIFREADER_BUILD),
     react(),
     contentSecurityPolicyMeta(),
     previewHeaders(),
@@ -124,7 +124,7 @@ export default defineConfig({
     }),
   ],
   // Plugins of the app's bundle do not reach a worker's: the media worker reads EXIF too.
-  worker: { format: 'es', plugins: () => [exifReaderBuild(PACKAGE_JSON)], rolldownOptions: { output: { chunkFileNames: decoderChunkName, assetFileNames: decoderAssetName } } },
+  worker: { format: 'es', plugins: () => [exifReaderBuild(EXIFREADER_BUILD)], rolldownOptions: { output: { chunkFileNames: decoderChunkName, assetFileNames: decoderAssetName } } },
   // Pre-bundled up front, so the browser test runner never re-optimises (and reloads) in the middle of a run.
   optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini', 'clsx', '@radix-ui/react-dialog', '@radix-ui/react-dropdown-menu', '@radix-ui/react-popover', '@radix-ui/react-switch', '@radix-ui/react-tabs', '@radix-ui/react-toast', 'react-day-picker', 'qrcode.react', 'axe-core', 'libheif-js/libheif-wasm/libheif.js', '@jsquash/jxl/decode', 'geotiff', 'hash-wasm', 'pako'], exclude: ['exifreader'] },
   build: {

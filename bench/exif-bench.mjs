@@ -239,14 +239,14 @@ async function tail(k) {
 }
 
 async function buildPage(outDir) {
-  const packageJson = join(root, 'package.json');
+  const exifreaderBuild = join(root, 'scripts', 'exifreader-build.json');
   await build({
     configFile: false,
     root: join(root, 'bench', 'exif-page'),
     base: './',
     logLevel: 'warn',
-    plugins: [exifReaderBuild(packageJson)],
-    worker: { format: 'es', plugins: () => [exifReaderBuild(packageJson)] },
+    plugins: [exifReaderBuild(exifreaderBuild)],
+    worker: { format: 'es', plugins: () => [exifReaderBuild(exifreaderBuild)] },
     build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
   });
 }

@@ -1,4 +1,4 @@
 import type { Plugin } from 'vite';
 
-export function exifReaderModules(packageJsonPath: string): Record<string, boolean | string[]>;
-export function exifReaderBuild(packageJsonPath: string): Plugin;
+export function exifReaderModules(configPath: string): Record<string, boolean | string[]>;
+export function exifReaderBuild(configPath: string): Plugin;

@@ -8,8 +8,10 @@ import { parseAst } from 'vite';
  * ExifReader reads every format and every tag group unless it is built for less. Its own way is a webpack build
  * into node_modules/exifreader/dist (`npx exifreader build`, which installs webpack and Babel on every install),
  * while Vite bundles its ES module source, which that build never touches. This plugin applies the same build
- * to that source, from the same configuration (the `exifreader` key of package.json, in ExifReader's own
- * format), in every bundle that reads EXIF (the app, the media worker, the tests):
+ * to that source, from a configuration in ExifReader's own format (scripts/exifreader-build.json: not the
+ * `exifreader` key of package.json, which would make ExifReader's install script try a webpack build of its own
+ * wherever dependencies' install scripts run, and fail the install), in every bundle that reads EXIF (the app, the
+ * media worker, the tests):
  *   - each `Constants.USE_<MODULE>` becomes `true` or `false`, as the webpack build's string replacement does, so
  *     the minifier drops every file format, tag group and decoder that is not wanted;
  *   - the EXIF tag dictionaries (IFD0, the Exif, GPS and Interoperability IFDs) keep only the tags listed, as its
@@ -26,15 +28,15 @@ const SOURCE_ENTRY = require.resolve('exifreader/src/exif-reader.js');
 const SOURCE = /[\\/]node_modules[\\/]exifreader[\\/]src[\\/]([\w-]+)\.js$/;
 const EXIF_TAG_FILES = new Set(['tag-names-0th-ifd', 'tag-names-exif-ifd', 'tag-names-gps-ifd', 'tag-names-interoperability-ifd']);
 
-/** ExifReader's module map (module → true, false or the tags kept) from package.json, as webpack.config.js makes it. */
-export function exifReaderModules(packageJsonPath) {
-  const { exifreader } = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
-  if (!exifreader?.include) throw new Error('package.json: `exifreader.include` is missing');
+/** ExifReader's module map (module → true, false or the tags kept) from its build configuration, as webpack.config.js makes it. */
+export function exifReaderModules(configPath) {
+  const exifreader = JSON.parse(readFileSync(configPath, 'utf8'));
+  if (!exifreader?.include) throw new Error(`${configPath}: \`include\` is missing`);
   const include = { ...exifreader.include };
   if (Array.isArray(include.exif)) {
     // The pointer to the Exif IFD, without which none of its tags is found (webpack.config.js adds it too).
     include.exif = [...include.exif, 'Exif IFD Pointer'];
-    if (include.exif.some((t) => /^gps/i.test(t))) throw new Error('package.json: the EXIF reader must not read GPS tags');
+    if (include.exif.some((t) => /^gps/i.test(t))) throw new Error(`${configPath}: the EXIF reader must not read GPS tags`);
   }
   return parseConfig({ include });
 }
@@ -64,8 +66,8 @@ function filterTagNames(code, keep) {
 }
 
 /** The Vite plugin: ExifReader's source built for `modules` (exifReaderModules). */
-export function exifReaderBuild(packageJsonPath) {
-  const modules = exifReaderModules(packageJsonPath);
+export function exifReaderBuild(configPath) {
+  const modules = exifReaderModules(configPath);
   const keepExif = Array.isArray(modules.exif) ? new Set(modules.exif.map((t) => t.toLowerCase())) : null;
   return {
     name: 'shoebox:exifreader-build',

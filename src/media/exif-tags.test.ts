@@ -10,7 +10,7 @@ import { photoMetadataFromTags, readCameraTags, readPhotoMetadata } from './phot
 
 const fixtures = new URL('../../tests/fixtures/', import.meta.url);
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(name, fixtures)));
-const LISTED = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exifreader: { include: { exif: string[] } } }).exifreader.include.exif;
+const LISTED = (JSON.parse(readFileSync(new URL('../../scripts/exifreader-build.json', import.meta.url), 'utf8')) as { include: { exif: string[] } }).include.exif;
 const NO_PLACE = /48\.85|2\.29|latitude|longitude|GPS/i;
 
 /** What each camera fixture holds (scripts/make-fixtures.mjs), field by field, as the item reads it. */
