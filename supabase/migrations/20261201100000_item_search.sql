@@ -334,7 +334,7 @@ language sql immutable parallel safe set search_path = '' as $$
 $$;
 
 -- An instant a search is bounded by: ISO 8601, within the dates a list can sort; null for none.
-create function private.search_instant(p_value text) returns timestamptz
+create function private.search_instant(p_value text, p_field text) returns timestamptz
 language plpgsql immutable set search_path = '' as $$
 declare
   v timestamptz;
@@ -350,7 +350,8 @@ begin
     end;
   end if;
   if v is null or not private.is_sortable_time(v) then
-    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'This is not a date.';
+    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'This is not a date.',
+      hint = pg_catalog.json_build_object('field', p_field)::text;
   end if;
   return v;
 end $$;
@@ -403,27 +404,28 @@ declare
   v_query tsquery;
 begin
   if (select auth.uid()) is null then
-    raise exception using errcode = 'P0001', message = 'auth/required', detail = 'Sign in to search.';
+    raise exception using errcode = 'P0001', message = 'album/not-found', detail = 'Sign in first.';
   end if;
   if p_text is not null and pg_catalog.char_length(p_text) > 200 then
-    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'A search is at most 200 characters.';
+    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'A search is at most 200 characters.', hint = '{"field":"text"}';
   end if;
   if p_min_rating is not null and p_min_rating not in (1, 2, 3, 4, 5) then
-    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'A rating is 1 to 5 stars.';
+    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'A rating is 1 to 5 stars.', hint = '{"field":"minRating"}';
   end if;
   if p_label is not null and p_label not in ('Red', 'Yellow', 'Green', 'Blue', 'Purple') then
-    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'Unknown colour label.';
+    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'Unknown colour label.', hint = '{"field":"label"}';
   end if;
   if p_kind is not null and p_kind not in ('image', 'video', 'file') then
-    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'Unknown kind.';
+    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'Unknown kind.', hint = '{"field":"kind"}';
   end if;
-  v_from := private.search_instant(p_from);
-  v_to := private.search_instant(p_to);
+  v_from := private.search_instant(p_from, 'from');
+  v_to := private.search_instant(p_to, 'to');
+  -- A page of up to 500, and one row more that tells whether another follows.
   if p_limit is null or p_limit < 1 or p_limit > 501 then
-    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'A page holds 1 to 500 items.';
+    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'A page holds 1 to 500 items.', hint = '{"field":"limit"}';
   end if;
   if (p_after_taken is null) <> (p_after_id is null) then
-    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'This list position is not valid.';
+    raise exception using errcode = 'P0001', message = 'validation/invalid', detail = 'This list position is not valid.', hint = '{"field":"cursor"}';
   end if;
   if p_album_id is not null and not exists (
        select 1 from public.album_members m join public.albums a on a.id = m.album_id
@@ -440,12 +442,12 @@ begin
 end $$;
 
 revoke all on function private.search_fold(text), private.search_words(text), private.item_search_words(text, jsonb),
-  private.item_search_doc(text, jsonb), private.search_query(text), private.search_instant(text),
+  private.item_search_doc(text, jsonb), private.search_query(text), private.search_instant(text, text),
   private.search_item_ids(tsquery, uuid, numeric, text, text, timestamptz, timestamptz, uuid, boolean, timestamptz, uuid, integer)
   from public, anon, authenticated;
 -- search_items runs as the caller: it needs these. The last checks the caller itself ([Note: Search runs as its definer]).
 grant execute on function private.search_fold(text), private.search_words(text), private.search_query(text),
-  private.search_instant(text), private.is_sortable_time(timestamptz),
+  private.search_instant(text, text), private.is_sortable_time(timestamptz),
   private.search_item_ids(tsquery, uuid, numeric, text, text, timestamptz, timestamptz, uuid, boolean, timestamptz, uuid, integer)
   to authenticated;
 revoke all on function public.search_items(text, uuid, numeric, text, text, text, text, uuid, boolean, timestamptz, uuid, integer)
