@@ -362,33 +362,52 @@ create index items_search_doc_idx on public.items using gin (private.item_search
 create index items_ready_taken_idx on public.items (sort_taken desc, id desc)
   where status = 'ready' and deleted_at is null;
 
+-- [Note: A search is planned with its values]
+-- A search is one statement with only the conditions asked for, planned with its values: a condition written
+-- `(p_query is null or doc @@ p_query)` keeps a plan made before the values are known (SQL functions before
+-- Postgres 18, generic plans) off every index. The values travel as parameters ($1 to $12), never in the text.
+
+-- The statement of a search (parameters in the order of private.search_item_ids), newest first by keyset.
+create function private.search_sql(p_query tsquery, p_album_id uuid, p_min_rating numeric, p_label text,
+                                   p_kind text, p_from timestamptz, p_to timestamptz, p_uploader_id uuid,
+                                   p_favorites_only boolean, p_after_taken timestamptz, p_after_id uuid,
+                                   p_limit integer)
+returns text
+language sql immutable set search_path = '' as $$
+  select 'select i.id, i.sort_taken from public.items i'
+    || ' where i.status = ''ready'' and i.deleted_at is null and i.album_id in (select private.my_album_ids())'
+    || case when p_query is not null then ' and private.item_search_doc(i.filename, i.metadata) @@ $1' else '' end
+    || case when p_album_id is not null then ' and i.album_id = $2' else '' end
+    || case when p_min_rating is not null then ' and (case when pg_catalog.jsonb_typeof(i.metadata -> ''rating'') = ''number'''
+                                               || ' then (i.metadata ->> ''rating'')::numeric end) >= $3' else '' end
+    || case when p_label is not null then ' and i.metadata ->> ''label'' = $4' else '' end
+    || case when p_kind is not null then ' and i.kind = $5' else '' end
+    || case when p_from is not null then ' and i.sort_taken >= $6' else '' end
+    || case when p_to is not null then ' and i.sort_taken < $7' else '' end
+    || case when p_uploader_id is not null then ' and i.uploader_id = $8' else '' end
+    || case when coalesce(p_favorites_only, false)
+            then ' and exists (select 1 from public.favorites f where f.item_id = i.id and f.user_id = (select auth.uid()))' else '' end
+    || case when p_after_taken is not null then ' and (i.sort_taken, i.id) < ($10, $11)' else '' end
+    || ' order by i.sort_taken desc, i.id desc limit $12'
+$$;
+
 -- The ids of the caller's search results, newest first, after the keyset position (p_after_taken, p_after_id).
--- Checked by public.search_items, which alone may call it.
+-- Runs as its definer ([Note: Search runs as its definer]): the caller's albums and ready items only.
 create function private.search_item_ids(p_query tsquery, p_album_id uuid, p_min_rating numeric, p_label text,
                                         p_kind text, p_from timestamptz, p_to timestamptz, p_uploader_id uuid,
                                         p_favorites_only boolean, p_after_taken timestamptz, p_after_id uuid,
                                         p_limit integer)
 returns table (id uuid, sort_taken timestamptz)
-language sql stable security definer set search_path = '' as $$
-  select i.id, i.sort_taken
-  from public.items i
-  where i.status = 'ready' and i.deleted_at is null
-    and i.album_id in (select private.my_album_ids())
-    and (p_album_id is null or i.album_id = p_album_id)
-    and (p_query is null or private.item_search_doc(i.filename, i.metadata) @@ p_query)
-    and (p_min_rating is null or (pg_catalog.jsonb_typeof(i.metadata -> 'rating') = 'number'
-                                  and (i.metadata ->> 'rating')::numeric >= p_min_rating))
-    and (p_label is null or i.metadata ->> 'label' = p_label)
-    and (p_kind is null or i.kind = p_kind)
-    and (p_from is null or i.sort_taken >= p_from)
-    and (p_to is null or i.sort_taken < p_to)
-    and (p_uploader_id is null or i.uploader_id = p_uploader_id)
-    and (not p_favorites_only or exists (select 1 from public.favorites f
-                                         where f.item_id = i.id and f.user_id = (select auth.uid())))
-    and (p_after_taken is null or (i.sort_taken, i.id) < (p_after_taken, p_after_id))
-  order by i.sort_taken desc, i.id desc
-  limit p_limit
-$$;
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if (select auth.uid()) is null or p_limit is null or p_limit < 1 or p_limit > 501 then
+    return;
+  end if;
+  return query execute private.search_sql(p_query, p_album_id, p_min_rating, p_label, p_kind, p_from, p_to,
+                                          p_uploader_id, p_favorites_only, p_after_taken, p_after_id, p_limit)
+    using p_query, p_album_id, p_min_rating, p_label, p_kind, p_from, p_to, p_uploader_id, p_favorites_only,
+          p_after_taken, p_after_id, p_limit;
+end $$;
 
 create function public.search_items(p_text text default null, p_album_id uuid default null,
                                     p_min_rating numeric default null, p_label text default null,
@@ -443,7 +462,8 @@ end $$;
 
 revoke all on function private.search_fold(text), private.search_words(text), private.item_search_words(text, jsonb),
   private.item_search_doc(text, jsonb), private.search_query(text), private.search_instant(text, text),
-  private.search_item_ids(tsquery, uuid, numeric, text, text, timestamptz, timestamptz, uuid, boolean, timestamptz, uuid, integer)
+  private.search_item_ids(tsquery, uuid, numeric, text, text, timestamptz, timestamptz, uuid, boolean, timestamptz, uuid, integer),
+  private.search_sql(tsquery, uuid, numeric, text, text, timestamptz, timestamptz, uuid, boolean, timestamptz, uuid, integer)
   from public, anon, authenticated;
 -- search_items runs as the caller: it needs these. The last checks the caller itself ([Note: Search runs as its definer]).
 grant execute on function private.search_fold(text), private.search_words(text), private.search_query(text),
