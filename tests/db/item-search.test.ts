@@ -177,3 +177,78 @@ describe('what search_items refuses itself', () => {
     expect(await search(owner, { p_min_rating: 5, p_limit: 501, p_text: 'x'.repeat(200), p_from: '0001-01-01T00:00:00Z', p_to: '9999-12-31' })).toEqual([]);
   });
 });
+
+describe('100,000 items', () => {
+  let big: Actor;
+  let bigAlbum: string;
+  const KEYWORD = (n: number) => `kw${String(n).padStart(2, '0')}x`;
+
+  beforeAll(async () => {
+    big = await db.createUser('Bea');
+    const albums = await db.query<{ id: string }>(
+      `with a as (insert into public.albums (owner_id, title) select $1, 'Trip ' || g from generate_series(1, 20) g returning id)
+       insert into public.album_members (album_id, user_id, role) select id, $1, 'owner' from a returning album_id as id`,
+      [big.id],
+    );
+    bigAlbum = albums[0]!.id;
+    // One INSERT, so the statement triggers run once. Each item has one of 100 keywords (1 % each).
+    await db.query(
+      `insert into public.items (id, album_id, uploader_id, kind, status, filename, mime, bytes, original_key, thumb_key, taken_at, metadata)
+       select s.id, s.album, $2::uuid, 'image', 'ready', 'IMG_' || s.g || '.JPG', 'image/jpeg', 1000,
+              'albums/' || s.album || '/' || s.id || '/original', 'albums/' || s.album || '/' || s.id || '/thumb.webp',
+              timestamptz '2015-01-01' + (s.g * interval '37 minutes'),
+              jsonb_build_object('keywords', jsonb_build_array('kw' || lpad((s.g % 100)::text, 2, '0') || 'x', 'Holiday'),
+                                 'rating', s.g % 6, 'cameraMake', 'FUJIFILM', 'cameraModel', 'X100V')
+       from (select gen_random_uuid() id, g, ($1::uuid[])[1 + g % 20] album from generate_series(1, 100000) g) s`,
+      [albums.map((a) => a.id), big.id],
+    );
+    await db.exec('analyze');
+  }, 600_000);
+
+  /** The plan of the statement search_items runs for these arguments, as its definer runs it. */
+  async function plan(args: { query?: string; album?: string; rating?: number }): Promise<string> {
+    const [row] = await db.query<{ sql: string; q: string | null }>(
+      `select private.search_sql(private.search_query($1), $2, $3, null, null, null, null, null, false, null, null, 101) as sql,
+              private.search_query($1)::text as q`,
+      [args.query ?? null, args.album ?? null, args.rating ?? null],
+    );
+    await db.query(`select set_config('request.jwt.claims', $1, false)`, [JSON.stringify({ sub: big.id, role: 'authenticated' })]);
+    try {
+      await db.exec(
+        `prepare search_plan(tsquery, uuid, numeric, text, text, timestamptz, timestamptz, uuid, boolean, timestamptz, uuid, integer) as ${row!.sql}`,
+      );
+      // EXPLAIN EXECUTE takes no parameters of its own: the values are written in, quoted.
+      const [call] = await db.query<{ sql: string }>(
+        `select format('explain execute search_plan(%L::tsquery, %L::uuid, %L::numeric, null, null, null, null, null, false, null, null, 101)', $1::text, $2::text, $3::text) as sql`,
+        [row!.q, args.album ?? null, args.rating ?? null],
+      );
+      const lines = await db.query<{ 'QUERY PLAN': string }>(call!.sql);
+      return lines.map((l) => l['QUERY PLAN']).join('\n');
+    } finally {
+      await db.exec('deallocate search_plan');
+      await db.query(`select set_config('request.jwt.claims', '', false)`);
+    }
+  }
+
+  test('a word found in 1 % of them reads the words index, across albums and within one', async () => {
+    expect(await plan({ query: KEYWORD(42) })).toMatch(/Bitmap Index Scan on items_search_doc_idx/);
+    expect(await plan({ query: `${KEYWORD(42)} holiday`, album: bigAlbum })).toMatch(/Bitmap Index Scan on items_search_doc_idx/);
+  });
+
+  test('a filter without words reads the newest first and stops at the page', async () => {
+    expect(await plan({ rating: 4 })).toMatch(/Index (Only )?Scan using items_ready_taken_idx/);
+    expect(await plan({ album: bigAlbum })).toMatch(/Index (Only )?Scan using items_album_taken_idx/);
+  });
+
+  test('the answers are right, and come quickly', async () => {
+    const started = performance.now();
+    const found = await search(big, { p_text: KEYWORD(42), p_limit: 501 });
+    const ms = performance.now() - started;
+    expect(found).toHaveLength(501);
+    const all = await db.query<{ n: number }>(`select count(*)::int as n from public.items where metadata -> 'keywords' ? $1`, [KEYWORD(42)]);
+    expect(all[0]!.n).toBe(1000);
+    expect(await search(big, { p_text: `img_42421.jpg` })).toHaveLength(1);
+    expect(await search(big, { p_text: `img_42421`, p_album_id: bigAlbum })).toHaveLength(0);
+    console.log(`search of 100,000 items for a word in 1 %: ${ms.toFixed(0)} ms`);
+  });
+});
