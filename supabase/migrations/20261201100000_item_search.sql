@@ -351,9 +351,6 @@ end $$;
 
 create index items_search_doc_idx on public.items using gin (private.item_search_doc(filename, metadata))
   where status = 'ready' and deleted_at is null;
--- Searches with filters only, across albums: newest first over every album, the caller's ones kept.
-create index items_ready_taken_idx on public.items (sort_taken desc, id desc)
-  where status = 'ready' and deleted_at is null;
 
 -- [Note: A search is planned with its values]
 -- A search is one statement with only the conditions asked for, planned with its values: a condition written
@@ -361,14 +358,22 @@ create index items_ready_taken_idx on public.items (sort_taken desc, id desc)
 -- Postgres 18, generic plans) off every index. The values travel as parameters ($1 to $12), never in the text.
 
 -- The statement of a search (parameters in the order of private.search_item_ids), newest first by keyset.
+-- Words read the words index. Filters alone across albums read each album's newest first (items_album_taken_idx)
+-- and keep the newest of all: an index over every album's items would also be taken for an album's own page.
 create function private.search_sql(p_query tsquery, p_album_id uuid, p_min_rating numeric, p_label text,
                                    p_kind text, p_from timestamptz, p_to timestamptz, p_uploader_id uuid,
                                    p_favorites_only boolean, p_after_taken timestamptz, p_after_id uuid,
                                    p_limit integer)
 returns text
 language sql immutable set search_path = '' as $$
-  select 'select i.id, i.sort_taken from public.items i'
-    || ' where i.status = ''ready'' and i.deleted_at is null and i.album_id in (select private.my_album_ids())'
+  select case when p_query is null and p_album_id is null
+    then 'select k.id, k.sort_taken from private.my_album_ids() a(album_id) cross join lateral ('
+         || 'select i.id, i.sort_taken from public.items i where i.album_id = a.album_id'
+         || c.conds || ' order by i.sort_taken desc, i.id desc limit $12) k order by k.sort_taken desc, k.id desc limit $12'
+    else 'select i.id, i.sort_taken from public.items i where i.album_id in (select private.my_album_ids())'
+         || c.conds || ' order by i.sort_taken desc, i.id desc limit $12'
+  end
+  from (select ' and i.status = ''ready'' and i.deleted_at is null'
     || case when p_query is not null then ' and private.item_search_doc(i.filename, i.metadata) @@ $1' else '' end
     || case when p_album_id is not null then ' and i.album_id = $2' else '' end
     || case when p_min_rating is not null then ' and (case when pg_catalog.jsonb_typeof(i.metadata -> ''rating'') = ''number'''
@@ -380,8 +385,7 @@ language sql immutable set search_path = '' as $$
     || case when p_uploader_id is not null then ' and i.uploader_id = $8' else '' end
     || case when coalesce(p_favorites_only, false)
             then ' and exists (select 1 from public.favorites f where f.item_id = i.id and f.user_id = (select auth.uid()))' else '' end
-    || case when p_after_taken is not null then ' and (i.sort_taken, i.id) < ($10, $11)' else '' end
-    || ' order by i.sort_taken desc, i.id desc limit $12'
+    || case when p_after_taken is not null then ' and (i.sort_taken, i.id) < ($10, $11)' else '' end as conds) c
 $$;
 
 -- The ids of the caller's search results, newest first, after the keyset position (p_after_taken, p_after_id).

@@ -65,6 +65,38 @@ describe('the words the database cuts', () => {
     }
   });
 
+  test('every character of the first two planes folds and joins or parts words as in the app', async () => {
+    // Each character between two letters: whether it is a letter or digit, a mark, a separator, and what it folds to.
+    const points: number[] = [];
+    for (let c = 0x80; c < 0x20000; c++) if (c < 0xd800 || c > 0xdfff) points.push(c);
+    const differ: string[] = [];
+    const newer: number[] = [];
+    for (let i = 0; i < points.length; i += 250) {
+      const text = points.slice(i, i + 250).map((c) => `q${String.fromCodePoint(c)}z`).join(' ');
+      const [row] = await db.query<{ words: string[] }>(`select private.item_search_words($1, '{}') as words`, [text]);
+      const app = itemWords({ filename: text, metadata: {} });
+      if (JSON.stringify(row!.words) !== JSON.stringify(app)) {
+        // Which ones: each on its own.
+        const chunk = points.slice(i, i + 250).map((c) => `q${String.fromCodePoint(c)}z`);
+        const each = await db.query<{ words: string[] }>(
+          `select private.item_search_words(u.x, '{}') as words from unnest($1::text[]) with ordinality u(x, n) order by u.n`,
+          [chunk],
+        );
+        // A character newer than the database's Unicode tables (Postgres 18 has Unicode 16, Node 24 Unicode 17)
+        // decomposes in the app only: that one the database learns with its next version, not here.
+        const nfkd = await db.query<{ d: string }>(`select normalize(u.x, nfkd) as d from unnest($1::text[]) with ordinality u(x, n) order by u.n`, [chunk]);
+        chunk.forEach((one, k) => {
+          const want = itemWords({ filename: one, metadata: {} });
+          if (JSON.stringify(each[k]!.words) === JSON.stringify(want)) return;
+          if (nfkd[k]!.d !== one.normalize('NFKD')) newer.push(one.codePointAt(1)!);
+          else differ.push(`U+${one.codePointAt(1)!.toString(16)}: ${JSON.stringify(each[k]!.words)} ≠ ${JSON.stringify(want)}`);
+        });
+      }
+    }
+    expect(differ).toEqual([]);
+    expect(newer.length).toBeLessThan(20);
+  });
+
   test('a query’s words are the app’s own', async () => {
     for (const text of ['img 12', 'LUIS ete', 'Straße', 'a b c d e f g h i j k', ' ,. ', 'ΟΔΟΣ', '東京', 'CAFÉ cafe']) {
       const [row] = await db.query<{ words: string[] }>(`select (private.search_words($1))[1:8] as words`, [text]);
@@ -236,7 +268,7 @@ describe('100,000 items', () => {
   });
 
   test('a filter without words reads the newest first and stops at the page', async () => {
-    expect(await plan({ rating: 4 })).toMatch(/Index (Only )?Scan using items_ready_taken_idx/);
+    expect(await plan({ rating: 4 })).toMatch(/Index (Only )?Scan using items_album_taken_idx/);
     expect(await plan({ album: bigAlbum })).toMatch(/Index (Only )?Scan using items_album_taken_idx/);
   });
 
