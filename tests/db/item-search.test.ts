@@ -82,8 +82,8 @@ describe('the words the database cuts', () => {
           `select private.item_search_words(u.x, '{}') as words from unnest($1::text[]) with ordinality u(x, n) order by u.n`,
           [chunk],
         );
-        // A character newer than the database's Unicode tables (Postgres 18 has Unicode 16, Node 24 Unicode 17)
-        // decomposes in the app only: that one the database learns with its next version, not here.
+        // A character newer than the database's Unicode tables (Postgres 18 has Unicode 16, Node Unicode 17)
+        // decomposes in the app only: the database learns it with its next version. Anything else is a mistake.
         const nfkd = await db.query<{ d: string }>(`select normalize(u.x, nfkd) as d from unnest($1::text[]) with ordinality u(x, n) order by u.n`, [chunk]);
         chunk.forEach((one, k) => {
           const want = itemWords({ filename: one, metadata: {} });
@@ -94,7 +94,8 @@ describe('the words the database cuts', () => {
       }
     }
     expect(differ).toEqual([]);
-    expect(newer.length).toBeLessThan(20);
+    // About 1 on Postgres 18 (Unicode 16), about 100 on Postgres 15 (Unicode 14): the new letters of those versions.
+    expect(newer.length).toBeLessThan(500);
   });
 
   test('a query’s words are the app’s own', async () => {
