@@ -17,6 +17,7 @@ import { SupabaseItemWrites } from './supabase-item-writes';
 import { SupabaseItems } from './supabase-items';
 import { SupabaseMembers } from './supabase-members';
 import { SupabaseRealtime } from './supabase-realtime';
+import { SupabaseSearch } from './supabase-search';
 import { SupabaseShareLinks } from './supabase-share-links';
 import { SupabaseSocial } from './supabase-social';
 
@@ -78,6 +79,7 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): SupabaseBa
     social: new SupabaseSocial(calls),
     shareLinks: new SupabaseShareLinks(calls, functions),
     devices: new SupabaseDevices(calls),
+    search: new SupabaseSearch(calls),
     realtime: new SupabaseRealtime(client, auth),
     functions,
     files: createSupabaseFiles(client, config.url, config.anonKey, functions, config.storage),
