@@ -2,11 +2,12 @@
  * [Note: Search words]
  * An item is found by words. Its filename, title, description, keywords, camera make, camera model and lens
  * (in that order) are cut into words: runs of letters and digits, lower-cased and folded to unaccented letters
- * (É → e, ß → ss, Æ → ae, Ł → l, as Postgres' `unaccent` folds them), each cut to SEARCH_WORD_MAX_CHARS, the
+ * (É → e, ß → ss, Æ → ae, Ł → l), each cut to SEARCH_WORD_MAX_CHARS, the
  * first ITEM_WORDS_MAX distinct ones kept. A search's text is cut the same way (its first SEARCH_WORDS_MAX
  * words), and each of its words must begin a word of the item: "port" finds Porto, "img 12" finds
- * IMG_1234.JPG, "ete" finds Été. The database makes the same words in SQL (`private.search_words`), and the
- * search contract (src/testing/contract/search-contract.ts) holds both backends to the same answers.
+ * IMG_1234.JPG, "ete" finds Été. The database makes the same words in SQL, whatever its locale ([Note: Search
+ * words in SQL] in supabase/migrations/20261201100000_item_search.sql), and the search contract
+ * (src/testing/contract/search-contract.ts) holds both backends to the same answers.
  */
 import type { ItemMetadata } from '../domain/entities';
 import { SEARCH_WORDS_MAX } from '../domain/queries';
@@ -14,7 +15,7 @@ import { SEARCH_WORDS_MAX } from '../domain/queries';
 export const SEARCH_WORD_MAX_CHARS = 64;
 export const ITEM_WORDS_MAX = 512;
 
-/** Letters NFKD leaves whole that `unaccent` still folds. */
+/** Letters NFKD leaves whole that are still folded, as a reader would expect (Straße → strasse). */
 const FOLD: Record<string, string> = { æ: 'ae', œ: 'oe', ø: 'o', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't' };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLD).join('')}]`, 'gu');
 
