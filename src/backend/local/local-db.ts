@@ -13,12 +13,20 @@
  * Per-month counts live in `counts`, one row per (album, list, sort, month, kind), kept in step with the
  * item rows inside the same transaction (see local-item-ledger.ts), so the month rail of a 100,000-item
  * album is a read of a few hundred small rows.
+ * Version 3 adds `w`: the item's search words ([Note: Search words] in lib/search-words.ts), present, like
+ * `lb`, only while the item is listed in its album (ready, not in the trash), and the multiEntry index
+ * `words` on it. A search takes the items whose words begin with its rarest word as one prefix range of
+ * that index ([Note: Local search] in local-search.ts); trashed, failed and unfinished items have no
+ * entries there. The upgrade from version 2 fills `w` on the rows already stored, so an existing album is
+ * searchable at once. `withListFields` (local-item-record.ts) derives all four fields, and every write of an
+ * item row goes through it, so the index cannot drift from the rows.
  */
-import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ItemSort } from '../../domain/queries';
 import type { Activity, Item, ItemKind, Profile } from '../../domain/entities';
+import { itemWords } from '../../lib/search-words';
 
-export const LOCAL_DB_VERSION = 2;
+export const LOCAL_DB_VERSION = 3;
 
 /** 'a': listed in the album; 't': listed in the trash. */
 export type ListBucket = 'a' | 't';
@@ -49,6 +57,8 @@ export interface ItemRecord extends Item {
   lb?: ListBucket;
   st: number;
   sa: number;
+  /** Search words, while `lb` is 'a' (version 3). */
+  w?: string[];
 }
 
 export interface CountRecord {
@@ -104,6 +114,8 @@ export interface LocalSchema extends DBSchema {
       taken: [string, ListBucket, ItemKind, number, string];
       added: [string, ListBucket, ItemKind, number, string];
       deleted: string;
+      /** Version 3: one entry per search word of a listed item. */
+      words: string;
     };
   };
   counts: { key: CountKey; value: CountRecord };
@@ -166,7 +178,7 @@ export class LocalDb {
   }
 }
 
-function upgradeLocalDb(db: IDBPDatabase<LocalSchema>, oldVersion: number): void {
+function upgradeLocalDb(db: IDBPDatabase<LocalSchema>, oldVersion: number, _newVersion: number | null, tx: IDBPTransaction<LocalSchema, StoreNames<LocalSchema>[], 'versionchange'>): void {
   if (oldVersion < 1) {
     const albums = db.createObjectStore('albums', { keyPath: 'id' });
     albums.createIndex('updated', ['updatedAt', 'id']);
@@ -191,6 +203,26 @@ function upgradeLocalDb(db: IDBPDatabase<LocalSchema>, oldVersion: number): void
     comments.createIndex('item', ['albumId', 'itemId', 'createdAt', 'id']);
     db.createObjectStore('favorites', { keyPath: ['albumId', 'itemId', 'userId'] });
   }
+  if (oldVersion < 3) {
+    const items = tx.objectStore('items');
+    items.createIndex('words', 'w', { multiEntry: true });
+    if (oldVersion >= 1) fillSearchWords(unwrap(items));
+  }
+}
+
+/**
+ * Gives every listed row of a version 2 database its search words, inside the upgrade's transaction (the
+ * database opens once it is done). One raw cursor: no promise per row in a walk over every item.
+ */
+function fillSearchWords(items: IDBObjectStore): void {
+  const request = items.openCursor();
+  request.onsuccess = () => {
+    const cursor = request.result;
+    if (!cursor) return;
+    const record = cursor.value as ItemRecord;
+    if (record.lb === 'a') cursor.update({ ...record, w: itemWords(record) });
+    cursor.continue();
+  };
 }
 
 /** The whole key range of records whose compound key starts with `prefix`. */
