@@ -13,13 +13,15 @@
  * Per-month counts live in `counts`, one row per (album, list, sort, month, kind), kept in step with the
  * item rows inside the same transaction (see local-item-ledger.ts), so the month rail of a 100,000-item
  * album is a read of a few hundred small rows.
- * Version 3 adds `w`: the item's search words ([Note: Search words] in lib/search-words.ts), present, like
- * `lb`, only while the item is listed in its album (ready, not in the trash), and the multiEntry index
- * `words` on it. A search takes the items whose words begin with its rarest word as one prefix range of
- * that index ([Note: Local search] in local-search.ts); trashed, failed and unfinished items have no
- * entries there. The upgrade from version 2 fills `w` on the rows already stored, so an existing album is
- * searchable at once. `withListFields` (local-item-record.ts) derives all four fields, and every write of an
- * item row goes through it, so the index cannot drift from the rows.
+ * Version 3 adds `w`: the item's search words ([Note: Search words] in lib/search-words.ts), each paired
+ * with the row's `st` as [word, st], present, like `lb`, only while the item is listed in its album (ready,
+ * not in the trash), and the multiEntry index `words` on it. The words' prefix ranges give a search its
+ * candidates, and because each entry carries the sort time, the entries of one word read backwards are that
+ * word's items newest first: a search for a common word reads its newest items only ([Note: Local search] in
+ * local-search.ts). Trashed, failed and unfinished items have no entries there. The upgrade from version 2
+ * fills `w` on the rows already stored, so an existing album is searchable at once. `withListFields`
+ * (local-item-record.ts) derives all four fields and every write of an item row goes through it, so the
+ * index cannot drift from the rows.
  */
 import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ItemSort } from '../../domain/queries';
@@ -57,8 +59,8 @@ export interface ItemRecord extends Item {
   lb?: ListBucket;
   st: number;
   sa: number;
-  /** Search words, while `lb` is 'a' (version 3). */
-  w?: string[];
+  /** Search words with the sort time, [word, st], while `lb` is 'a' (version 3). */
+  w?: [string, number][];
 }
 
 export interface CountRecord {
@@ -114,8 +116,8 @@ export interface LocalSchema extends DBSchema {
       taken: [string, ListBucket, ItemKind, number, string];
       added: [string, ListBucket, ItemKind, number, string];
       deleted: string;
-      /** Version 3: one entry per search word of a listed item. */
-      words: string;
+      /** Version 3: one entry per search word of a listed item, [word, st]. */
+      words: [string, number];
     };
   };
   counts: { key: CountKey; value: CountRecord };
@@ -220,9 +222,14 @@ function fillSearchWords(items: IDBObjectStore): void {
     const cursor = request.result;
     if (!cursor) return;
     const record = cursor.value as ItemRecord;
-    if (record.lb === 'a') cursor.update({ ...record, w: itemWords(record) });
+    if (record.lb === 'a') cursor.update({ ...record, w: searchEntries(record, record.st) });
     cursor.continue();
   };
+}
+
+/** The `words` index entries of a listed item: its search words, each with its sort time. */
+export function searchEntries(item: { filename: string; metadata: Item['metadata'] }, st: number): [string, number][] {
+  return itemWords(item).map((word) => [word, st]);
 }
 
 /** The whole key range of records whose compound key starts with `prefix`. */

@@ -20,20 +20,28 @@ import { compareDesc, ITEM_KINDS, toItem } from './local-item-record';
 /**
  * [Note: Local search]
  * A page of results is the newest `limit` listed items that pass every criterion, by (st, id) descending, and
- * no search reads every item for one page. Three ways to find them, chosen per page:
- *  - Hearts (`favoritesOnly`): the profile's hearts are few next to the items; read those items and test them.
- *  - Candidates: for text, count the `words` index entries of each query word's prefix range (a count is
- *    read from the index without the rows) and read the rows of the rarest word's range; test the rest on
- *    them, sort, page. Its cost is that word's count.
- *  - Walk: read the `taken` index newest first, one range per (album, kind) below the cursor and inside
- *    [from, to), merging the ranges and testing each row, until the page is full. Without text this is the
- *    only way. With text it is taken when the words are so common that a page is expected within fewer rows
- *    than the rarest word has (a word most items have: its candidates would be most of the database), and it
- *    gives up after reading as many rows as that word's count, falling back to the candidates: a search that
- *    walks in vain costs at most twice what the candidates alone would.
- * Filters with no index (rating, label, kind across the three kinds, uploader) are tested on the rows; a
- * filter that keeps few of many items without text (a label almost nothing has) walks far.
+ * no search reads every item for one page. Reading a row costs far more than counting index entries, so a
+ * search first counts the `words` entries of each query word's prefix range (no rows read) and works from the
+ * rarest word:
+ *  - Candidates: a word few items have (up to CANDIDATES_MAX entries): read all their rows in one request,
+ *    test the other words and the filters on them, sort, page.
+ *  - Word walk: a commoner word. Its prefix range holds a few distinct words (`beach`, `beaches`); each one's
+ *    entries, [word, st], read backwards are its items newest first. Merge those runs, testing each row, until
+ *    the page is full: the rows read are about the page size divided by how many of the word's items pass the
+ *    rest, whatever the word's count.
+ *  - Taken walk: read the `taken` index newest first, one range per (album, kind) below the cursor and inside
+ *    [from, to), merging them and testing each row, until the page is full. The way without text; with text,
+ *    for a search within one album smaller than the word's count (the word walk would pass over the other
+ *    albums' items), and for a prefix that begins too many distinct words to walk each (`d`). A walk with text
+ *    gives up after reading as many rows as the word has entries and reads the candidates instead, so a walk
+ *    in vain costs at most twice what the candidates alone would.
+ * Filters with no index (rating, label, kind across the three kinds, uploader) are tested on the rows; without
+ * text, one that keeps few of many items (a label almost nothing has) walks far. Hearts (`favoritesOnly`) are
+ * few next to the items: their rows are read and tested.
  */
+const CANDIDATES_MAX = 1000;
+/** The most distinct words of one prefix a word walk merges. */
+const WALK_WORDS_MAX = 24;
 
 interface Plan {
   words: string[];
@@ -134,7 +142,7 @@ function matches(r: ItemRecord, p: Plan): boolean {
   if (p.minRating !== null && !((r.metadata.rating ?? 0) >= p.minRating)) return false;
   if (p.label !== null && r.metadata.label !== p.label) return false;
   if (p.uploaderId !== null && r.uploaderId !== p.uploaderId) return false;
-  return p.words.length === 0 || wordsMatch(r.w ?? itemWords(r), p.words);
+  return p.words.length === 0 || wordsMatch(r.w ? r.w.map((e) => e[0]) : itemWords(r), p.words);
 }
 
 const byNewest = (a: ItemRecord, b: ItemRecord) => compareDesc(a.st, a.id, b.st, b.id);
@@ -147,13 +155,48 @@ function pageOf(results: ItemRecord[], limit: number): Page<Item> {
   return { rows: rows.map(toItem), nextCursor: sorted.length > limit && last ? encodeCursor(last) : null };
 }
 
-/** Every key beginning with `word` in the `words` index. */
+/** Every entry of the `words` index whose word begins with `word`. */
 function wordRange(word: string): IDBKeyRange {
-  return IDBKeyRange.bound(word, `${word}\uffff`);
+  return IDBKeyRange.bound([word], [`${word}\uffff`], false, true);
 }
 
-/** One (album, kind) range of the `taken` index, read newest first a chunk at a time. */
-class TakenRange {
+interface IndexRecords {
+  getAllRecords?: (options: { query?: IDBKeyRange | null; count?: number; direction?: IDBCursorDirection }) => IDBRequest<{ value: unknown }[]>;
+}
+
+/** Up to `count` rows of `range`, highest key first, in one request (a cursor where getAllRecords is missing). */
+function readBackwards(index: IDBIndex, range: IDBKeyRange, count: number): Promise<ItemRecord[]> {
+  return new Promise((resolve, reject) => {
+    const getAllRecords = (index as IDBIndex & IndexRecords).getAllRecords?.bind(index);
+    if (getAllRecords) {
+      const request = getAllRecords({ query: range, direction: 'prev', ...(Number.isFinite(count) ? { count } : {}) });
+      request.onsuccess = () => resolve(request.result.map((r) => r.value as ItemRecord));
+      request.onerror = () => reject(request.error);
+      return;
+    }
+    const rows: ItemRecord[] = [];
+    const request = index.openCursor(range, 'prev');
+    request.onsuccess = () => {
+      const cursor = request.result;
+      if (cursor) rows.push(cursor.value as ItemRecord);
+      if (!cursor || rows.length >= count) resolve(rows);
+      else cursor.continue();
+    };
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** Rows in the order of a page, read a chunk at a time. */
+interface Run {
+  head(): ItemRecord | undefined;
+  /** Takes the head; true when the chunk is used up and there is more to read. */
+  take(): boolean;
+  /** Reads the next chunk of up to `chunk` rows; returns how many were read. */
+  read(chunk: number): Promise<number>;
+}
+
+/** One (album, kind) range of the `taken` index, newest first. */
+class TakenRun implements Run {
   private rows: ItemRecord[] = [];
   private at = 0;
   private done = false;
@@ -168,7 +211,6 @@ class TakenRange {
     return this.rows[this.at];
   }
 
-  /** Takes the head; true when the chunk is used up and there is more to read. */
   take(): boolean {
     this.at++;
     return this.at >= this.rows.length && !this.done;
@@ -185,10 +227,76 @@ class TakenRange {
   }
 }
 
-/** The ranges of a walk, or none for a search whose bounds leave nothing. */
-function takenRanges(tx: AnyTx, p: Plan, albumIds: readonly string[]): TakenRange[] {
+/**
+ * One word's entries of the `words` index, newest first. Its keys, [word, st], repeat when items share a
+ * time, and rows of one time come in the order of their primary key: a chunk ends before the time it was cut
+ * in, the next one reads that time whole, and each chunk is put in (st, id) order.
+ */
+class WordRun implements Run {
+  private rows: ItemRecord[] = [];
+  private at = 0;
+  private done = false;
+  private upper: IDBValidKey[];
+  private upperOpen: boolean;
+
+  constructor(
+    private readonly index: IDBIndex,
+    private readonly word: string,
+    private readonly lower: IDBValidKey[],
+    p: Plan,
+  ) {
+    if (p.cursor && (p.to === null || p.cursor.time < p.to)) {
+      this.upper = [word, p.cursor.time];
+      this.upperOpen = false;
+    } else {
+      this.upper = p.to !== null ? [word, p.to] : [word, []];
+      this.upperOpen = true;
+    }
+  }
+
+  head(): ItemRecord | undefined {
+    return this.rows[this.at];
+  }
+
+  take(): boolean {
+    this.at++;
+    return this.at >= this.rows.length && !this.done;
+  }
+
+  async read(chunk: number): Promise<number> {
+    if (indexedDB.cmp(this.lower, this.upper) > 0) {
+      this.done = true;
+      this.rows = [];
+      return 0;
+    }
+    let rows = await readBackwards(this.index, IDBKeyRange.bound(this.lower, this.upper, false, this.upperOpen), chunk);
+    let read = rows.length;
+    if (rows.length < chunk) this.done = true;
+    else {
+      const cut = rows[rows.length - 1]!.st;
+      const before = rows.filter((r) => r.st !== cut);
+      if (before.length > 0) {
+        rows = before;
+        this.upper = [this.word, cut];
+        this.upperOpen = false;
+      } else {
+        // A whole chunk of one time: read that time whole.
+        rows = await readBackwards(this.index, IDBKeyRange.only([this.word, cut]), Infinity);
+        read += rows.length;
+        this.upper = [this.word, cut];
+        this.upperOpen = true;
+      }
+    }
+    this.rows = rows.sort(byNewest);
+    this.at = 0;
+    return read;
+  }
+}
+
+/** The `taken` ranges of a walk over these albums. */
+function takenRuns(tx: AnyTx, p: Plan, albumIds: readonly string[]): Run[] {
   const index = unwrap(tx).objectStore('items').index('taken');
-  const ranges: TakenRange[] = [];
+  const runs: Run[] = [];
   for (const albumId of albumIds) {
     for (const kind of p.kinds) {
       const lower: IDBValidKey[] = p.from !== null ? [albumId, 'a', kind, p.from] : [albumId, 'a', kind];
@@ -197,44 +305,76 @@ function takenRanges(tx: AnyTx, p: Plan, albumIds: readonly string[]): TakenRang
         const below: IDBValidKey[] = [albumId, 'a', kind, p.cursor.time, p.cursor.id];
         if (indexedDB.cmp(below, upper) < 0) upper = below;
       }
-      if (indexedDB.cmp(lower, upper) < 0) ranges.push(new TakenRange(index, lower, upper));
+      if (indexedDB.cmp(lower, upper) < 0) runs.push(new TakenRun(index, lower, upper));
     }
   }
-  return ranges;
+  return runs;
+}
+
+/** The distinct words of the `words` index that begin with `prefix`, or null when there are more than `max`. */
+function wordsBeginning(index: IDBIndex, prefix: string, max: number): Promise<string[] | null> {
+  return new Promise((resolve, reject) => {
+    const found: string[] = [];
+    const request = index.openKeyCursor(wordRange(prefix));
+    request.onsuccess = () => {
+      const cursor = request.result;
+      if (!cursor) return resolve(found);
+      const word = (cursor.key as [string, number])[0];
+      found.push(word);
+      if (found.length > max) return resolve(null);
+      // Past every entry of this word: an array sorts after every number.
+      cursor.continue([word, []]);
+    };
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** The runs of a word walk: one per distinct word beginning with `prefix`; null when there are too many. */
+async function wordRuns(tx: AnyTx, p: Plan, prefix: string): Promise<Run[] | null> {
+  const index = unwrap(tx).objectStore('items').index('words');
+  const words = await wordsBeginning(index, prefix, WALK_WORDS_MAX);
+  return words && words.map((word) => new WordRun(index, word, p.from !== null ? [word, p.from] : [word], p));
 }
 
 const MAX_CHUNK = 500;
 
 /**
- * The first `limit` + 1 results in the sort order, merging the ranges; null when more than `budget` rows were
- * read before the page was full.
+ * The first `limit` + 1 results in the sort order, merging the runs; null when more than `budget` rows were
+ * read before the page was full. A row found in two runs (two words of one prefix) counts once.
  */
-async function walk(tx: AnyTx, p: Plan, albumIds: readonly string[], budget: number, signal?: AbortSignal): Promise<ItemRecord[] | null> {
-  const ranges = takenRanges(tx, p, albumIds);
+async function walk(runs: Run[], p: Plan, budget: number, signal?: AbortSignal): Promise<ItemRecord[] | null> {
   const want = p.limit + 1;
-  // Enough from each range to fill the page if the results were spread evenly, and more each time a range
-  // runs dry: few rows read in vain, few round trips when the criteria keep only a few.
-  const first = Math.min(want, Math.max(8, Math.ceil((2 * want) / Math.max(1, ranges.length))));
-  const chunks = ranges.map(() => first);
-  let read = (await Promise.all(ranges.map((r) => r.read(first)))).reduce((a, b) => a + b, 0);
+  // Enough from each run to fill the page if the results were spread evenly (a few more: a word run ends a
+  // chunk before the time it was cut in), then, each time a run runs dry, up to twice its last chunk: no more
+  // than the rest of the page needs at the share of rows found so far, so few rows are read in vain and few
+  // round trips made when the criteria keep only a few.
+  const first = Math.min(want + 8, Math.max(8, Math.ceil((2 * want) / Math.max(1, runs.length))));
+  const chunks = runs.map(() => first);
+  let read = (await Promise.all(runs.map((r) => r.read(first)))).reduce((a, b) => a + b, 0);
+  let taken = 0;
   const out: ItemRecord[] = [];
+  let previous: ItemRecord | undefined;
   while (out.length < want) {
     if (read > budget) return null;
     signal?.throwIfAborted();
     let best = -1;
     let head: ItemRecord | undefined;
-    for (let i = 0; i < ranges.length; i++) {
-      const h = ranges[i]!.head();
+    for (let i = 0; i < runs.length; i++) {
+      const h = runs[i]!.head();
       if (h && (!head || byNewest(h, head) < 0)) {
         best = i;
         head = h;
       }
     }
     if (!head) break;
-    if (matches(head, p)) out.push(head);
-    if (ranges[best]!.take()) {
-      const chunk = (chunks[best] = Math.min(MAX_CHUNK, chunks[best]! * 2));
-      read += await ranges[best]!.read(chunk);
+    const repeat = previous !== undefined && previous.id === head.id && previous.albumId === head.albumId;
+    if (!repeat && matches(head, p)) out.push(head);
+    previous = head;
+    taken++;
+    if (runs[best]!.take() && out.length < want) {
+      const needed = Math.ceil(((want - out.length) * taken) / Math.max(1, out.length)) + 8;
+      const chunk = (chunks[best] = Math.min(MAX_CHUNK, chunks[best]! * 2, needed));
+      read += await runs[best]!.read(chunk);
     }
   }
   return out;
@@ -265,10 +405,9 @@ async function hearted(tx: AnyTx, p: Plan, profileId: string): Promise<ItemRecor
 async function search(tx: AnyTx, p: Plan, profileId: string, signal?: AbortSignal): Promise<Page<Item>> {
   if (p.albumId !== null) await requireAlbum(tx, p.albumId);
   if (p.favoritesOnly) return pageOf(await hearted(tx, p, profileId), p.limit);
-  const all = await tx.objectStore('albums').getAll();
-  const albums = p.albumId !== null ? all.filter((a) => a.id === p.albumId) : all;
+  const albums = (await tx.objectStore('albums').getAll()).filter((a) => p.albumId === null || a.id === p.albumId);
   const albumIds = albums.map((a) => a.id);
-  if (p.words.length === 0) return pageOf((await walk(tx, p, albumIds, Infinity, signal)) ?? [], p.limit);
+  if (p.words.length === 0) return pageOf((await walk(takenRuns(tx, p, albumIds), p, Infinity, signal)) ?? [], p.limit);
 
   // [Note: Local search]
   const index = tx.objectStore('items').index('words');
@@ -278,16 +417,17 @@ async function search(tx: AnyTx, p: Plan, profileId: string, signal?: AbortSigna
     if (n < counts[rarest]!) rarest = i;
   });
   const fewest = counts[rarest]!;
+  const word = p.words[rarest]!;
   if (fewest === 0) return { rows: [], nextCursor: null };
-  const listed = albums.reduce((n, a) => n + a.itemCount, 0);
-  const everywhere = all.reduce((n, a) => n + a.itemCount, 0);
-  // Rows a walk reads for a page if the word's items were spread evenly, against the rows of the word.
-  const expected = Math.min(listed, ((p.limit + 1) * everywhere) / fewest) + 8 * albumIds.length * p.kinds.length;
-  if (expected < fewest) {
-    const walked = await walk(tx, p, albumIds, fewest, signal);
+  if (fewest > CANDIDATES_MAX) {
+    // An album with fewer items than the word: walking the album reads fewer rows than the candidates would.
+    const inAlbum = p.albumId !== null && albums.reduce((n, a) => n + a.itemCount, 0) < fewest;
+    const runs = inAlbum ? takenRuns(tx, p, albumIds) : await wordRuns(tx, p, word);
+    if (runs) return pageOf((await walk(runs, p, Infinity, signal)) ?? [], p.limit);
+    const walked = await walk(takenRuns(tx, p, albumIds), p, fewest, signal);
     if (walked) return pageOf(walked, p.limit);
   }
-  return pageOf(await candidates(tx, p, p.words[rarest]!), p.limit);
+  return pageOf(await candidates(tx, p, word), p.limit);
 }
 
 /** Search on IndexedDB. */
