@@ -23,18 +23,19 @@ import { compareDesc, ITEM_KINDS, toItem } from './local-item-record';
  * no search reads every item for one page. Reading a row costs far more than counting index entries, so a
  * search first counts the `words` entries of each query word's prefix range (no rows read) and works from the
  * rarest word:
- *  - Candidates: a word few items have (up to CANDIDATES_MAX entries): read all their rows in one request,
- *    test the other words and the filters on them, sort, page.
- *  - Word walk: a commoner word. Its prefix range holds a few distinct words (`beach`, `beaches`); each one's
+ *  - Candidates: a word with few entries (about two pages' worth), or one whose prefix begins too many
+ *    distinct words to walk each (`dscf12`: dscf1200 to dscf1299) and has up to CANDIDATES_MAX entries: read
+ *    all their rows in one request, test the other words and the filters on them, sort, page.
+ *  - Word walk: otherwise. The prefix range holds a few distinct words (`beach`, `beaches`); each one's
  *    entries, [word, st], read backwards are its items newest first. Merge those runs, testing each row, until
- *    the page is full: the rows read are about the page size divided by how many of the word's items pass the
- *    rest, whatever the word's count.
+ *    the page is full: the rows read are about the page size divided by the share of the word's items that
+ *    pass the rest, and never more than the word's entries.
  *  - Taken walk: read the `taken` index newest first, one range per (album, kind) below the cursor and inside
  *    [from, to), merging them and testing each row, until the page is full. The way without text; with text,
  *    for a search within one album smaller than the word's count (the word walk would pass over the other
- *    albums' items), and for a prefix that begins too many distinct words to walk each (`d`). A walk with text
- *    gives up after reading as many rows as the word has entries and reads the candidates instead, so a walk
- *    in vain costs at most twice what the candidates alone would.
+ *    albums' items), and for a prefix that begins too many distinct words with more entries than
+ *    CANDIDATES_MAX (`d`). That walk gives up after reading as many rows as the word has entries and reads the
+ *    candidates instead, so a walk in vain costs at most twice what the candidates alone would.
  * Filters with no index (rating, label, kind across the three kinds, uploader) are tested on the rows; without
  * text, one that keeps few of many items (a label almost nothing has) walks far. Hearts (`favoritesOnly`) are
  * few next to the items: their rows are read and tested.
@@ -345,13 +346,13 @@ const MAX_CHUNK = 500;
 async function walk(runs: Run[], p: Plan, budget: number, signal?: AbortSignal): Promise<ItemRecord[] | null> {
   const want = p.limit + 1;
   // Enough from each run to fill the page if the results were spread evenly (a few more: a word run ends a
-  // chunk before the time it was cut in), then, each time a run runs dry, up to twice its last chunk: no more
-  // than the rest of the page needs at the share of rows found so far, so few rows are read in vain and few
-  // round trips made when the criteria keep only a few.
+  // chunk before the time it was cut in). Then, each time a run runs dry, what the rest of the page needs from
+  // it at the share of rows found so far and the run's share of the rows taken: few rows read in vain, and
+  // few requests one after the other when the criteria keep only a few (each is a round trip).
   const first = Math.min(want + 8, Math.max(8, Math.ceil((2 * want) / Math.max(1, runs.length))));
   const chunks = runs.map(() => first);
+  const takes = runs.map(() => 0);
   let read = (await Promise.all(runs.map((r) => r.read(first)))).reduce((a, b) => a + b, 0);
-  let taken = 0;
   const out: ItemRecord[] = [];
   let previous: ItemRecord | undefined;
   while (out.length < want) {
@@ -370,10 +371,11 @@ async function walk(runs: Run[], p: Plan, budget: number, signal?: AbortSignal):
     const repeat = previous !== undefined && previous.id === head.id && previous.albumId === head.albumId;
     if (!repeat && matches(head, p)) out.push(head);
     previous = head;
-    taken++;
+    takes[best]!++;
     if (runs[best]!.take() && out.length < want) {
-      const needed = Math.ceil(((want - out.length) * taken) / Math.max(1, out.length)) + 8;
-      const chunk = (chunks[best] = Math.min(MAX_CHUNK, chunks[best]! * 2, needed));
+      // The rows the rest needs (found one in taken / out.length), times this run's share of them.
+      const needed = out.length >= 4 ? Math.ceil((1.25 * (want - out.length) * takes[best]!) / out.length) + 8 : chunks[best]! * 2;
+      const chunk = (chunks[best] = Math.min(MAX_CHUNK, Math.max(8, needed)));
       read += await runs[best]!.read(chunk);
     }
   }
@@ -419,13 +421,15 @@ async function search(tx: AnyTx, p: Plan, profileId: string, signal?: AbortSigna
   const fewest = counts[rarest]!;
   const word = p.words[rarest]!;
   if (fewest === 0) return { rows: [], nextCursor: null };
-  if (fewest > CANDIDATES_MAX) {
-    // An album with fewer items than the word: walking the album reads fewer rows than the candidates would.
+  if (fewest > 2 * (p.limit + 1)) {
+    // An album with fewer items than the word: walking the album reads fewer rows than the word walk would.
     const inAlbum = p.albumId !== null && albums.reduce((n, a) => n + a.itemCount, 0) < fewest;
     const runs = inAlbum ? takenRuns(tx, p, albumIds) : await wordRuns(tx, p, word);
     if (runs) return pageOf((await walk(runs, p, Infinity, signal)) ?? [], p.limit);
-    const walked = await walk(takenRuns(tx, p, albumIds), p, fewest, signal);
-    if (walked) return pageOf(walked, p.limit);
+    if (fewest > CANDIDATES_MAX) {
+      const walked = await walk(takenRuns(tx, p, albumIds), p, fewest, signal);
+      if (walked) return pageOf(walked, p.limit);
+    }
   }
   return pageOf(await candidates(tx, p, word), p.limit);
 }
