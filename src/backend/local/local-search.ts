@@ -192,7 +192,10 @@ interface Run {
   head(): ItemRecord | undefined;
   /** Takes the head; true when the chunk is used up and there is more to read. */
   take(): boolean;
-  /** Reads the next chunk of up to `chunk` rows; returns how many were read. */
+  /** Rows read and not taken yet, and whether there are more to read. */
+  buffered(): number;
+  more(): boolean;
+  /** Reads up to `chunk` more rows after those read; returns how many were read. */
   read(chunk: number): Promise<number>;
 }
 
@@ -217,11 +220,19 @@ class TakenRun implements Run {
     return this.at >= this.rows.length && !this.done;
   }
 
+  buffered(): number {
+    return this.rows.length - this.at;
+  }
+
+  more(): boolean {
+    return !this.done;
+  }
+
   async read(chunk: number): Promise<number> {
     const got = await readDescending<ItemRecord>(this.index, IDBKeyRange.bound(this.lower, this.upper, false, true), chunk);
-    this.rows = got.map((g) => g.value);
+    this.rows = [...this.rows.slice(this.at), ...got.map((g) => g.value)];
     this.at = 0;
-    const last = this.rows[this.rows.length - 1];
+    const last = got[got.length - 1]?.value;
     if (got.length < chunk || !last) this.done = true;
     else this.upper = [last.albumId, 'a', last.kind, last.st, last.id];
     return got.length;
@@ -264,10 +275,17 @@ class WordRun implements Run {
     return this.at >= this.rows.length && !this.done;
   }
 
+  buffered(): number {
+    return this.rows.length - this.at;
+  }
+
+  more(): boolean {
+    return !this.done;
+  }
+
   async read(chunk: number): Promise<number> {
     if (indexedDB.cmp(this.lower, this.upper) > 0) {
       this.done = true;
-      this.rows = [];
       return 0;
     }
     let rows = await readBackwards(this.index, IDBKeyRange.bound(this.lower, this.upper, false, this.upperOpen), chunk);
@@ -288,7 +306,8 @@ class WordRun implements Run {
         this.upperOpen = true;
       }
     }
-    this.rows = rows.sort(byNewest);
+    // Every row read now is older than those still held: the cut time was left for this read.
+    this.rows = [...this.rows.slice(this.at), ...rows.sort(byNewest)];
     this.at = 0;
     return read;
   }
@@ -373,10 +392,22 @@ async function walk(runs: Run[], p: Plan, budget: number, signal?: AbortSignal):
     previous = head;
     takes[best]!++;
     if (runs[best]!.take() && out.length < want) {
-      // The rows the rest needs (found one in taken / out.length), times this run's share of them.
-      const needed = out.length >= 4 ? Math.ceil((1.25 * (want - out.length) * takes[best]!) / out.length) + 8 : chunks[best]! * 2;
-      const chunk = (chunks[best] = Math.min(MAX_CHUNK, Math.max(8, needed)));
-      read += await runs[best]!.read(chunk);
+      // The rows the rest of the page needs from a run (one found in takes / out.length), read for this run
+      // and, in the same round trip, for every run holding less than half of its share.
+      const known = out.length >= 4;
+      const need = (i: number) => (known ? Math.ceil((1.25 * (want - out.length) * takes[i]!) / out.length) + 8 : chunks[i]! * 2);
+      const reads = runs.map((run, i) => {
+        if (i === best) return Math.max(8, need(i));
+        return known && run.more() && run.buffered() < need(i) / 2 ? need(i) - run.buffered() : 0;
+      });
+      const got = await Promise.all(
+        reads.map((n, i) => {
+          if (n <= 0) return 0;
+          chunks[i] = Math.min(MAX_CHUNK, n);
+          return runs[i]!.read(chunks[i]!);
+        }),
+      );
+      read += got.reduce((a, b) => a + b, 0);
     }
   }
   return out;
