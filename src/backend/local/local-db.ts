@@ -212,19 +212,25 @@ function upgradeLocalDb(db: IDBPDatabase<LocalSchema>, oldVersion: number, _newV
   }
 }
 
+/** Rows read per request while the upgrade fills in search words. */
+const FILL_CHUNK = 500;
+
 /**
  * Gives every listed row of a version 2 database its search words, inside the upgrade's transaction (the
- * database opens once it is done). One raw cursor: no promise per row in a walk over every item.
+ * database opens once it is done). A chunk of rows per request with their writes sent without waiting: a
+ * cursor stepping row by row waited for two answers per item, about 8 minutes for 100,000 of them.
  */
 function fillSearchWords(items: IDBObjectStore): void {
-  const request = items.openCursor();
-  request.onsuccess = () => {
-    const cursor = request.result;
-    if (!cursor) return;
-    const record = cursor.value as ItemRecord;
-    if (record.lb === 'a') cursor.update({ ...record, w: searchEntries(record, record.st) });
-    cursor.continue();
+  const next = (after: IDBValidKey | null) => {
+    const request = items.getAll(after === null ? null : IDBKeyRange.lowerBound(after, true), FILL_CHUNK);
+    request.onsuccess = () => {
+      const rows = request.result as ItemRecord[];
+      for (const record of rows) if (record.lb === 'a') items.put({ ...record, w: searchEntries(record, record.st) });
+      const last = rows[rows.length - 1];
+      if (rows.length === FILL_CHUNK && last) next([last.albumId, last.id]);
+    };
   };
+  next(null);
 }
 
 /** The `words` index entries of a listed item: its search words, each with its sort time. */

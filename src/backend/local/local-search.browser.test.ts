@@ -109,10 +109,12 @@ describe('local search', () => {
     const harbour = version2Row(albumId, profileId, 'IMG_0001.JPG', { title: 'Harbour at night', keywords: ['Porto'] }, at);
     const trashed = version2Row(albumId, profileId, 'IMG_0002.JPG', { keywords: ['Harbour'] }, '2024-05-02T10:00:00.000Z', '2024-06-01T00:00:00.000Z');
     const other = version2Row(albumId, profileId, 'DSCF0003.RAF', { cameraMake: 'FUJIFILM' }, '2024-05-03T10:00:00.000Z');
+    // Enough rows that the upgrade reads them in several requests.
+    const scans = Array.from({ length: 1234 }, (_, i) => version2Row(albumId, profileId, `scan-${i}.tif`, {}, new Date(Date.UTC(1990, 0, 1) + i * 60_000).toISOString()));
     const tx = old.transaction(['meta', 'albums', 'items'], 'readwrite');
     tx.objectStore('meta').put({ id: profileId, displayName: 'Me', avatarKey: null, createdAt: at }, 'profile');
-    tx.objectStore('albums').put({ ...newAlbumRecord(albumId, profileId, 'Before', '', at), itemCount: 2, heldCount: 3 });
-    for (const row of [harbour, trashed, other]) tx.objectStore('items').put(row);
+    tx.objectStore('albums').put({ ...newAlbumRecord(albumId, profileId, 'Before', '', at), itemCount: 2 + scans.length, heldCount: 3 + scans.length });
+    for (const row of [harbour, trashed, other, ...scans]) tx.objectStore('items').put(row);
     await new Promise((resolve) => (tx.oncomplete = resolve));
     old.close();
 
@@ -120,6 +122,7 @@ describe('local search', () => {
     expect(ids(await searchAll(b, { text: 'harbour' }))).toEqual([harbour.id]);
     expect(ids(await searchAll(b, { text: 'fuji' }))).toEqual([other.id]);
     expect(ids(await searchAll(b, { text: 'img', albumId }))).toEqual([harbour.id]);
+    expect(ids(await searchAll(b, { text: 'scan tif', limit: 500 }))).toEqual(ids(scans as Item[]));
     expect(LOCAL_DB_VERSION).toBe(3);
     // The trashed one has no words until it is back in the album.
     expect(await wordEntries(names.dbName, 'harbour')).toBe(1);
