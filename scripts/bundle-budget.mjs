@@ -54,6 +54,7 @@ export const ON_DEMAND = {
   'src/backend/local/local-item-writes.ts': 'adding files, moving items to the trash and back',
   'src/backend/local/local-pending-items.ts': "others' unfinished uploads (never asked on the local backend)",
   'src/backend/local/local-trash-purge.ts': 'emptying the trash',
+  'src/backend/local/local-search.ts': 'a search (the search screen, an album\'s search)',
   'src/ui/toast-list.tsx': 'the first toast',
   'src/app/routes/album-route.tsx': 'an album opened',
   'src/app/routes/viewer-route.tsx': 'an item opened',

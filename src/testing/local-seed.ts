@@ -5,7 +5,7 @@
 import { unwrap } from 'idb';
 import { albumTitle, parseField } from '../lib/validation';
 import { objectKeys } from '../backend/ports';
-import type { Item } from '../domain/entities';
+import type { Item, ItemMetadata } from '../domain/entities';
 import { LOCAL_DEFAULTS } from '../backend/local/create-local-backend';
 import { loadLocalProfile } from '../backend/local/local-auth';
 import { LocalDb, WRITE_STORES, newAlbumRecord } from '../backend/local/local-db';
@@ -30,6 +30,8 @@ export interface SeedOptions {
   batchSize?: number;
   /** The i-th item's filename (IMG_000001.jpg and on when absent). */
   filename?: (i: number) => string;
+  /** Details the i-th item has besides its camera (a title, keywords, a rating: what a search finds). */
+  metadata?: (i: number) => ItemMetadata;
   onProgress?: (done: number) => void;
 }
 
@@ -145,7 +147,7 @@ export async function seedLocalAlbum(target: SeedTarget | string, albumId: strin
           previewKey: thumbKey,
           thumbKey,
           thumbhash: null,
-          metadata: { ...CAMERAS[shape % CAMERAS.length]! },
+          metadata: { ...CAMERAS[shape % CAMERAS.length]!, ...opts.metadata?.(i) },
           createdAt: new Date(firstAdded + i * 1000).toISOString(),
           deletedAt: null,
         };

@@ -53,5 +53,6 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
     ),
     members: lazyPort(() => import('./local-members').then((m) => m.localMembers(deps))),
     social: lazyPort(() => import('./local-social').then((m) => m.localSocial(deps))),
+    search: lazyPort(() => import('./local-search').then((m) => new m.LocalSearch(deps))),
   };
 }
