@@ -9,7 +9,7 @@ import { userEvent } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { LocalDb, WRITE_STORES } from '../backend/local/local-db';
 import { ItemLedger } from '../backend/local/local-item-ledger';
-import { withListFields } from '../backend/local/local-item-record';
+import { withListFields } from '../backend/local/local-list-fields';
 import { objectKeys, type Backend } from '../backend/ports';
 import type { Item } from '../domain/entities';
 import { addReadyItem, withOverrides } from '../testing/contract/contract-fixtures';

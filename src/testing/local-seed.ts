@@ -11,7 +11,7 @@ import { loadLocalProfile } from '../backend/local/local-auth';
 import { LocalDb, WRITE_STORES, newAlbumRecord } from '../backend/local/local-db';
 import { LocalFiles } from '../backend/local/local-files';
 import { ItemLedger } from '../backend/local/local-item-ledger';
-import { withListFields } from '../backend/local/local-item-record';
+import { withListFields } from '../backend/local/local-list-fields';
 
 export interface SeedTarget {
   dbName?: string;

@@ -29,7 +29,10 @@ export const LOCAL_DEFAULTS = { dbName: 'shoebox', opfsDir: 'shoebox', channelNa
  * [Note: Local item indexes] in local-db.ts.
  */
 export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
-  const db = new LocalDb(opts.dbName ?? LOCAL_DEFAULTS.dbName);
+  // Rows stored before version 3 get their search words in the background once the database is open.
+  const db = new LocalDb(opts.dbName ?? LOCAL_DEFAULTS.dbName, (upgraded, from) => {
+    if (from < 3) void import('./local-words-fill').then((m) => m.searchWordsFilled(upgraded)).catch(() => undefined);
+  });
   const files = new LocalFiles(opts.opfsDir ?? LOCAL_DEFAULTS.opfsDir);
   // The realtime hub needs the profile for presence, and the profile is the auth port's: tie them late.
   let auth: LocalAuth | null = null;

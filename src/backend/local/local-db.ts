@@ -19,16 +19,16 @@
  * candidates, and because each entry carries the sort time, the entries of one word read backwards are that
  * word's items newest first: a search for a common word reads its newest items only ([Note: Local search] in
  * local-search.ts). Trashed, failed and unfinished items have no entries there. The upgrade from version 2
- * fills `w` on the rows already stored, so an existing album is searchable at once; it rewrites every listed
- * row, as adding it did (about 24 s for 100,000 photos in headless Chromium on a busy 2-core machine, once,
- * before the database opens). `withListFields`
- * (local-item-record.ts) derives all four fields and every write of an item row goes through it, so the
+ * only creates the index and notes in `jobs` that the rows already stored have no words yet: filling them
+ * rewrites every listed row (about 24 s for 100,000 photos on a busy 2-core machine), which inside the upgrade
+ * kept the app from opening that long. They are filled after the database opens, in the background, a chunk
+ * per transaction, and a search waits for that to finish (local-words-fill.ts). `withListFields`
+ * (local-list-fields.ts) derives all four fields and every write of an item row goes through it, so the
  * index cannot drift from the rows.
  */
-import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ItemSort } from '../../domain/queries';
 import type { Activity, Item, ItemKind, Profile } from '../../domain/entities';
-import { itemWords } from '../../lib/search-words';
 
 export const LOCAL_DB_VERSION = 3;
 
@@ -133,7 +133,12 @@ export interface LocalSchema extends DBSchema {
   comments: { key: string; value: CommentRecord; indexes: { item: [string, string, string, string] } };
   /** Version 2: hearts, keyed [albumId, itemId, userId]. */
   favorites: { key: [string, string, string]; value: FavoriteRecord };
+  /** Version 3: work left after an upgrade, by name; `after` is the key of the last row done. */
+  jobs: { key: string; value: { after: [string, string] | null } };
 }
+
+/** The job of giving the rows stored before version 3 their search words (local-words-fill.ts). */
+export const SEARCH_WORDS_JOB = 'search-words';
 
 export type LocalDatabase = IDBPDatabase<LocalSchema>;
 
@@ -153,12 +158,20 @@ export type ReadTx = IDBPTransaction<LocalSchema, typeof WRITE_STORES, 'readonly
 export class LocalDb {
   private opening: Promise<LocalDatabase> | null = null;
 
-  constructor(readonly name: string) {}
+  /** `upgraded`: told once this connection has upgraded a database that held rows of an older version. */
+  constructor(
+    readonly name: string,
+    private readonly upgraded?: (db: LocalDb, oldVersion: number) => void,
+  ) {}
 
   get(): Promise<LocalDatabase> {
     if (this.opening) return this.opening;
+    let upgradedFrom = 0;
     const opening: Promise<LocalDatabase> = openDB<LocalSchema>(this.name, LOCAL_DB_VERSION, {
-      upgrade: upgradeLocalDb,
+      upgrade: (db, oldVersion, newVersion, tx) => {
+        upgradeLocalDb(db, oldVersion, newVersion, tx);
+        upgradedFrom = oldVersion;
+      },
       // A newer version of the app in another tab wants to upgrade: let it, and reopen on the next call.
       blocking: () => {
         if (this.opening === opening) this.opening = null;
@@ -169,9 +182,15 @@ export class LocalDb {
       },
     });
     this.opening = opening;
-    opening.catch(() => {
-      if (this.opening === opening) this.opening = null;
-    });
+    opening.then(
+      // Rows stored before search words existed get them now, in the background (a search waits for it).
+      () => {
+        if (upgradedFrom >= 1) this.upgraded?.(this, upgradedFrom);
+      },
+      () => {
+        if (this.opening === opening) this.opening = null;
+      },
+    );
     return opening;
   }
 
@@ -208,36 +227,10 @@ function upgradeLocalDb(db: IDBPDatabase<LocalSchema>, oldVersion: number, _newV
     db.createObjectStore('favorites', { keyPath: ['albumId', 'itemId', 'userId'] });
   }
   if (oldVersion < 3) {
-    const items = tx.objectStore('items');
-    items.createIndex('words', 'w', { multiEntry: true });
-    if (oldVersion >= 1) fillSearchWords(unwrap(items));
+    tx.objectStore('items').createIndex('words', 'w', { multiEntry: true });
+    const jobs = db.createObjectStore('jobs');
+    if (oldVersion >= 1) void jobs.put({ after: null }, SEARCH_WORDS_JOB);
   }
-}
-
-/** Rows read per request while the upgrade fills in search words. */
-const FILL_CHUNK = 500;
-
-/**
- * Gives every listed row of a version 2 database its search words, inside the upgrade's transaction (the
- * database opens once it is done). A chunk of rows per request with their writes sent without waiting: a
- * cursor stepping row by row waited for two answers per item, about 8 minutes for 100,000 of them.
- */
-function fillSearchWords(items: IDBObjectStore): void {
-  const next = (after: IDBValidKey | null) => {
-    const request = items.getAll(after === null ? null : IDBKeyRange.lowerBound(after, true), FILL_CHUNK);
-    request.onsuccess = () => {
-      const rows = request.result as ItemRecord[];
-      for (const record of rows) if (record.lb === 'a') items.put({ ...record, w: searchEntries(record, record.st) });
-      const last = rows[rows.length - 1];
-      if (rows.length === FILL_CHUNK && last) next([last.albumId, last.id]);
-    };
-  };
-  next(null);
-}
-
-/** The `words` index entries of a listed item: its search words, each with its sort time. */
-export function searchEntries(item: { filename: string; metadata: Item['metadata'] }, st: number): [string, number][] {
-  return itemWords(item).map((word) => [word, st]);
 }
 
 /** The whole key range of records whose compound key starts with `prefix`. */

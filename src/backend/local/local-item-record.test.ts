@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../domain/entities';
-import { monthOf, monthRange, toItem, withListFields } from './local-item-record';
+import { monthOf, monthRange, toItem } from './local-item-record';
+import { withListFields } from './local-list-fields';
 
 function item(overrides: Partial<Item>): Item {
   return {

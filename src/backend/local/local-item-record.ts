@@ -1,6 +1,6 @@
 /** Item rows as stored locally: the derived list fields of [Note: Local item indexes] in local-db.ts. */
 import type { Item } from '../../domain/entities';
-import { searchEntries, type ItemRecord } from './local-db';
+import type { ItemRecord } from './local-db';
 
 /** 0001-01-01 and 9999-12-31: dates outside this range are not sortable as `YYYY-MM`; they fall back. */
 const MIN_TIME = -62_135_596_800_000;
@@ -13,18 +13,6 @@ export function sortableTime(iso: string | null | undefined): number | null {
   if (!iso) return null;
   const t = Date.parse(iso);
   return Number.isFinite(t) && t >= MIN_TIME && t <= MAX_TIME ? t : null;
-}
-
-/** Fills the derived fields from the row's state; call after every change to the row. */
-export function withListFields(item: Item): ItemRecord {
-  const added = sortableTime(item.createdAt) ?? 0;
-  const record: ItemRecord = { ...item, st: sortableTime(item.takenAt) ?? added, sa: added };
-  if (item.status === 'ready') record.lb = item.deletedAt ? 't' : 'a';
-  else delete record.lb;
-  // Only a listed item is found by a search ([Note: Local item indexes] in local-db.ts).
-  if (record.lb === 'a') record.w = searchEntries(item, record.st);
-  else delete record.w;
-  return record;
 }
 
 /** The row as the app sees it. */

@@ -17,7 +17,8 @@ import { now, writeTransaction, type LocalDataDeps } from './local-data-deps';
 import { guard, invalid, itemNotFound } from './local-errors';
 import { checkFinalizeInput, checkIds, checkReserveInput, type ReserveInput } from './local-item-input';
 import { ItemLedger } from './local-item-ledger';
-import { toItem, withListFields } from './local-item-record';
+import { toItem } from './local-item-record';
+import { withListFields } from './local-list-fields';
 
 /** Trashes (`trash` true) or restores ready items; one activity row for all that changed. */
 export function setTrashed(deps: LocalDataDeps, albumId: string, itemIds: string[], trash: boolean, opts: CallOptions): Promise<void> {

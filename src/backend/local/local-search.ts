@@ -16,6 +16,7 @@ import { prefixRange, readDescending, type ItemRecord } from './local-db';
 import { guard, invalid } from './local-errors';
 import { checkKind } from './local-item-input';
 import { compareDesc, ITEM_KINDS, toItem } from './local-item-record';
+import { searchWordsFilled } from './local-words-fill';
 
 /**
  * [Note: Local search]
@@ -473,6 +474,8 @@ export class LocalSearch implements SearchPort {
     return guard(opts.signal, async () => {
       const p = parseQuery(query);
       const profile = await this.deps.profile();
+      // Rows stored before search words existed are searched only once they have theirs.
+      await searchWordsFilled(this.deps.db);
       return readTransaction(this.deps, opts.signal, (tx) => search(tx, p, profile.id, opts.signal));
     });
   }
