@@ -210,3 +210,17 @@ test('the people looking show as named avatars, the first five and "+N" for the 
   expect(first.querySelector('.avatar')!.textContent).toBe('AL');
   expect(first.tabIndex).toBe(0);
 });
+
+test("an album's search follows what another tab adds: a photo that matches joins the results", async () => {
+  const names = isolated();
+  const shown = createLocalBackend(names);
+  const other = createLocalBackend(names);
+  closers.push(() => (shown.realtime as LocalRealtime).close(), () => (other.realtime as LocalRealtime).close());
+  const album = await shown.albums.createAlbum({ title: 'Lisbon' });
+  await seedLocalAlbum(names, album.id, 3, { seed: 5, fromYear: 2023, toYear: 2024 });
+  await renderRoutes(root, shown, `/albums/${album.id}?q=coffee`);
+  await eventually(() => document.querySelector('[data-testid="search-empty"]')).toBeTruthy();
+  const added = await addPhoto(other, album.id, '2024-01-01T00:00:00.000Z');
+  await eventually(() => tile(added.id)).toBeTruthy();
+  expect(document.querySelectorAll('[data-item-id]')).toHaveLength(1);
+});

@@ -8,6 +8,7 @@ import { applyMemberChange } from './apply-member-change';
 import { applySocialChange, heardNothing } from './apply-social-change';
 import { applyItemChange, type ItemPlaces } from './apply-item-change';
 import { invalidateAlbum } from '../invalidate-album';
+import { searchKeys } from '../search-keys';
 
 /** Why the person looking can no longer see the album. */
 export type AlbumGone = 'removed' | 'deleted';
@@ -72,6 +73,8 @@ export function useAlbumLive(albumId: string, onGone?: (why: AlbumGone) => void)
       const events = queue;
       queue = [];
       notifyManager.batch(() => events.forEach(apply));
+      // What a search found may have changed with them: an open search reads its results again.
+      if (events.some((e) => e.entity === 'item')) void qc.invalidateQueries({ queryKey: searchKeys.all });
       if (gone) goneRef.current?.(gone);
     };
     const unsubscribe = realtime.subscribe(albumId, {
