@@ -200,17 +200,11 @@ interface Run {
   read(chunk: number): Promise<number>;
 }
 
-/** One (album, kind) range of the `taken` index, newest first. */
-class TakenRun implements Run {
-  private rows: ItemRecord[] = [];
-  private at = 0;
-  private done = false;
-
-  constructor(
-    private readonly index: IDBIndex,
-    private readonly lower: IDBValidKey[],
-    private upper: IDBValidKey[],
-  ) {}
+/** A run's rows read so far and the place reached in them; `read` is each kind of run's own. */
+abstract class BufferedRun implements Run {
+  protected rows: ItemRecord[] = [];
+  protected at = 0;
+  protected done = false;
 
   head(): ItemRecord | undefined {
     return this.rows[this.at];
@@ -227,6 +221,19 @@ class TakenRun implements Run {
 
   more(): boolean {
     return !this.done;
+  }
+
+  abstract read(chunk: number): Promise<number>;
+}
+
+/** One (album, kind) range of the `taken` index, newest first. */
+class TakenRun extends BufferedRun {
+  constructor(
+    private readonly index: IDBIndex,
+    private readonly lower: IDBValidKey[],
+    private upper: IDBValidKey[],
+  ) {
+    super();
   }
 
   async read(chunk: number): Promise<number> {
@@ -245,10 +252,7 @@ class TakenRun implements Run {
  * time, and rows of one time come in the order of their primary key: a chunk ends before the time it was cut
  * in, the next one reads that time whole, and each chunk is put in (st, id) order.
  */
-class WordRun implements Run {
-  private rows: ItemRecord[] = [];
-  private at = 0;
-  private done = false;
+class WordRun extends BufferedRun {
   private upper: IDBValidKey[];
   private upperOpen: boolean;
 
@@ -258,6 +262,7 @@ class WordRun implements Run {
     private readonly lower: IDBValidKey[],
     p: Plan,
   ) {
+    super();
     if (p.cursor && (p.to === null || p.cursor.time < p.to)) {
       this.upper = [word, p.cursor.time];
       this.upperOpen = false;
@@ -265,23 +270,6 @@ class WordRun implements Run {
       this.upper = p.to !== null ? [word, p.to] : [word, []];
       this.upperOpen = true;
     }
-  }
-
-  head(): ItemRecord | undefined {
-    return this.rows[this.at];
-  }
-
-  take(): boolean {
-    this.at++;
-    return this.at >= this.rows.length && !this.done;
-  }
-
-  buffered(): number {
-    return this.rows.length - this.at;
-  }
-
-  more(): boolean {
-    return !this.done;
   }
 
   async read(chunk: number): Promise<number> {
