@@ -69,6 +69,11 @@ export interface ItemMetadata {
   location?: ItemLocationNote;
   /** An animated picture the browser plays (an animated WebP): the viewer shows the original, the grid its first frame. */
   animated?: true;
+  /**
+   * Minutes east of UTC of the clock that gave `takenAt` (EXIF OffsetTimeOriginal, or an XMP date's zone: +02:00
+   * is 120), so the date taken shows as it was where the photo was taken. Absent: the file did not say.
+   */
+  takenOffset?: number;
 }
 
 export interface Item {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration, formatEta, formatMonth, safeFilename } from './format';
+import { formatBytes, formatDateTime, formatDuration, formatEta, formatMonth, formatTaken, formatUtcOffset, safeFilename } from './format';
 
 describe('format', () => {
   it('shows sizes the way file managers do', () => {
@@ -14,6 +14,16 @@ describe('format', () => {
     expect(formatDuration(3_726_000)).toBe('1:02:06');
     expect(formatEta(12)).toBe('12 s left');
     expect(formatEta(null)).toBe('');
+  });
+
+  it('shows a date taken as the clock read it where it was taken, with the offset, when that is known', () => {
+    const fmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+    // 18:30 at +02:00 and 22:00 at +05:45, whatever this machine's own zone is.
+    expect(formatTaken('2023-07-14T16:30:05.000Z', 120)).toBe(`${fmt.format(Date.UTC(2023, 6, 14, 18, 30, 5))} (UTC+2)`);
+    expect(formatTaken('2023-12-31T16:15:00.000Z', 345)).toBe(`${fmt.format(Date.UTC(2023, 11, 31, 22, 0))} (UTC+5:45)`);
+    expect(formatTaken('2023-07-14T16:30:05.000Z', undefined)).toBe(formatDateTime('2023-07-14T16:30:05.000Z'));
+    expect(formatTaken(null, 120)).toBe('Unknown date');
+    expect([formatUtcOffset(0), formatUtcOffset(-300), formatUtcOffset(-210), formatUtcOffset(840)]).toEqual(['UTC', 'UTC−5', 'UTC−3:30', 'UTC+14']);
   });
 
   it('names months and the undated group', () => {

@@ -45,6 +45,24 @@ export function formatDateTime(iso: string | null): string {
   return dateTimeFormat.format(d);
 }
 
+/**
+ * An item's date taken as the clock read it where it was taken, with that clock's offset ("14 Jul 2023, 18:30
+ * (UTC+2)"), when its file said (`metadata.takenOffset`: [Note: A capture time's offset] in
+ * media/photo-metadata.ts); otherwise in this device's time zone.
+ */
+export function formatTaken(takenAt: string | null, offset: number | undefined): string {
+  const t = takenAt ? Date.parse(takenAt) : Number.NaN;
+  if (offset === undefined || Number.isNaN(t)) return formatDateTime(takenAt);
+  return `${utcDateTimeFormat.format(new Date(t + offset * 60_000))} (${formatUtcOffset(offset)})`;
+}
+
+/** 120 → "UTC+2", −300 → "UTC−5", 345 → "UTC+5:45", 0 → "UTC". */
+export function formatUtcOffset(minutes: number): string {
+  if (minutes === 0) return 'UTC';
+  const a = Math.abs(minutes);
+  return `UTC${minutes < 0 ? '−' : '+'}${Math.floor(a / 60)}${a % 60 ? `:${String(a % 60).padStart(2, '0')}` : ''}`;
+}
+
 const monthNames = new Map<string, string>();
 
 /** "2024-05" → "May 2024"; "unknown" → "No date". Cached: the grid asks for every header it draws. */
@@ -62,6 +80,7 @@ export function formatMonth(month: string): string {
 // Formatters are costly to make and cheap to reuse: the grid formats numbers on every frame it draws.
 const numberFormat = new Intl.NumberFormat();
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const utcDateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
 /** 12345 → "12,345" in the user's locale. */
 export function formatNumber(n: number): string {

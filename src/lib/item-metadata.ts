@@ -13,6 +13,9 @@ export const KEYWORDS_MAX = 200;
 export const KEYWORD_MAX_CHARS = 100;
 /** A keyword with its ancestors (`Places|Portugal|Porto`); a longer one is left out rather than cut mid-level. */
 export const KEYWORD_PATH_MAX_CHARS = 200;
+/** Clocks run from UTC−12:00 to UTC+14:00: a capture time's offset is bounded at ±14 h (the database's bound too). */
+export const TAKEN_OFFSET_MAX_MINUTES = 14 * 60;
+export const isTakenOffset = (v: unknown): v is number => Number.isInteger(v) && Math.abs(v as number) <= TAKEN_OFFSET_MAX_MINUTES;
 /** Longer texts are cut on the way in (as the XMP and EXIF readers cut them); the database bounds the total. */
 const LONG_TEXT_MAX_CHARS = 2000;
 const TEXT_MAX_CHARS = 200;
@@ -86,6 +89,7 @@ export function boundItemMetadata(metadata: unknown): ItemMetadata {
   if ((NOTICES as readonly unknown[]).includes(source.notice)) out.notice = source.notice as ItemMetadata['notice'];
   if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemMetadata['location'];
   if (source.animated === true) out.animated = true;
+  if (isTakenOffset(source.takenOffset)) out.takenOffset = source.takenOffset;
 
   while (jsonbTextBytes(out) > METADATA_MAX_BYTES && out.keywordPaths?.length) out.keywordPaths = out.keywordPaths.slice(0, -1);
   if (out.keywordPaths?.length === 0) delete out.keywordPaths;

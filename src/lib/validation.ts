@@ -8,7 +8,7 @@ import type { AlbumInput } from '../domain/inputs';
 import { limits } from '../config';
 import { AppError } from './app-error';
 import { errorText, fieldText, type Field, type FieldRule } from './error-messages';
-import { jsonbTextBytes, KEYWORD_MAX_CHARS, KEYWORD_PATH_MAX_CHARS, KEYWORDS_MAX, LOCATION_NOTES, METADATA_MAX_BYTES, NOTICES } from './item-metadata';
+import { isTakenOffset, jsonbTextBytes, KEYWORD_MAX_CHARS, KEYWORD_PATH_MAX_CHARS, KEYWORDS_MAX, LOCATION_NOTES, METADATA_MAX_BYTES, NOTICES } from './item-metadata';
 
 /** C0 controls, DEL and C1 controls: never part of a title or a name. */
 function hasLineControl(text: string): boolean {
@@ -174,5 +174,6 @@ export const itemMetadata = z
     notice: z.optional(z.enum(NOTICES)),
     location: z.optional(z.enum(LOCATION_NOTES)),
     animated: z.optional(z.literal(true)),
+    takenOffset: z.optional(z.number().check(z.refine(isTakenOffset, "A capture time's offset is whole minutes within ±14 hours."))),
   })
   .check(z.refine((m) => jsonbTextBytes(m) <= METADATA_MAX_BYTES, 'Metadata holds at most 16 KiB.'));

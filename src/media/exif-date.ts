@@ -1,12 +1,22 @@
+import { TAKEN_OFFSET_MAX_MINUTES } from '../lib/item-metadata';
+
 /**
  * An EXIF date (`YYYY:MM:DD HH:MM:SS`, optionally with sub-seconds and an `±HH:MM` offset) or an XMP date
- * (ISO 8601) as an ISO 8601 instant in UTC, or null when it is missing or not a real date.
+ * (ISO 8601) as an ISO 8601 instant in UTC with the offset that made it, or null when it is missing or not a
+ * real date.
  *
  * A date without an offset is a wall-clock reading in an unknown zone. It is kept as if it were UTC, so the
  * photo files under the day and month its camera showed, on every device, rather than shifting with the
  * viewer's time zone.
  */
-export function exifDateToIso(value: unknown, offset?: unknown, subSeconds?: unknown): string | null {
+export interface TakenTime {
+  /** ISO 8601, UTC (a wall clock kept as if it were UTC when the offset is unknown). */
+  at: string;
+  /** Minutes east of UTC (+02:00 → 120); null when the file gives no offset. */
+  offsetMinutes: number | null;
+}
+
+export function exifDateTaken(value: unknown, offset?: unknown, subSeconds?: unknown): TakenTime | null {
   if (typeof value !== 'string') return null;
   const m = /^\s*(\d{4})[:-](\d{2})[:-](\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?\s*$/.exec(value);
   if (!m) return null;
@@ -25,14 +35,19 @@ export function exifDateToIso(value: unknown, offset?: unknown, subSeconds?: unk
   if (check.getUTCDate() !== day) return null; // 31 February and friends
 
   const zone = inlineZone ?? (typeof offset === 'string' ? offset.trim() : undefined);
-  return new Date(wallClock - offsetMinutes(zone) * 60_000).toISOString();
+  const offsetMinutes = zoneMinutes(zone);
+  return { at: new Date(wallClock - (offsetMinutes ?? 0) * 60_000).toISOString(), offsetMinutes };
 }
 
-function offsetMinutes(zone: string | undefined): number {
-  if (!zone || zone === 'Z') return 0;
+/**
+ * An offset written out (`+02:00`, `-0500`, `+00:00`) in minutes. A bare `Z` is the instant in UTC, not a clock's
+ * offset: tools write it for dates whose zone they never knew (so does Shoebox's own sidecar, for such a date).
+ */
+function zoneMinutes(zone: string | undefined): number | null {
+  if (!zone || zone === 'Z') return null;
   const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
-  if (!m) return 0;
+  if (!m || Number(m[3]) > 59) return null;
   const minutes = Number(m[2]) * 60 + Number(m[3]);
-  if (minutes > 14 * 60) return 0;
+  if (minutes > TAKEN_OFFSET_MAX_MINUTES) return null;
   return m[1] === '-' ? -minutes : minutes;
 }

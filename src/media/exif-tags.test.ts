@@ -19,31 +19,37 @@ const CAMERAS = [
     file: 'orientation-6.jpg',
     tags: { Make: 'Shoebox Optics', Model: 'Fixture One', LensModel: 'Fixture 35mm F2.8', Orientation: 6, DateTimeOriginal: '2023:07:14 18:30:05', OffsetTimeOriginal: '+02:00', ExposureTime: 0.004, FNumber: 2.8, ISO: 200, FocalLength: 35 },
     takenAt: '2023-07-14T16:30:05.000Z',
+    takenOffset: 120,
   },
   {
     file: 'orientation-3.jpg',
     tags: { Make: 'Shoebox Optics', Model: 'Fixture One', Orientation: 3, OffsetTimeOriginal: '+02:00', ExposureTime: 0.004, FNumber: 2.8, ISO: 200, FocalLength: 35 },
     takenAt: '2023-07-14T16:30:05.000Z',
+    takenOffset: 120,
   },
   {
     file: 'camera/camera.heic',
     tags: { Make: 'Apple', Model: 'iPhone 15 Pro', LensModel: 'iPhone 15 Pro back triple camera 6.765mm f/1.78', Orientation: 6, DateTimeOriginal: '2024:09:20 08:15:30', SubSecTimeOriginal: '123', OffsetTimeOriginal: '-07:00', ExposureTime: 1 / 120, FNumber: 1.78, ISO: 50, FocalLength: 6.765 },
     takenAt: '2024-09-20T15:15:30.123Z',
+    takenOffset: -420,
   },
   {
     file: 'camera/camera.png',
     tags: { Make: 'Shoebox Optics', Model: 'Fixture PNG', LensModel: 'Fixture 24mm F1.4', Orientation: 3, DateTimeOriginal: '2022:01:02 03:04:05', OffsetTimeOriginal: '-03:30', ExposureTime: 1 / 60, FNumber: 1.4, ISO: 800, FocalLength: 24 },
     takenAt: '2022-01-02T06:34:05.000Z',
+    takenOffset: -210,
   },
   {
     file: 'camera/camera.webp',
     tags: { Make: 'Shoebox Optics', Model: 'Fixture WebP', LensModel: 'Fixture 50mm F1.8', Orientation: 8, DateTimeOriginal: '2021:12:31 23:59:59', OffsetTimeOriginal: '+09:00', ExposureTime: 0.001, FNumber: 1.8, ISO: 100, FocalLength: 50 },
     takenAt: '2021-12-31T14:59:59.000Z',
+    takenOffset: 540,
   },
   {
     file: 'camera/camera.tiff',
     tags: { Make: 'Shoebox Optics', Model: 'Fixture TIFF', LensModel: 'Fixture 90mm F4', Orientation: 6, DateTimeOriginal: '2020:06:15 12:00:00', OffsetTimeOriginal: '+05:45', ExposureTime: 2, FNumber: 4, ISO: 64, FocalLength: 90 },
     takenAt: '2020-06-15T06:15:00.000Z',
+    takenOffset: 345,
   },
 ] as const;
 
@@ -90,7 +96,7 @@ const EXIFR = { tiff: true, exif: true, gps: false, interop: false, ifd1: false,
 const readWithExifr = async (bytes: Uint8Array) => (await exifr.parse(bytes, EXIFR).catch(() => undefined)) as Record<string, unknown> | undefined;
 
 describe('EXIF of every format', () => {
-  for (const { file, tags, takenAt } of CAMERAS) {
+  for (const { file, tags, takenAt, takenOffset } of CAMERAS) {
     it(`reads the time with its offset, camera, lens, exposure, aperture, focal length, ISO and orientation of ${file}`, async () => {
       const read = await readCameraTags(fixture(file));
       for (const [name, value] of Object.entries(tags)) {
@@ -99,7 +105,7 @@ describe('EXIF of every format', () => {
       }
       const { takenAt: instant, metadata } = await readPhotoMetadata(new Blob([fixture(file)]));
       expect(instant).toBe(takenAt);
-      expect(metadata).toMatchObject({ cameraMake: tags.Make, cameraModel: tags.Model, iso: tags.ISO, focalLength: tags.FocalLength });
+      expect(metadata).toMatchObject({ cameraMake: tags.Make, cameraModel: tags.Model, iso: tags.ISO, focalLength: tags.FocalLength, takenOffset });
       // The position ExifTool wrote into every one of them reaches neither the tags nor the item.
       expect(JSON.stringify(read)).not.toMatch(NO_PLACE);
       expect(JSON.stringify(metadata)).not.toMatch(NO_PLACE);

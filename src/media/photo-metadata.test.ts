@@ -6,7 +6,7 @@ import { itemMetadata } from '../lib/validation';
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../tests/fixtures/${name}`, import.meta.url)));
 
 describe('readPhotoMetadata', () => {
-  it('reads the capture date (in UTC), camera, lens and exposure, and nothing about the location', async () => {
+  it('reads the capture date (in UTC, with its offset), camera, lens and exposure, and nothing about the location', async () => {
     const { takenAt, metadata } = await readPhotoMetadata(fixture('orientation-6.jpg'));
     expect(takenAt).toBe('2023-07-14T16:30:05.000Z');
     expect(metadata).toEqual({
@@ -17,6 +17,8 @@ describe('readPhotoMetadata', () => {
       fNumber: 2.8,
       iso: 200,
       focalLength: 35,
+      // OffsetTimeOriginal +02:00: the clock read 18:30:05 where it was taken.
+      takenOffset: 120,
     });
     expect(JSON.stringify(metadata)).not.toMatch(/48\.85|latitude|GPS/i);
   });

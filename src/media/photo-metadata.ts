@@ -1,5 +1,5 @@
 import type { ItemMetadata } from '../domain/entities';
-import { exifDateToIso } from './exif-date';
+import { exifDateTaken } from './exif-date';
 import { readExifTags, type ExifTags } from './exif-tags';
 import { boundItemMetadata } from '../lib/item-metadata';
 import { readMetadataBlocks } from './metadata-blocks';
@@ -17,9 +17,11 @@ export interface PhotoMetadata {
 /**
  * [Note: A capture time's offset]
  * EXIF's DateTimeOriginal is the camera's wall clock; OffsetTimeOriginal (EXIF 2.31, written by phones and
- * recent cameras) says how far that clock was from UTC. With it, `takenAt` is the true instant; without it the
- * wall clock is kept as if it were UTC (exif-date.ts). The offset itself is not stored: item metadata has no key
- * for it, and the database bounds those keys (private.is_item_metadata), so keeping it would take a migration.
+ * recent cameras) says how far that clock was from UTC. With it, `takenAt` is the true instant and the offset is
+ * kept as `metadata.takenOffset`, so the date shows as the clock read it where the photo was taken, wherever it
+ * is looked at (lib/format.ts, formatTaken); without it the wall clock is kept as if it were UTC (exif-date.ts).
+ * An XMP date's zone counts the same. The offset goes with the date it came from: a sidecar's date brings its own
+ * offset or none (sidecar-fields.ts).
  */
 
 /**
@@ -68,14 +70,15 @@ export function photoMetadataFromTags(tags: Record<string, unknown>): PhotoMetad
   setNumber('focalLength', tags.FocalLength);
 
   const xmp = typeof tags.xmp === 'string' ? parseXmp(tags.xmp) : {};
-  const { takenAt: xmpTakenAt, ...xmpFields } = xmp;
+  const { takenAt: xmpTakenAt, takenOffset: xmpTakenOffset, ...xmpFields } = xmp;
   Object.assign(metadata, xmpFields);
 
-  const takenAt =
-    exifDateToIso(tags.DateTimeOriginal, tags.OffsetTimeOriginal, tags.SubSecTimeOriginal) ??
-    exifDateToIso(tags.CreateDate, tags.OffsetTimeDigitized, tags.SubSecTimeDigitized) ??
-    xmpTakenAt ??
-    null;
+  const taken =
+    exifDateTaken(tags.DateTimeOriginal, tags.OffsetTimeOriginal, tags.SubSecTimeOriginal) ??
+    exifDateTaken(tags.CreateDate, tags.OffsetTimeDigitized, tags.SubSecTimeDigitized) ??
+    (xmpTakenAt ? { at: xmpTakenAt, offsetMinutes: xmpTakenOffset ?? null } : null);
+  const takenAt = taken?.at ?? null;
+  if (taken && taken.offsetMinutes !== null) metadata.takenOffset = taken.offsetMinutes;
   // An XMP packet may carry thousands of keywords: what the backend would refuse is cut here.
   return { takenAt, metadata: boundItemMetadata(metadata) };
 }

@@ -12,6 +12,12 @@ import type { ProcessedMedia } from './media-types';
 import type { XmpFields } from './xmp-metadata';
 
 export function withSidecar(media: ProcessedMedia, fields: XmpFields): ProcessedMedia {
-  const { takenAt, ...rest } = fields;
-  return { ...media, takenAt: takenAt ?? media.takenAt, metadata: boundItemMetadata({ ...media.metadata, ...rest }) };
+  const { takenAt, takenOffset, ...rest } = fields;
+  const metadata = { ...media.metadata, ...rest };
+  // A date from the sidecar brings its own offset, or none: the photo's would misplace it.
+  if (takenAt !== undefined) {
+    if (takenOffset === undefined) delete metadata.takenOffset;
+    else metadata.takenOffset = takenOffset;
+  }
+  return { ...media, takenAt: takenAt ?? media.takenAt, metadata: boundItemMetadata(metadata) };
 }

@@ -65,7 +65,7 @@ describe('parseXmp', () => {
        <dc:subject><rdf:Bag><rdf:li>solo</rdf:li></rdf:Bag></dc:subject>
        <photoshop:DateCreated>2020-05-06T07:08:09+02:00</photoshop:DateCreated>`,
     );
-    expect(parseXmp(xml)).toEqual({ rating: 5, label: 'Red', title: 'The harbour', keywords: ['solo'], takenAt: '2020-05-06T05:08:09.000Z' });
+    expect(parseXmp(xml)).toEqual({ rating: 5, label: 'Red', title: 'The harbour', keywords: ['solo'], takenAt: '2020-05-06T05:08:09.000Z', takenOffset: 120 });
   });
 
   it('keeps a rejected photo (-1) and ignores ratings outside the scale', () => {

@@ -1,11 +1,13 @@
 import { XMLParser } from 'fast-xml-parser';
 import { decodeXmlEntities } from '../lib/xml-entities';
 import type { ItemMetadata } from '../domain/entities';
-import { exifDateToIso } from './exif-date';
+import { exifDateTaken } from './exif-date';
 
 export type XmpFields = Pick<ItemMetadata, 'title' | 'description' | 'rating' | 'keywords' | 'keywordPaths' | 'label' | 'creator' | 'rights'> & {
   /** exif:DateTimeOriginal, photoshop:DateCreated or xmp:CreateDate, as an ISO instant in UTC. */
   takenAt?: string;
+  /** That date's zone, in minutes east of UTC, when it had one. */
+  takenOffset?: number;
 };
 
 /** A photographer's XMP packet is a few KB; anything far larger is not worth parsing on the way in. */
@@ -58,11 +60,16 @@ export function parseXmp(xml: string): XmpFields {
     // dc:creator is an ordered list of names (rdf:Seq); dc:rights language variants, like the title.
     out.creator ??= bag(prop(d, 'dc:creator'))?.join(', ');
     out.rights ??= langAlt(prop(d, 'dc:rights'));
-    out.takenAt ??=
-      exifDateToIso(text(prop(d, 'exif:DateTimeOriginal'))) ??
-      exifDateToIso(text(prop(d, 'photoshop:DateCreated'))) ??
-      exifDateToIso(text(prop(d, 'xmp:CreateDate'))) ??
-      undefined;
+    if (out.takenAt === undefined) {
+      const taken =
+        exifDateTaken(text(prop(d, 'exif:DateTimeOriginal'))) ??
+        exifDateTaken(text(prop(d, 'photoshop:DateCreated'))) ??
+        exifDateTaken(text(prop(d, 'xmp:CreateDate')));
+      if (taken) {
+        out.takenAt = taken.at;
+        if (taken.offsetMinutes !== null) out.takenOffset = taken.offsetMinutes;
+      }
+    }
   }
   if (out.keywordPaths) {
     out.keywordPaths = [...new Set(out.keywordPaths)];

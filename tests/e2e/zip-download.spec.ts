@@ -159,7 +159,7 @@ test('with XMP sidecars: each photo has one beside it, named for Lightroom, with
   const xmp = execFileSync('unzip', ['-p', path, `${titled.entry.slice(0, titled.entry.lastIndexOf('.'))}.xmp`]);
   const tags = (JSON.parse(execFileSync('exiftool', ['-j', '-XMP:all', '-'], { input: xmp, encoding: 'utf8' })) as Record<string, unknown>[])[0]!;
   expect(tags.Title).toBe('Harbour <at> dusk');
-  // The camera's 18:30:05 at +02:00, written as the instant it is.
-  expect(tags.DateCreated).toBe('2023:07:14 16:30:05Z');
+  // The camera's 18:30:05 at +02:00, written as its clock read it, with the offset.
+  expect(tags.DateCreated).toBe('2023:07:14 18:30:05+02:00');
   expect(Object.keys(tags).filter((k) => /GPS|Location|City|Country/i.test(k))).toEqual([]);
 });

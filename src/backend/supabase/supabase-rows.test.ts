@@ -132,15 +132,16 @@ describe('Supabase rows: what the app cannot read fails the call', () => {
 });
 
 describe('Supabase rows: item metadata', () => {
-  it('keeps the fields the app knows with their types, the location note and the animation flag', () => {
-    expect(toMetadata({ cameraMake: 'Canon', creator: 'Ana Lima', iso: 200, keywords: ['sea', 3], location: 'removed', animated: true, tracking: 'x' })).toEqual({
+  it('keeps the fields the app knows with their types, the location note, the animation flag and the time offset', () => {
+    expect(toMetadata({ cameraMake: 'Canon', creator: 'Ana Lima', iso: 200, keywords: ['sea', 3], location: 'removed', animated: true, takenOffset: 345, tracking: 'x' })).toEqual({
       cameraMake: 'Canon',
       creator: 'Ana Lima',
       iso: 200,
       keywords: ['sea'],
       location: 'removed',
       animated: true,
+      takenOffset: 345,
     });
-    expect(toMetadata({ iso: '200', location: '48.85 N', animated: 'yes' })).toEqual({});
+    expect(toMetadata({ iso: '200', location: '48.85 N', animated: 'yes', takenOffset: '+02:00' })).toEqual({});
   });
 });

@@ -8,7 +8,7 @@
 // zod/mini, as in lib/validation.ts: tree-shakable, and this adapter loads only with a Supabase backend.
 import * as z from 'zod/mini';
 import { AppError } from '../../lib/app-error';
-import { LOCATION_NOTES } from '../../lib/item-metadata';
+import { isTakenOffset, LOCATION_NOTES } from '../../lib/item-metadata';
 import type { MonthCount } from '../../domain/queries';
 import type { FinalizeItemInput } from '../../domain/inputs';
 import type { AlbumChange, ChangeOp, CommentChange, FavoriteChange, MemberChange } from '../ports';
@@ -137,6 +137,7 @@ export function toMetadata(value: unknown): ItemMetadata {
   if (source.notice === 'image/undecodable' || source.notice === 'image/too-large') out.notice = source.notice;
   if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemLocationNote;
   if (source.animated === true) out.animated = true;
+  if (isTakenOffset(source.takenOffset)) out.takenOffset = source.takenOffset;
   return out;
 }
 

@@ -66,6 +66,14 @@ describe('buildXmpSidecar', () => {
     });
   });
 
+  it('writes the date taken as the clock read it where it was taken, with its offset, when that is known', () => {
+    const bytes = buildXmpSidecar({ metadata: { rating: 2, takenOffset: 345 }, takenAt: '2023-12-31T16:15:00.000Z' })!;
+    expect(readBack(bytes, 'IMG_2.JPG.xmp').DateCreated).toBe('2023:12:31 22:00:00+05:45');
+    expect(parseXmp(new TextDecoder().decode(bytes))).toMatchObject({ takenAt: '2023-12-31T16:15:00.000Z', takenOffset: 345 });
+    const west = buildXmpSidecar({ metadata: { takenOffset: -300 }, takenAt: '2024-01-01T03:00:00.500Z' })!;
+    expect(readBack(west, 'IMG_3.JPG.xmp').DateCreated).toBe('2023:12:31 22:00:00.500-05:00');
+  });
+
   it('is not made for an item with nothing a sidecar would say', () => {
     expect(buildXmpSidecar({ metadata: { cameraMake: 'Canon', iso: 100, location: 'removed' }, takenAt: null })).toBeNull();
   });

@@ -23,6 +23,18 @@ const builder = new XMLBuilder({
 const alt = (text: string) => ({ 'rdf:Alt': { 'rdf:li': { '@xml:lang': 'x-default', '#text': text } } });
 const list = (kind: 'rdf:Bag' | 'rdf:Seq', items: readonly string[]) => ({ [kind]: { 'rdf:li': items.map((t) => ({ '#text': t })) } });
 
+/**
+ * The date taken as XMP writes it: the clock where it was taken with its offset (`2023-07-14T18:30:05+02:00`) when
+ * known, else the instant in UTC.
+ */
+function xmpDate(takenAt: string, offset: number | undefined): string {
+  const t = Date.parse(takenAt);
+  if (offset === undefined) return new Date(t).toISOString().replace('.000Z', 'Z');
+  const a = Math.abs(offset);
+  const zone = `${offset < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+  return new Date(t + offset * 60_000).toISOString().replace(/(\.000)?Z$/, zone);
+}
+
 /** The sidecar of an item, or null when it has nothing a sidecar would say. */
 export function buildXmpSidecar(item: { metadata: ItemMetadata; takenAt: string | null }): Uint8Array<ArrayBuffer> | null {
   const m = item.metadata;
@@ -45,7 +57,7 @@ export function buildXmpSidecar(item: { metadata: ItemMetadata; takenAt: string 
   };
   attr('xmp:Rating', m.rating);
   attr('xmp:Label', m.label);
-  if (item.takenAt && !Number.isNaN(Date.parse(item.takenAt))) attr('photoshop:DateCreated', new Date(item.takenAt).toISOString().replace('.000Z', 'Z'));
+  if (item.takenAt && !Number.isNaN(Date.parse(item.takenAt))) attr('photoshop:DateCreated', xmpDate(item.takenAt, m.takenOffset));
   if (m.title) child('dc:title', alt(m.title));
   if (m.description) child('dc:description', alt(m.description));
   if (m.keywords?.length) child('dc:subject', list('rdf:Bag', m.keywords));

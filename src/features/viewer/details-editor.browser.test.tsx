@@ -15,7 +15,7 @@ import { withOverrides } from '../../testing/contract/contract-fixtures';
 import { isolatedLocal } from '../../testing/isolated-local';
 import { seedLocalAlbum } from '../../testing/local-seed';
 import { renderRoutes } from '../../testing/render-routes';
-import { toLocalInput } from './details-editor';
+import { fromLocalInput, toLocalInput } from './details-editor';
 
 const host = document.createElement('div');
 document.body.append(host);
@@ -27,11 +27,11 @@ const eventually = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 
 const details = () => document.querySelector<HTMLElement>('aside[aria-label="Details"]');
 const field = (label: string) => page.getByLabelText(label, { exact: true });
 
-async function opened(opts: { role?: Role; others?: boolean; failEdits?: boolean; unlisted?: (real: Backend, items: Item[]) => Promise<string> } = {}) {
+async function opened(opts: { role?: Role; others?: boolean; failEdits?: boolean; takenOffset?: number; unlisted?: (real: Backend, items: Item[]) => Promise<string> } = {}) {
   const names = isolatedLocal('details-editor');
   const real = createLocalBackend(names);
   const album = await real.albums.createAlbum({ title: 'Porto' });
-  await seedLocalAlbum(names, album.id, 2, { seed: 5 });
+  await seedLocalAlbum(names, album.id, 2, { seed: 5, metadata: () => (opts.takenOffset === undefined ? {} : { takenOffset: opts.takenOffset }) });
   const items = (await real.items.listItems(album.id, { sort: 'taken', limit: 10 })).rows;
   const asSeen = (item: Item): Item => (opts.others ? { ...item, uploaderId: 'someone-else' } : item);
   // An item the grid never lists (as if in a month far from the screen): only a search reaches it.
@@ -107,6 +107,26 @@ test("a keyword field offers the album's keywords that begin as typed, those of 
   await eventually(offered).toEqual(['Ribeira']);
   await field('Add a keyword').fill('x');
   await eventually(offered).toEqual([]);
+});
+
+test('a date taken whose offset the camera wrote shows, opens and saves as the clock read it there', async () => {
+  const { real, album, item, stored } = await opened({ takenOffset: 345 });
+  // 22:00 on New Year's Eve in Kathmandu (UTC+5:45), whatever this browser's own zone is.
+  await real.itemWrites.editItems(album.id, [item.id], { takenAt: '2023-12-31T16:15:00.000Z' });
+  const utc = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  const shown = `${utc.format(Date.UTC(2023, 11, 31, 22, 0))} (UTC+5:45)`;
+  await eventually(() => details()?.textContent).toContain(shown);
+  await userEvent.click(page.getByRole('button', { name: 'Change the date taken' }));
+  expect((field('Date taken').element() as HTMLInputElement).value).toBe('2023-12-31T22:00');
+  await field('Date taken').fill('2024-01-01T09:30:00');
+  await userEvent.click(page.getByRole('button', { name: 'Save', exact: true }));
+  await eventually(async () => (await stored()).takenAt).toBe('2024-01-01T03:45:00.000Z');
+  expect((await stored()).metadata.takenOffset).toBe(345);
+  await eventually(() => details()?.textContent).toContain(`${utc.format(Date.UTC(2024, 0, 1, 9, 30))} (UTC+5:45)`);
+  // Read and written the same way, in the place's clock or this device's.
+  expect(fromLocalInput(toLocalInput('2024-01-01T03:45:00.000Z', 345), 345)?.toISOString()).toBe('2024-01-01T03:45:00.000Z');
+  expect(fromLocalInput(toLocalInput('2024-01-01T03:45:00.000Z'))?.toISOString()).toBe('2024-01-01T03:45:00.000Z');
+  expect(fromLocalInput('not a date')).toBeNull();
 });
 
 test('an edit is undone from its notice, and only what it changed goes back', async () => {

@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { Item } from '../../domain/entities';
 import type { ItemEdit } from '../../domain/inputs';
 import { COLOR_LABELS, DESCRIPTION_MAX_CHARS, TITLE_MAX_CHARS } from '../../lib/item-edit';
-import { formatDateTime } from '../../lib/format';
+import { formatTaken } from '../../lib/format';
 import { ErrorLine } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { useEditItems } from '../items/use-item-edits';
@@ -10,13 +10,30 @@ import { useKeywordSuggestions } from '../items/use-keyword-suggestions';
 
 const NONE: readonly string[] = [];
 
-/** `YYYY-MM-DDTHH:mm:ss` in this device's time zone, as `<input type="datetime-local">` takes it. */
-export function toLocalInput(iso: string | null): string {
+/**
+ * `YYYY-MM-DDTHH:mm:ss`, as `<input type="datetime-local">` takes it: the clock where the photo was taken when its
+ * offset is known (as the date shows: formatTaken), else this device's time zone.
+ */
+export function toLocalInput(iso: string | null, offset?: number): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '';
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  if (offset !== undefined) {
+    const d = new Date(t + offset * 60_000);
+    return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  }
+  const d = new Date(t);
   return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** The instant a typed `YYYY-MM-DDTHH:mm[:ss]` means, read as toLocalInput wrote it; null when it is no date. */
+export function fromLocalInput(value: string, offset?: number): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const at = offset === undefined ? new Date(y, mo - 1, d, h, mi, s) : new Date(Date.UTC(y, mo - 1, d, h, mi, s) - offset * 60_000);
+  return Number.isNaN(at.getTime()) ? null : at;
 }
 
 /** What the person is typing, kept while they type; the saved value again once they are done or it changes elsewhere. */
@@ -39,6 +56,8 @@ export function DetailsEditor({ item }: { item: Item }) {
   const edit = useEditItems(item.albumId);
   const [error, setError] = useState<unknown>(null);
   const m = item.metadata;
+  // The date is shown, typed and read in the clock of the place it was taken when that is known.
+  const offset = item.takenAt ? m.takenOffset : undefined;
   const title = useDraft(m.title ?? '');
   const description = useDraft(m.description ?? '');
   const [keyword, setKeyword] = useState('');
@@ -201,9 +220,9 @@ export function DetailsEditor({ item }: { item: Item }) {
           className="details-editor__date"
           onSubmit={(e) => {
             e.preventDefault();
-            const at = date ? new Date(date) : null;
-            if (at && Number.isNaN(at.getTime())) return;
-            void save({ takenAt: at ? at.toISOString() : null }, at ? `Date taken set to ${formatDateTime(at.toISOString())}` : 'Date taken removed').then((ok) => ok && setDateOpen(false));
+            const at = date ? fromLocalInput(date, offset) : null;
+            if (date && !at) return;
+            void save({ takenAt: at ? at.toISOString() : null }, at ? `Date taken set to ${formatTaken(at.toISOString(), offset)}` : 'Date taken removed').then((ok) => ok && setDateOpen(false));
           }}
         >
           <input id={ids.date} className="input" type="datetime-local" step={1} aria-label="Date taken" value={date} onChange={(e) => setDate(e.target.value)} />
@@ -212,13 +231,13 @@ export function DetailsEditor({ item }: { item: Item }) {
         </form>
       ) : (
         <div className="details-editor__date">
-          <span>{formatDateTime(item.takenAt)}</span>
+          <span>{formatTaken(item.takenAt, offset)}</span>
           <button
             type="button"
             className="btn btn--ghost"
             aria-label="Change the date taken"
             onClick={() => {
-              setDate(toLocalInput(item.takenAt ?? item.createdAt));
+              setDate(toLocalInput(item.takenAt ?? item.createdAt, offset));
               setDateOpen(true);
             }}
           >

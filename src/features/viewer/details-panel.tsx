@@ -3,7 +3,7 @@ import { uploaderName } from '../../shared/uploader-credit';
 import { useMembers } from '../../shared/use-members';
 import { errorText } from '../../lib/error-messages';
 import { DetailsEditor } from './details-editor';
-import { formatBytes, formatDateTime, formatDuration, safeFilename } from '../../lib/format';
+import { formatBytes, formatDateTime, formatDuration, formatTaken, safeFilename } from '../../lib/format';
 
 /**
  * Date, size, dimensions, camera and the photographer's own fields. Every value is text, never HTML. `editable`:
@@ -23,7 +23,7 @@ export function DetailsPanel({ item, editable = false }: { item: Item; editable?
   ].filter(Boolean).join(' · ');
   const rows: [string, string][] = [
     ['Name', safeFilename(item.filename)],
-    ...(editable ? [] : [['Taken', formatDateTime(item.takenAt)] as [string, string]]),
+    ...(editable ? [] : [['Taken', formatTaken(item.takenAt, m.takenOffset)] as [string, string]]),
     by === undefined ? ['Added', formatDateTime(item.createdAt)] : ['Added by', `${by} · ${formatDateTime(item.createdAt)}`],
     ['Size', formatBytes(item.bytes)],
     ['Type', item.mime],

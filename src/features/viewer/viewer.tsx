@@ -3,7 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Album, Item } from '../../domain/entities';
 import { useAlbumBackend, useSession } from '../../backend/backend-context';
-import { formatDateTime, safeFilename } from '../../lib/format';
+import { formatDateTime, formatTaken, safeFilename } from '../../lib/format';
 import { ErrorLine, ErrorPanel } from '../../ui/error-panel';
 import { Icon } from '../../ui/icon';
 import { useObjectUrl } from '../../shared/files/use-url';
@@ -199,7 +199,7 @@ export function Viewer({ album, getItems, view, itemId, close, itemPath = (id) =
               <>
                 <div>{safeFilename(item.filename)}</div>
                 <small style={{ opacity: 0.75 }}>
-                  {formatDateTime(item.takenAt ?? item.createdAt)}
+                  {item.takenAt ? formatTaken(item.takenAt, item.metadata.takenOffset) : formatDateTime(item.createdAt)}
                   {showAlbum && (
                     <>
                       {' · in '}
