@@ -31,6 +31,8 @@
  *     box]). A bare codestream holds no metadata.
  *   - MP4 and MOV: the movie box's user data, QuickTime keys and XMP ([Note: Location in a video] in
  *     location-movie.ts); Canon CR3, ISO base media too, its GPS IFD in the movie box.
+ *   - Matroska and WebM: tags naming a place, and attached pictures ([Note: Location in a Matroska file] in
+ *     location-matroska.ts).
  * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
  * patches (offset + bytes, kept with the upload task), and the original sent is `new Blob([slice, patch,
  * slice, …])` over the user's file, so a 4 GB file costs a few kilobytes of memory.
@@ -62,19 +64,8 @@ export async function findLocationPatches(blob: Blob): Promise<LocationPatches> 
   const head = await read(0, 16);
   // A bare JPEG XL codestream has nowhere to keep metadata.
   if (head[0] === 0xff && head[1] === 0x0a) return { outcome: 'none', patches: [] };
-  const walker = isJpeg(head)
-    ? jpegPatches
-    : isPng(head)
-      ? pngPatches
-      : isWebp(head)
-        ? webpPatches
-        : isJxlContainer(head)
-          ? jxlPatches
-          : isIsobmff(head)
-            ? heifPatches
-            : isTiff(head)
-              ? (read: ReadAt, size: number) => tiffPatches(read, size, jpegPatches)
-              : null;
+  // Matroska's walker loads with the first such file: videos of that kind are rare among what is uploaded.
+  const walker = isMatroska(head) ? matroskaWalker : walkerFor(head);
   if (!walker) return { outcome: 'unsupported', patches: [] };
   try {
     const found = await walker(read, size);
@@ -88,6 +79,25 @@ export async function findLocationPatches(blob: Blob): Promise<LocationPatches> 
     if (e instanceof Unreadable) return { outcome: 'unsupported', patches: [] };
     throw e;
   }
+}
+
+/** The walker for a picture or an ISO base media file (MP4, MOV, HEIF), by its first bytes. */
+function walkerFor(head: Uint8Array): Walker | null {
+  if (isJpeg(head)) return jpegPatches;
+  if (isPng(head)) return pngPatches;
+  if (isWebp(head)) return webpPatches;
+  if (isJxlContainer(head)) return jxlPatches;
+  if (isIsobmff(head)) return heifPatches;
+  if (isTiff(head)) return (read: ReadAt, size: number) => tiffPatches(read, size, jpegPatches);
+  return null;
+}
+
+const matroskaWalker: Walker = async (read, size) => (await import('./location-matroska')).matroskaPatches(read, size, attachedPicture);
+
+/** A picture attached to a Matroska file (its cover), walked as any picture; null when it is no picture known here. */
+async function attachedPicture(read: ReadAt, size: number): Promise<Walked | null> {
+  const walker = walkerFor(await read(0, 16));
+  return walker ? walker(read, size) : null;
 }
 
 /** `blob` with `patches` laid over it, made of slices of `blob`: nothing is copied but the patches. */
@@ -110,6 +120,8 @@ const isJpeg = (h: Uint8Array) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xf
 const isPng = (h: Uint8Array) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => h[i] === b);
 const isWebp = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'WEBP';
 const isIsobmff = (h: Uint8Array) => ascii(h, 4, 4) === 'ftyp';
+/** Matroska and WebM: the EBML magic. */
+const isMatroska = (h: Uint8Array) => h[0] === 0x1a && h[1] === 0x45 && h[2] === 0xdf && h[3] === 0xa3;
 const isJxlContainer = (h: Uint8Array) => ascii(h, 4, 8) === 'JXL \r\n\x87\n';
 /** TIFF, and the raws built on it with a magic of their own: Olympus ORF ("IIRO", "MMOR", "IIRS"), Panasonic RW2. */
 const isTiff = (h: Uint8Array) => ['II*\0', 'MM\0*', 'IIRO', 'MMOR', 'IIRS', 'IIU\0'].includes(ascii(h, 0, 4));

@@ -29,9 +29,10 @@ import { LOCATION_LEFT, type LocationDecision, type ProcessedFacts, type UploadT
 // named `<name>.webp` (or `.jpg`), its own size, hash and dimensions, a photo even when the file was a video
 // (its poster), and metadata.location `preview`. Files of kinds that never hold a place (GIF, BMP, SVG, icons;
 // documents) go up as they are. Videos are held to this only in the ISO base media formats phones and cameras
-// write (MP4, MOV, 3GP), whose place the remover knows; a WebM, MKV or AVI, which no camera tags with a place in a
-// standard way and whose structure is not walked yet, goes up as it is with metadata.location `kept`, as every
-// such file did before, and its details say so.
+// write (MP4, MOV, 3GP), whose place the remover knows. A Matroska or WebM file has its place tags blanked as
+// well ([Note: Location in a Matroska file]); one that cannot be followed (a recording whose clusters have no
+// size), and an AVI, which no camera tags with a place in a standard way and which is not walked, go up as they
+// are with metadata.location `kept`, and their details say so.
 
 /** How long an album's choice about location is trusted for the files of one batch. */
 const ALBUM_CHOICE_TTL_MS = 30_000;

@@ -1,0 +1,129 @@
+/**
+ * Location in Matroska and WebM files ([Note: Location in a Matroska file] in location-matroska.ts): a real WebM
+ * (recorded by Chromium) given the tags a remuxed phone video carries and a cover with GPS; ExifTool reads the
+ * places before and none after, and everything else as it was.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureExiftool } from '../../scripts/ensure-exiftool.mjs';
+import { findLocationPatches, withPatches } from './location-patches';
+
+const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../tests/fixtures/${name}`, import.meta.url)));
+const blob = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
+
+/** An EBML element: its id (hex), a size of `sizeLength` bytes (1 or 4), its content. */
+function el(id: string, ...content: (Uint8Array | string)[]): Uint8Array {
+  return sized(id, 0, ...content);
+}
+function sized(id: string, sizeLength: number, ...content: (Uint8Array | string)[]): Uint8Array {
+  const body = Buffer.concat(content.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : Buffer.from(c))));
+  const length = sizeLength || (body.length < 127 ? 1 : 4);
+  const size = length === 1 ? Buffer.from([0x80 | body.length]) : Buffer.from([0x10, body.length >> 16, (body.length >> 8) & 0xff, body.length & 0xff]);
+  return new Uint8Array(Buffer.concat([Buffer.from(id, 'hex'), size, body]));
+}
+const simpleTag = (name: string, value: string, ...nested: Uint8Array[]) => el('67c8', el('45a3', name), el('4487', value), ...nested);
+
+const XMP = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="48,51.4932N" exif:GPSLongitude="2,17.67E"/></rdf:RDF></x:xmpmeta>`;
+
+/** The Chromium-recorded WebM fixture with `extra` elements added at the end of its segment. */
+function webmWith(...extra: Uint8Array[]): Uint8Array {
+  const base = fixture('clip-320x240.webm');
+  const added = Buffer.concat(extra);
+  const out = new Uint8Array(Buffer.concat([base, added]));
+  // The segment (at 36: a 4-byte id and an 8-byte size) ran to the end of the file; it now holds the additions.
+  const view = new DataView(out.buffer);
+  expect(view.getUint32(36)).toBe(0x18538067);
+  expect(out[40]).toBe(0x01);
+  const size = Number(view.getBigUint64(40) & 0x00ffffffffffffffn) + added.length;
+  view.setBigUint64(40, 0x0100000000000000n | BigInt(size));
+  return out;
+}
+
+let dir: string;
+beforeAll(() => {
+  ensureExiftool();
+  dir = mkdtempSync(join(tmpdir(), 'matroska-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What ExifTool reads of a Matroska file, clusters and all (-ee: tags are often after the media). */
+function exiftool(bytes: Uint8Array, name: string): Record<string, unknown> {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return (JSON.parse(execFileSync('exiftool', ['-j', '-ee', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[])[0]!;
+}
+const placeTags = (tags: Record<string, unknown>) => Object.keys(tags).filter((k) => /GPS|Location|6709|Coordinates/i.test(k));
+
+async function cleaned(bytes: Uint8Array): Promise<{ outcome: string; out: Uint8Array }> {
+  const { outcome, patches } = await findLocationPatches(blob(bytes));
+  return { outcome, out: new Uint8Array(await withPatches(blob(bytes), patches).arrayBuffer()) };
+}
+
+describe('location in Matroska and WebM', () => {
+  it('turns every tag naming a place into void, keeps the others, and the file stays the same length', async () => {
+    const tagged = webmWith(
+      el(
+        '1254c367',
+        el(
+          '7373',
+          el('63c0'),
+          simpleTag('TITLE', 'Eiffel tower at noon'),
+          simpleTag('LOCATION', '+48.8584+002.2945/'),
+          sized('67c8', 4, el('45a3', 'COM.APPLE.QUICKTIME.LOCATION.ISO6709'), el('4487', '+48.8584+002.2945+035.000/')),
+          // A place nested under a tag that is none, and an XMP packet kept as a tag.
+          simpleTag('COMMENT', 'walk', simpleTag('RECORDING_LOCATION', 'FR')),
+          simpleTag('XMP', XMP),
+        ),
+      ),
+    );
+    const before = exiftool(tagged, 'tagged.webm');
+    expect(before).toMatchObject({ 'Matroska:Location': '+48.8584+002.2945/', 'Matroska:Title': 'Eiffel tower at noon' });
+    expect(placeTags(before).length).toBeGreaterThanOrEqual(2);
+
+    const { outcome, out } = await cleaned(tagged);
+    expect(outcome).toBe('removed');
+    expect(out.length).toBe(tagged.length);
+    const after = exiftool(out, 'cleaned.webm');
+    expect(placeTags(after)).toEqual([]);
+    expect(JSON.stringify(after)).not.toMatch(/48\.85|2\.29|\bFR\b/);
+    expect(after).toMatchObject({ 'Matroska:Title': 'Eiffel tower at noon', 'Track1:ImageWidth': 320, 'Matroska:Duration': before['Matroska:Duration'] });
+    expect(Buffer.from(out).includes(Buffer.from('+48.8584'))).toBe(false);
+    expect(Buffer.from(out).includes(Buffer.from('GPSLatitude="48'))).toBe(false);
+    // The media before the tags is untouched, byte for byte.
+    const media = fixture('clip-320x240.webm').length;
+    expect(Buffer.from(out.subarray(48, media)).equals(Buffer.from(tagged.subarray(48, media)))).toBe(true);
+  });
+
+  it('walks an attached cover as a picture: its GPS goes, the cover stays', async () => {
+    const cover = fixture('orientation-6.jpg');
+    const attached = webmWith(el('1941a469', el('61a7', el('466e', 'cover.jpg'), el('4660', 'image/jpeg'), sized('465c', 4, cover), el('46ae', new Uint8Array([1, 2, 3, 4])))));
+    const { outcome, out } = await cleaned(attached);
+    expect(outcome).toBe('removed');
+    const at = Buffer.from(out).indexOf(Buffer.from([0xff, 0xd8, 0xff]));
+    const coverAfter = out.subarray(at, at + cover.length);
+    const tags = exiftool(coverAfter, 'cover.jpg');
+    expect(placeTags(tags)).toEqual([]);
+    expect(tags).toMatchObject({ 'IFD0:Make': 'Shoebox Optics', 'File:ImageWidth': expect.any(Number) });
+  });
+
+  it('says none for a WebM without a place, and unsupported for what it cannot follow', async () => {
+    expect(await findLocationPatches(blob(fixture('clip-320x240.webm')))).toEqual({ outcome: 'none', patches: [] });
+    // A recording still being written: a cluster of unknown size, whose end only reading every block finds.
+    const live = fixture('clip-320x240.webm').slice();
+    expect(new DataView(live.buffer).getUint32(261)).toBe(0x1f43b675);
+    const sizeLength = Math.clz32(live[265]!) - 23;
+    live.fill(0xff, 265, 265 + sizeLength);
+    live[265] = 0xff >> (sizeLength - 1);
+    expect((await findLocationPatches(blob(live))).outcome).toBe('unsupported');
+    // Tags that run past their segment, and a picture of a kind not edited here; a GIF holds no place.
+    const cut = webmWith(el('1254c367', el('7373', simpleTag('LOCATION', 'x')))).slice(0, -3);
+    expect((await findLocationPatches(blob(cut))).outcome).toBe('unsupported');
+    const unknown = webmWith(el('1941a469', el('61a7', el('4660', 'image/x-unknown'), el('465c', 'not a picture known here'))));
+    expect((await findLocationPatches(blob(unknown))).outcome).toBe('unsupported');
+    const gif = webmWith(el('1941a469', el('61a7', el('4660', 'image/gif'), el('465c', fixture('small.gif')))));
+    expect(await findLocationPatches(blob(gif))).toEqual({ outcome: 'none', patches: [] });
+  });
+});
