@@ -15,7 +15,7 @@ import { addReadyItem, withOverrides } from '../testing/contract/contract-fixtur
 import { seedLocalAlbum } from '../testing/local-seed';
 import { renderRoutes } from '../testing/render-routes';
 import { isolatedLocal } from '../testing/isolated-local';
-import { LIVE_REFRESH_MS } from '../features/albums/use-albums';
+import { LIVE_REFRESH_MS } from '../shared/live/use-live-anywhere';
 
 const host = document.createElement('div');
 document.body.append(host);

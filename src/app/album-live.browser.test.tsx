@@ -224,3 +224,20 @@ test("an album's search follows what another tab adds: a photo that matches join
   await eventually(() => tile(added.id)).toBeTruthy();
   expect(document.querySelectorAll('[data-item-id]')).toHaveLength(1);
 });
+
+test('a search across albums follows what another tab adds to any album: a photo that matches joins the results', async () => {
+  const names = isolated();
+  const shown = createLocalBackend(names);
+  const other = createLocalBackend(names);
+  closers.push(() => (shown.realtime as LocalRealtime).close(), () => (other.realtime as LocalRealtime).close());
+  const lisbon = await shown.albums.createAlbum({ title: 'Lisbon' });
+  const porto = await shown.albums.createAlbum({ title: 'Porto' });
+  await seedLocalAlbum(names, lisbon.id, 3, { seed: 5, fromYear: 2023, toYear: 2024 });
+  await renderRoutes(root, shown, '/search?q=coffee');
+  await eventually(() => document.querySelector('[data-testid="search-empty"]')).toBeTruthy();
+  const first = await addPhoto(other, porto.id, '2024-01-01T00:00:00.000Z');
+  await eventually(() => tile(first.id)).toBeTruthy();
+  const second = await addPhoto(other, lisbon.id, '2024-02-01T00:00:00.000Z');
+  await eventually(() => tile(second.id)).toBeTruthy();
+  expect(document.querySelectorAll('[data-item-id]')).toHaveLength(2);
+});

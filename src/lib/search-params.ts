@@ -10,6 +10,9 @@ import { COLOR_LABELS } from './item-edit';
 /** The address's words for a search; `filter=favorites` and `by` are the album's filters of old, kept as they were. */
 export const SEARCH_PARAMS = ['q', 'rating', 'label', 'kind', 'from', 'to'] as const;
 
+/** Whether the address asks for more than words: a rating, label, kind or dates (the Filters row then shows). */
+export const hasCriteria = (params: URLSearchParams): boolean => SEARCH_PARAMS.some((k) => k !== 'q' && !!params.get(k));
+
 const KINDS: readonly ItemKind[] = ['image', 'video', 'file'];
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -25,7 +25,7 @@ import { AlbumMembersContext } from '../../shared/uploader-credit';
 import { useMembers } from '../../shared/use-members';
 import { AlbumFilters, FilteredEmpty } from '../../features/social/album-filters';
 import { SearchBox, SearchCriteria } from '../../features/search/search-form';
-import { asksForSearch, searchFromParams } from '../../lib/search-params';
+import { asksForSearch, hasCriteria, searchFromParams } from '../../lib/search-params';
 import { useTileSocial } from '../../features/social/use-social';
 import { AddFilesMenu } from '../../features/uploads/add-files-menu';
 import { DropZone } from '../../features/uploads/drop-zone';
@@ -91,7 +91,7 @@ function AlbumScreen({ album, staleError }: { album: Album; staleError: Error | 
     [searchKey, album.id],
   );
   const [criteriaOpen, setCriteriaOpen] = useState(false);
-  const showCriteria = criteriaOpen || ['rating', 'label', 'kind', 'from', 'to'].some((k) => params.get(k));
+  const showCriteria = criteriaOpen || hasCriteria(params);
   const grid = useAlbumGrid(album.id, view, `/albums/${album.id}`, search);
   const { months, sections, error, selection, setSelection, setView } = grid;
   // The grid's rows loaded earlier (or kept on the device) stay when a refresh cannot reach the server.

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useBackend } from '../../backend/backend-context';
 import type { AlbumInput, AlbumPatch } from '../../domain/inputs';
 import type { Album } from '../../domain/entities';
 import { albumKeys } from '../../shared/album-keys';
+import { useLiveAnywhere } from '../../shared/live/use-live-anywhere';
 
 export function useAlbums() {
   const { albums } = useBackend();
@@ -63,29 +63,8 @@ function refreshAlbums(qc: QueryClient): void {
   void qc.invalidateQueries({ queryKey: albumKeys.activity() });
 }
 
-/** Changes heard within this long of the first are answered by one refresh: an upload of 500 files is 500 events. */
-export const LIVE_REFRESH_MS = 400;
-
 /** Keeps the albums screen live: any album or item change anywhere refreshes the list, activity and unread counts. */
 export function useAlbumsLive() {
-  const { realtime } = useBackend();
   const qc = useQueryClient();
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const soon = () => {
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        refreshAlbums(qc);
-      }, LIVE_REFRESH_MS);
-    };
-    const unsubscribe = realtime.subscribe(null, {
-      onChange: soon,
-      // Back from a dropped connection (or joined after the list was read): what changed meanwhile was not heard.
-      onJoined: ({ mayHaveMissed }) => mayHaveMissed && soon(),
-    });
-    return () => {
-      clearTimeout(timer);
-      unsubscribe();
-    };
-  }, [realtime, qc]);
+  useLiveAnywhere(() => refreshAlbums(qc));
 }

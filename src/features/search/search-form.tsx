@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { SEARCH_TEXT_MAX_CHARS } from '../../domain/queries';
 import { COLOR_LABELS } from '../../lib/item-edit';
+import { hasCriteria } from '../../lib/search-params';
 import { Icon } from '../../ui/icon';
 
 /** How long typing rests before the search runs and the address changes. */
@@ -66,7 +67,7 @@ export type CriteriaPatch = Partial<Record<'rating' | 'label' | 'kind' | 'from' 
 export function SearchCriteria({ params, onChange }: { params: URLSearchParams; onChange: (patch: CriteriaPatch) => void }) {
   const get = (k: string) => params.get(k) ?? '';
   const set = (k: keyof CriteriaPatch) => (e: { target: { value: string } }) => onChange({ [k]: e.target.value || null });
-  const any = ['rating', 'label', 'kind', 'from', 'to'].some((k) => params.get(k));
+  const any = hasCriteria(params);
   return (
     <div className="search-criteria" role="group" aria-label="Filters">
       <select className="select" aria-label="Rating" value={get('rating')} onChange={set('rating')}>
