@@ -25,6 +25,8 @@ export interface ExifTags {
   FocalLength?: number;
   /** A TIFF's XMP packet (tag 700), as text. */
   xmp?: string;
+  /** A JPEG's Extended XMP, put back together (metadata-blocks.ts). */
+  xmpExtended?: string;
 }
 
 type Tag = { value?: unknown } | undefined;

@@ -4,7 +4,9 @@
  * packet, text. Only their containers differ, so each is found here by offset and read on its own (a TIFF is
  * its own block), and the EXIF block is handed to the tag reader as the TIFF it is (exif-tags.ts):
  *   - JPEG: the first APP1 segment `Exif\0\0` and the first APP1 `http://ns.adobe.com/xap/1.0/\0`, among the
- *     segments before the image data. A camera's are in its first tens of KB, read at once.
+ *     segments before the image data. A camera's are in its first tens of KB, read at once. When that packet
+ *     says `xmpNote:HasExtendedXMP`, the APP1 `http://ns.adobe.com/xmp/extension/\0` segments carrying its GUID
+ *     are put back together by their offsets (at most MAX_EXTENDED_XMP_BYTES, and only when every byte is there).
  *   - TIFF and the raws built on it (DNG, CR2, NEF, ARW, ORF, RW2): the file is the TIFF structure and the block.
  *     Its first MiB when IFD0 and the Exif IFD lie in it (cameras and raws put them first); otherwise the whole
  *     file, up to MAX_TIFF_BYTES (a TIFF written image data first has them at its end). Its XMP is its tag 700.
@@ -19,6 +21,11 @@ export interface MetadataBlocks {
   exif: Uint8Array | null;
   /** The XMP packet, as text. */
   xmp: string | null;
+  /**
+   * A JPEG's Extended XMP, put back together: a second packet holding what did not fit in the first segment's
+   * 64 KB (ExifTool moves the largest properties there, a long keyword list say). Absent in other formats.
+   */
+  xmpExtended?: string | null;
 }
 
 export const NO_BLOCKS: MetadataBlocks = Object.freeze({ exif: null, xmp: null }) as MetadataBlocks;
@@ -34,6 +41,11 @@ const JPEG_HEAD_BYTES = 128 * 1024;
 /** Segments of a JPEG looked at before the image data: cameras write a dozen. */
 const MAX_SEGMENTS = 1000;
 const XMP_NAMESPACE = 'http://ns.adobe.com/xap/1.0/\0';
+const EXTENDED_XMP_NAMESPACE = 'http://ns.adobe.com/xmp/extension/\0';
+/** An Extended XMP packet longer than this (the XMP reader's own bound) is not read. */
+export const MAX_EXTENDED_XMP_BYTES = 2 * 1024 * 1024;
+/** The GUID the main packet names for its extension (xmpNote:HasExtendedXMP), as attribute or element. */
+const HAS_EXTENDED = /HasExtendedXMP\s*(?:=\s*["']|>)\s*([0-9A-Fa-f]{32})/;
 
 /** TIFF, and the raws built on it with a magic of their own: Olympus ORF ("IIRO", "MMOR", "IIRS"), Panasonic RW2. */
 const isTiffHead = (h: Uint8Array) => ['II*\0', 'MM\0*', 'IIRO', 'MMOR', 'IIRS', 'IIU\0'].includes(ascii(h, 0, 4));
@@ -70,8 +82,11 @@ async function readAt(read: ReadAt, offset: number, length: number): Promise<Uin
 
 async function jpegBlocks(read: ReadAt, size: number): Promise<MetadataBlocks> {
   const out: MetadataBlocks = { exif: null, xmp: null };
+  let guid: string | null = null;
+  const parts: ExtendedPart[] = [];
   let at = 2;
-  for (let n = 0; n < MAX_SEGMENTS && at + 4 <= size && !(out.exif && out.xmp); n++) {
+  // Once both blocks are found, the rest is looked at only for the extension the packet names.
+  for (let n = 0; n < MAX_SEGMENTS && at + 4 <= size && !(out.exif && out.xmp && !guid); n++) {
     const h = await readAt(read, at, 4);
     if (!h || h[0] !== 0xff) break;
     const marker = h[1]!;
@@ -94,11 +109,40 @@ async function jpegBlocks(read: ReadAt, size: number): Promise<MetadataBlocks> {
       if (!out.exif && ascii(body, 0, 6) === 'Exif\0\0') out.exif = body.subarray(6);
       else if (!out.xmp && ascii(body, 0, XMP_NAMESPACE.length) === XMP_NAMESPACE) {
         out.xmp = new TextDecoder().decode(body.subarray(XMP_NAMESPACE.length));
+        guid = HAS_EXTENDED.exec(out.xmp)?.[1]?.toUpperCase() ?? null;
+      } else if (ascii(body, 0, EXTENDED_XMP_NAMESPACE.length) === EXTENDED_XMP_NAMESPACE && body.length >= EXTENDED_XMP_NAMESPACE.length + 40) {
+        const head = EXTENDED_XMP_NAMESPACE.length;
+        const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+        // Its GUID is checked once the main packet is known (it may come later).
+        parts.push({ guid: ascii(body, head, 32).toUpperCase(), fullLength: view.getUint32(head + 32), offset: view.getUint32(head + 36), data: body.subarray(head + 40) });
       }
     }
     at += 2 + length;
   }
+  if (guid) out.xmpExtended = extendedPacket(parts.filter((p) => p.guid === guid));
   return out;
+}
+
+/** One APP1 segment of Extended XMP: the packet's GUID and full length, and where this part's bytes go in it. */
+interface ExtendedPart {
+  guid: string;
+  fullLength: number;
+  offset: number;
+  data: Uint8Array;
+}
+
+/** The Extended XMP packet from its parts, or null unless they agree on its length and cover every byte of it. */
+function extendedPacket(parts: ExtendedPart[]): string | null {
+  const fullLength = parts[0]?.fullLength ?? 0;
+  if (!fullLength || fullLength > MAX_EXTENDED_XMP_BYTES || parts.some((p) => p.fullLength !== fullLength)) return null;
+  const packet = new Uint8Array(fullLength);
+  let covered = 0;
+  for (const p of [...parts].sort((a, b) => a.offset - b.offset)) {
+    if (p.offset !== covered || p.offset + p.data.length > fullLength) return null;
+    packet.set(p.data, p.offset);
+    covered += p.data.length;
+  }
+  return covered === fullLength ? new TextDecoder().decode(packet) : null;
 }
 
 async function tiffBlocks(blob: Blob): Promise<MetadataBlocks> {

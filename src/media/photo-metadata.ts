@@ -31,10 +31,11 @@ export interface PhotoMetadata {
  */
 export async function readCameraTags(input: Blob | Uint8Array): Promise<ExifTags> {
   const blob = input instanceof Blob ? input : new Blob([input as Uint8Array<ArrayBuffer>]);
-  const { exif, xmp } = await readMetadataBlocks(blob);
+  const { exif, xmp, xmpExtended } = await readMetadataBlocks(blob);
   const tags = exif ? readExifTags(exif) : {};
   // A TIFF's packet is its tag 700 (read with the EXIF tags); every other format's is a block of its own.
   if (xmp) tags.xmp = xmp;
+  if (xmpExtended) tags.xmpExtended = xmpExtended;
   return tags;
 }
 
@@ -69,7 +70,8 @@ export function photoMetadataFromTags(tags: Record<string, unknown>): PhotoMetad
   setNumber('iso', tags.ISO);
   setNumber('focalLength', tags.FocalLength);
 
-  const xmp = typeof tags.xmp === 'string' ? parseXmp(tags.xmp) : {};
+  // A JPEG's Extended XMP holds what did not fit in its packet; the packet's own fields come first.
+  const xmp = { ...(typeof tags.xmpExtended === 'string' ? parseXmp(tags.xmpExtended) : {}), ...(typeof tags.xmp === 'string' ? parseXmp(tags.xmp) : {}) };
   const { takenAt: xmpTakenAt, takenOffset: xmpTakenOffset, ...xmpFields } = xmp;
   Object.assign(metadata, xmpFields);
 
