@@ -323,10 +323,16 @@ function withIos18Ftyp(heic) {
   ftyp.writeUInt32BE(ftyp.length, 0);
   ftyp.write('ftypheic', 4, 'latin1');
   IOS18_BRANDS.forEach((b, i) => ftyp.write(b, 16 + 4 * i, 'latin1'));
-  const shift = ftyp.length - ftypSize;
   const rest = Buffer.from(heic.subarray(ftypSize));
+  shiftIloc(rest, ftyp.length - ftypSize);
+  return Buffer.concat([ftyp, rest]);
+}
+
+/** Moves every file offset in the first `iloc` box of `bytes` by `shift`, in place: data after it moved. */
+function shiftIloc(bytes, shift) {
+  const rest = bytes;
   const iloc = rest.indexOf('iloc') - 4;
-  if (iloc < 0) throw new Error('camera.heic: no iloc');
+  if (iloc < 0) throw new Error('HEIF fixture: no iloc');
   let at = iloc + 8;
   const version = rest[at];
   at += 4;
@@ -352,7 +358,94 @@ function withIos18Ftyp(heic) {
       at += offsetSize + lengthSize;
     }
   }
-  return Buffer.concat([ftyp, rest]);
+}
+
+/** The boxes of bytes[from, to) as [type, start, end] (start at the size field). */
+function heifBoxes(bytes, from, to) {
+  const out = [];
+  for (let at = from; at + 8 <= to; ) {
+    const size = bytes.readUInt32BE(at);
+    if (size < 8 || at + size > to) throw new Error('HEIF fixture: a box runs past its parent');
+    out.push([bytes.toString('latin1', at + 4, at + 8), at, at + size]);
+    at += size;
+  }
+  return out;
+}
+
+const withSize = (type, body) => {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(8 + body.length);
+  head.write(type, 4, 'latin1');
+  return Buffer.concat([head, body]);
+};
+
+/**
+ * `heic` with an `irot` property (turn `angle` × 90° anticlockwise to display) given to its primary image, as
+ * iPhones turn a photo held upright: the property appended to `ipco`, associated (essential) in `ipma`, the
+ * boxes that hold them grown, and the `iloc` offsets of the data after them moved. heif-enc 1.15 writes none.
+ */
+function withRotation(heic, angle) {
+  const top = heifBoxes(heic, 0, heic.length);
+  const [, metaStart, metaEnd] = top.find(([t]) => t === 'meta');
+  const children = heifBoxes(heic, metaStart + 12, metaEnd);
+  const [, pitmStart] = children.find(([t]) => t === 'pitm');
+  if (heic[pitmStart + 8] !== 0) throw new Error('HEIF fixture: pitm version');
+  const primary = heic.readUInt16BE(pitmStart + 12);
+  const rebuilt = children.map(([type, start, end]) => {
+    if (type !== 'iprp') return heic.subarray(start, end);
+    const inner = heifBoxes(heic, start + 8, end);
+    const [, ipcoStart, ipcoEnd] = inner.find(([t]) => t === 'ipco');
+    const index = heifBoxes(heic, ipcoStart + 8, ipcoEnd).length + 1;
+    const ipco = withSize('ipco', Buffer.concat([heic.subarray(ipcoStart + 8, ipcoEnd), withSize('irot', Buffer.from([angle & 3]))]));
+    const [, ipmaStart] = inner.find(([t]) => t === 'ipma');
+    const version = heic[ipmaStart + 8];
+    const flags = heic.readUIntBE(ipmaStart + 9, 3);
+    if (version !== 0 || flags & 1 || index > 127) throw new Error('HEIF fixture: an ipma this does not rewrite');
+    const count = heic.readUInt32BE(ipmaStart + 12);
+    const entries = [];
+    let at = ipmaStart + 16;
+    for (let i = 0; i < count; i++) {
+      const item = heic.readUInt16BE(at);
+      const n = heic[at + 2];
+      let associations = Buffer.from(heic.subarray(at + 3, at + 3 + n));
+      if (item === primary) associations = Buffer.concat([associations, Buffer.from([0x80 | index])]);
+      const head = Buffer.alloc(3);
+      head.writeUInt16BE(item);
+      head[2] = associations.length;
+      entries.push(head, associations);
+      at += 3 + n;
+    }
+    const ipma = withSize('ipma', Buffer.concat([heic.subarray(ipmaStart + 8, ipmaStart + 16), ...entries]));
+    return withSize('iprp', Buffer.concat(inner.map(([t, s, e]) => (t === 'ipco' ? ipco : t === 'ipma' ? ipma : heic.subarray(s, e)))));
+  });
+  const meta = withSize('meta', Buffer.concat([heic.subarray(metaStart + 8, metaStart + 12), ...rebuilt]));
+  shiftIloc(meta, meta.length - (metaEnd - metaStart));
+  return Buffer.concat([heic.subarray(0, metaStart), meta, heic.subarray(metaEnd)]);
+}
+
+/**
+ * A HEIC held upright, as an iPhone stores one: the picture kept turned a quarter clockwise (64 × 96), with
+ * `irot` 1 (a quarter anticlockwise) so a reader that applies it shows the visual picture, 96 × 64, its marker
+ * corners where every orientation fixture has them.
+ */
+async function rotatedHeic() {
+  ensureDebianTool('heif-enc', ['--version'], 'libheif-examples');
+  const dir = await mkdtemp(join(tmpdir(), 'shoebox-irot-'));
+  try {
+    await sharp(await visualPicture(96, 64)).rotate(90).png().toFile(join(dir, 'stored.png'));
+    const r = spawnSync('heif-enc', ['-q', '90', '-o', join(dir, 'stored.heic'), join(dir, 'stored.png')], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`heif-enc failed: ${r.stderr}`);
+    const bytes = withRotation(await readFile(join(dir, 'stored.heic')), 1);
+    await writeFile(join(dir, 'rotated.heic'), bytes);
+    // libheif reads it and applies the turn: heif-convert writes the picture 96 wide.
+    const c = spawnSync('heif-convert', [join(dir, 'rotated.heic'), join(dir, 'out.png')], { encoding: 'utf8' });
+    if (c.status !== 0) throw new Error(`heif-convert failed: ${c.stderr}`);
+    const { width, height } = await sharp(join(dir, 'out.png')).metadata();
+    if (width !== 96 || height !== 64) throw new Error(`rotated.heic decodes as ${width} × ${height}, not 96 × 64`);
+    return bytes;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** A camera fixture: the visual picture in `name`'s format, tagged by ExifTool, checked by ExifTool and exifr. */
@@ -419,6 +512,7 @@ const files = {
   'corrupt.jpg': corruptJpeg,
   'huge-header.png': hugeHeaderPng,
   ...Object.fromEntries(Object.keys(CAMERA_FORMATS).map((name) => [`camera/${name}`, () => cameraFixture(name)])),
+  'camera/rotated.heic': rotatedHeic,
 };
 if (process.argv.includes('--video')) files['clip-320x240.webm'] = recordWebm;
 

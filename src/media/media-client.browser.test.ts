@@ -202,6 +202,18 @@ describe('processMedia: HEIF, which only Safari decodes itself', () => {
     expect(metadataParts(await bytesOf(media.preview!))).toEqual([]);
   });
 
+  it('turns a HEIC as its irot property says, as iPhones store a photo held upright', async () => {
+    // Stored 64 × 96, a quarter clockwise; irot 1 turns it a quarter back (scripts/make-fixtures.mjs).
+    const media = await run('camera/rotated.heic');
+    expect(media).toMatchObject({ kind: 'image', mime: 'image/heic', width: 96, height: 64, notice: null });
+    for (const out of [await pixels(media.preview!), await pixels(media.thumb!)]) {
+      expect([out.width, out.height]).toEqual([96, 64]);
+      expect(near(out.at(0.05, 0.05), RED)).toBe(true);
+      expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
+      expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+    }
+  });
+
   it("reads the capture time with its offset, camera and lens of an iOS 18 HEIC, a WebP, a PNG and a TIFF in the worker, and no place", async () => {
     const expected = {
       'camera/camera.heic': { takenAt: '2024-09-20T15:15:30.123Z', cameraModel: 'iPhone 15 Pro', fNumber: 1.78, iso: 50 },
