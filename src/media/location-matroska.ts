@@ -80,6 +80,20 @@ function* children(bytes: Uint8Array, from: number, to: number): Generator<Eleme
   }
 }
 
+/** The elements of the file from `from` to `to`, read header by header; each must have a size that ends inside. */
+async function* elementsAt(read: ReadAt, from: number, to: number): AsyncGenerator<Element & { end: number }> {
+  let at = from;
+  while (at < to) {
+    const e = element(await read(at, 12), 0, at, Math.min(12, to - at));
+    if (!e) return;
+    // A cluster being recorded: its end is only found by reading every block in it.
+    if (e.end === null) throw new Unreadable('element of unknown size');
+    if (e.end > to) throw new Unreadable('element runs past its parent');
+    yield e as Element & { end: number };
+    at = e.end;
+  }
+}
+
 export type PictureWalker = (read: ReadAt, size: number) => Promise<Walked | null>;
 
 /** The place patches of a Matroska or WebM file; `picture` walks an attached picture (null: not a picture it knows). */
@@ -98,13 +112,7 @@ export async function matroskaPatches(read: ReadAt, size: number, picture: Pictu
     }
     const end = top.end ?? size;
     if (end > size) throw new Unreadable('segment runs past the end');
-    let child = top.start;
-    while (child < end) {
-      const e = element(await read(child, 12), 0, child, Math.min(12, end - child));
-      if (!e) break;
-      // A cluster being recorded: its end is only found by reading every block in it.
-      if (e.end === null) throw new Unreadable('element of unknown size in a segment');
-      if (e.end > end) throw new Unreadable('element runs past its segment');
+    for await (const e of elementsAt(read, top.start, end)) {
       if (e.id === TAGS) {
         patchBlock(patches, await readExactly(read, e.at, e.end - e.at), e.at, (b) => blankTags(b, e.headerLength, b.length));
       } else if (e.id === ATTACHMENTS) {
@@ -112,7 +120,6 @@ export async function matroskaPatches(read: ReadAt, size: number, picture: Pictu
         if (found.outcome === 'unsupported') outcome = 'unsupported';
         patches.push(...found.patches);
       }
-      child = e.end;
     }
     at = end;
   }
@@ -169,24 +176,16 @@ function toVoid(bytes: Uint8Array, e: Element & { end: number }): void {
 }
 
 /** Attachments: a picture among them (a cover) is walked as a picture; fonts and the rest hold no place. */
-async function attachmentPatches(read: ReadAt, attachments: Element, picture: PictureWalker): Promise<Walked> {
+async function attachmentPatches(read: ReadAt, attachments: Element & { end: number }, picture: PictureWalker): Promise<Walked> {
   const patches: BytePatch[] = [];
   let outcome: Walked['outcome'] = 'none';
-  let at = attachments.start;
-  const end = attachments.end!;
-  while (at < end) {
-    const file = element(await read(at, 12), 0, at, Math.min(12, end - at));
-    if (!file || file.end === null || file.end > end) throw new Unreadable('attachment');
+  for await (const file of elementsAt(read, attachments.start, attachments.end)) {
     if (file.id === ATTACHED_FILE) {
       let mime = '';
       let data: { start: number; end: number } | null = null;
-      let field = file.start;
-      while (field < file.end) {
-        const f = element(await read(field, 12), 0, field, Math.min(12, file.end - field));
-        if (!f || f.end === null || f.end > file.end) throw new Unreadable('attached file');
+      for await (const f of elementsAt(read, file.start, file.end)) {
         if (f.id === FILE_MIME_TYPE) mime = new TextDecoder().decode(await readExactly(read, f.start, Math.min(f.end - f.start, 255)));
         else if (f.id === FILE_DATA) data = { start: f.start, end: f.end };
-        field = f.end;
       }
       if (data && (mime.startsWith('image/') || mime === 'application/octet-stream')) {
         const { start } = data;
@@ -197,7 +196,6 @@ async function attachmentPatches(read: ReadAt, attachments: Element, picture: Pi
         for (const p of walked?.patches ?? []) patches.push({ offset: start + p.offset, bytes: p.bytes });
       }
     }
-    at = file.end;
   }
   return { outcome, patches };
 }
