@@ -42,6 +42,22 @@ function webmWith(...extra: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** The fixture's first cluster (at 261) given the unknown size a recording being written has, as MediaRecorder writes it. */
+function unsized(bytes: Uint8Array): Uint8Array {
+  const live = bytes.slice();
+  expect(new DataView(live.buffer).getUint32(261)).toBe(0x1f43b675);
+  const sizeLength = Math.clz32(live[265]!) - 23;
+  live.fill(0xff, 265, 265 + sizeLength);
+  live[265] = 0xff >> (sizeLength - 1);
+  return live;
+}
+/** Where that cluster's second child begins (its first is the timestamp). */
+function clusterBlocks(bytes: Uint8Array): number {
+  const start = 265 + Math.clz32(bytes[265]!) - 23;
+  expect(bytes[start]).toBe(0xe7);
+  return start + 2 + (bytes[start + 1]! & 0x7f);
+}
+
 let dir: string;
 beforeAll(() => {
   ensureExiftool();
@@ -97,6 +113,28 @@ describe('location in Matroska and WebM', () => {
     expect(Buffer.from(out.subarray(48, media)).equals(Buffer.from(tagged.subarray(48, media)))).toBe(true);
   });
 
+  it('finds the tags after the clusters of a recording whose clusters have no size, stepping over their blocks', async () => {
+    const tagged = webmWith(el('1254c367', el('7373', el('63c0'), simpleTag('TITLE', 'Night bus'), simpleTag('LOCATION', '+38.7223-009.1393/'))));
+    expect(exiftool(tagged, 'sized-tagged.webm')).toMatchObject({ 'Matroska:Location': '+38.7223-009.1393/' });
+    const live = unsized(tagged);
+    const { outcome, out } = await cleaned(live);
+    expect(outcome).toBe('removed');
+    expect(out.length).toBe(live.length);
+    expect(Buffer.from(out).includes(Buffer.from('+38.7223'))).toBe(false);
+    // ExifTool stops at a cluster of unknown size: read with the cluster's size given back, the title is there, no place.
+    const resized = out.slice();
+    resized.set(tagged.subarray(265, 273), 265);
+    const after = exiftool(resized, 'live-cleaned.webm');
+    expect(placeTags(after)).toEqual([]);
+    expect(after).toMatchObject({ 'Matroska:Title': 'Night bus', 'Track1:ImageWidth': 320 });
+    // Without a place, such a recording has nothing to remove; nor has one cut off in the middle of a block.
+    const recording = unsized(fixture('clip-320x240.webm'));
+    expect(await findLocationPatches(blob(recording))).toEqual({ outcome: 'none', patches: [] });
+    const cut = recording.slice(0, -100);
+    cut.set([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], 40); // as MediaRecorder writes it: a segment of unknown size
+    expect(await findLocationPatches(blob(cut))).toEqual({ outcome: 'none', patches: [] });
+  });
+
   it('walks an attached cover as a picture: its GPS goes, the cover stays', async () => {
     const cover = fixture('orientation-6.jpg');
     const attached = webmWith(el('1941a469', el('61a7', el('466e', 'cover.jpg'), el('4660', 'image/jpeg'), sized('465c', 4, cover), el('46ae', new Uint8Array([1, 2, 3, 4])))));
@@ -111,13 +149,10 @@ describe('location in Matroska and WebM', () => {
 
   it('says none for a WebM without a place, and unsupported for what it cannot follow', async () => {
     expect(await findLocationPatches(blob(fixture('clip-320x240.webm')))).toEqual({ outcome: 'none', patches: [] });
-    // A recording still being written: a cluster of unknown size, whose end only reading every block finds.
-    const live = fixture('clip-320x240.webm').slice();
-    expect(new DataView(live.buffer).getUint32(261)).toBe(0x1f43b675);
-    const sizeLength = Math.clz32(live[265]!) - 23;
-    live.fill(0xff, 265, 265 + sizeLength);
-    live[265] = 0xff >> (sizeLength - 1);
-    expect((await findLocationPatches(blob(live))).outcome).toBe('unsupported');
+    // A recording's cluster holding something no cluster holds: its end cannot be found.
+    const odd = unsized(webmWith());
+    odd.set([0x1a, 0x45, 0xdf, 0xa3], clusterBlocks(odd));
+    expect((await findLocationPatches(blob(odd))).outcome).toBe('unsupported');
     // Tags that run past their segment, and a picture of a kind not edited here; a GIF holds no place.
     const cut = webmWith(el('1254c367', el('7373', simpleTag('LOCATION', 'x')))).slice(0, -3);
     expect((await findLocationPatches(blob(cut))).outcome).toBe('unsupported');

@@ -8,8 +8,11 @@
  * content zeroed, which every reader skips; an XMP packet kept as a tag is blanked as in a photo. Attachments
  * that are pictures (a cover) are walked as pictures.
  * Only the segment's top-level elements are read, by their sizes; clusters (the media) are skipped, never read.
- * A cluster of unknown size (a live recording, as the browser's MediaRecorder writes) cannot be skipped without
- * reading it: such a file is `unsupported`, as is any element that cannot be followed.
+ * A cluster of unknown size (a live recording, as the browser's MediaRecorder writes it) ends where the next
+ * element a segment holds begins: its blocks are stepped over by their own sizes, a window of the file at a time,
+ * until one comes (or the segment ends, or its last block is cut off, as when the recording tab closed). Anything
+ * in such a cluster that a cluster does not hold, or a block of unknown size, cannot be followed: the file is then
+ * `unsupported`, as is any other element that runs past its parent.
  */
 import { blankXmpLocation, Unreadable } from './location-blanking';
 import { readExactly, patchBlock, type BytePatch, type ReadAt, type Walked } from './location-read';
@@ -26,6 +29,13 @@ const ATTACHED_FILE = 0x61a7;
 const FILE_MIME_TYPE = 0x4660;
 const FILE_DATA = 0x465c;
 const VOID = 0xec;
+const CLUSTER = 0x1f43b675;
+/** What a segment holds (SeekHead, Info, Tracks, Cluster, Cues, Attachments, Chapters, Tags): one ends a cluster of unknown size. */
+const SEGMENT_CHILDREN = new Set([0x114d9b74, 0x1549a966, 0x1654ae6b, CLUSTER, 0x1c53bb6b, ATTACHMENTS, 0x1043a770, TAGS]);
+/** What a cluster holds: Timestamp, SilentTracks, Position, PrevSize, SimpleBlock, BlockGroup, EncryptedBlock, Void, CRC-32. */
+const CLUSTER_CHILDREN = new Set([0xe7, 0x5854, 0xa7, 0xab, 0xa3, 0xa0, 0xaf, VOID, 0xbf]);
+/** How much of a cluster of unknown size is read at once to step over its blocks. */
+const WINDOW_BYTES = 1024 * 1024;
 
 const PLACE_TAG = /LOCATION|GPS|LATITUDE|LONGITUDE|ALTITUDE|ISO6709|COORDINATES|CITY|COUNTRY|PLACE|ADDRESS/;
 /** Pictures with nowhere to keep a place (as upload/original-location.ts counts them). */
@@ -86,12 +96,36 @@ async function* elementsAt(read: ReadAt, from: number, to: number): AsyncGenerat
   while (at < to) {
     const e = element(await read(at, 12), 0, at, Math.min(12, to - at));
     if (!e) return;
-    // A cluster being recorded: its end is only found by reading every block in it.
-    if (e.end === null) throw new Unreadable('element of unknown size');
+    if (e.end === null) {
+      // A cluster being recorded: its end is found by stepping over every block in it.
+      if (e.id !== CLUSTER) throw new Unreadable('element of unknown size');
+      e.end = await unsizedClusterEnd(read, e.start, to);
+    }
     if (e.end > to) throw new Unreadable('element runs past its parent');
     yield e as Element & { end: number };
     at = e.end;
   }
+}
+
+/** Where a cluster of unknown size starting its blocks at `from` ends: at the next element a segment holds, or at `to`. */
+async function unsizedClusterEnd(read: ReadAt, from: number, to: number): Promise<number> {
+  let windowAt = from;
+  let window = new Uint8Array(0);
+  let at = from;
+  while (at < to) {
+    if (at < windowAt || at + Math.min(12, to - at) > windowAt + window.length) {
+      windowAt = at;
+      window = await read(at, Math.min(WINDOW_BYTES, to - at));
+    }
+    const e = element(window, at - windowAt, windowAt, window.length);
+    if (!e) break;
+    if (SEGMENT_CHILDREN.has(e.id)) return at;
+    if (!CLUSTER_CHILDREN.has(e.id) || e.end === null) throw new Unreadable('an element a cluster does not hold');
+    // A recording cut off in the middle of a block (the tab closed while recording): nothing follows it.
+    if (e.end > to) return to;
+    at = e.end;
+  }
+  return to;
 }
 
 export type PictureWalker = (read: ReadAt, size: number) => Promise<Walked | null>;
