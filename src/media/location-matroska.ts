@@ -110,7 +110,7 @@ async function* elementsAt(read: ReadAt, from: number, to: number): AsyncGenerat
 /** Where a cluster of unknown size starting its blocks at `from` ends: at the next element a segment holds, or at `to`. */
 async function unsizedClusterEnd(read: ReadAt, from: number, to: number): Promise<number> {
   let windowAt = from;
-  let window = new Uint8Array(0);
+  let window: Uint8Array = new Uint8Array(0);
   let at = from;
   while (at < to) {
     if (at < windowAt || at + Math.min(12, to - at) > windowAt + window.length) {
