@@ -33,6 +33,8 @@
  *     location-movie.ts); Canon CR3, ISO base media too, its GPS IFD in the movie box.
  *   - Matroska and WebM: tags naming a place, and attached pictures ([Note: Location in a Matroska file] in
  *     location-matroska.ts).
+ *   - AVI: its XMP, INFO tags that may name a place and vendor data; a text stream or EXIF in a stream makes it
+ *     unsupported ([Note: Location in an AVI file] in location-avi.ts).
  * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
  * patches (offset + bytes, kept with the upload task), and the original sent is `new Blob([slice, patch,
  * slice, …])` over the user's file, so a 4 GB file costs a few kilobytes of memory.
@@ -50,6 +52,8 @@ import { tiffPatches } from './location-tiff';
 import { ascii, blobReader, diffPatch, MAX_BLOCK_BYTES, patchBlock, readExactly, type BytePatch, type LocationOutcome, type ReadAt, type Walked } from './location-read';
 
 export type { BytePatch, LocationOutcome } from './location-read';
+/** For a sidecar stored beside its original (src/upload/stored-sidecar.ts), from the chunk an upload already has. */
+export { blankXmpLocation, Unreadable };
 
 export interface LocationPatches {
   outcome: LocationOutcome;
@@ -64,8 +68,8 @@ export async function findLocationPatches(blob: Blob): Promise<LocationPatches> 
   const head = await read(0, 16);
   // A bare JPEG XL codestream has nowhere to keep metadata.
   if (head[0] === 0xff && head[1] === 0x0a) return { outcome: 'none', patches: [] };
-  // Matroska's walker loads with the first such file: videos of that kind are rare among what is uploaded.
-  const walker = isMatroska(head) ? matroskaWalker : walkerFor(head);
+  // Matroska's and AVI's walkers load with the first such file: videos of those kinds are rare among uploads.
+  const walker = isMatroska(head) ? matroskaWalker : isAvi(head) ? aviWalker : walkerFor(head);
   if (!walker) return { outcome: 'unsupported', patches: [] };
   try {
     const found = await walker(read, size);
@@ -93,6 +97,7 @@ function walkerFor(head: Uint8Array): Walker | null {
 }
 
 const matroskaWalker: Walker = async (read, size) => (await import('./location-matroska')).matroskaPatches(read, size, attachedPicture);
+const aviWalker: Walker = async (read, size) => (await import('./location-avi')).aviPatches(read, size);
 
 /** A picture attached to a Matroska file (its cover), walked as any picture; null when it is no picture known here. */
 async function attachedPicture(read: ReadAt, size: number): Promise<Walked | null> {
@@ -119,6 +124,7 @@ type Walker = (read: ReadAt, size: number) => Promise<Walked>;
 const isJpeg = (h: Uint8Array) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff;
 const isPng = (h: Uint8Array) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => h[i] === b);
 const isWebp = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'WEBP';
+const isAvi = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'AVI ';
 const isIsobmff = (h: Uint8Array) => ascii(h, 4, 4) === 'ftyp';
 /** Matroska and WebM: the EBML magic. */
 const isMatroska = (h: Uint8Array) => h[0] === 0x1a && h[1] === 0x45 && h[2] === 0xdf && h[3] === 0xa3;
