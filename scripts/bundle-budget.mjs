@@ -56,6 +56,8 @@ export const ON_DEMAND = {
   'src/backend/local/local-trash-purge.ts': 'emptying the trash',
   'src/backend/local/local-search.ts': 'a search (the search screen, an album\'s search)',
   'src/backend/local/local-words-fill.ts': 'the first open after an upgrade to search words, or a search',
+  'src/lib/xmp-sidecar.ts': "an item's details edited (its sidecar written beside the original)",
+  'src/backend/sidecar-writer.ts': "an item's details edited on the local backend",
   'src/ui/toast-list.tsx': 'the first toast',
   'src/app/routes/album-route.tsx': 'an album opened',
   'src/app/routes/viewer-route.tsx': 'an item opened',

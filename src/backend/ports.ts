@@ -338,6 +338,11 @@ export interface BackendCapabilities {
      * deletes them, and asking the browser to persist that storage is worth offering.
      */
     onDevice: boolean;
+    /**
+     * The bucket keeps an XMP sidecar beside each original, written on upload and after edits ([Note: Sidecars
+     * beside originals] in sidecar-writer.ts). Not for a link's visitor or guest, who cannot write one.
+     */
+    sidecars: boolean;
   };
   network: {
     /** The ports talk to a server: while offline, work that needs it waits for `online` instead of failing. */
@@ -391,7 +396,7 @@ export interface Backend extends AlbumBackend {
 
 /** What the upload engine takes: adding files and, where the backend can say, whether the album keeps locations. */
 export interface UploadBackend {
-  capabilities: Pick<BackendCapabilities, 'network'>;
+  capabilities: Pick<BackendCapabilities, 'network' | 'storage'>;
   files: FilesPort;
   items: Pick<ItemsPort, 'getItem'>;
   itemWrites: Pick<ItemWritesPort, 'reserveItems' | 'finalizeItem' | 'failItem'>;
@@ -405,5 +410,7 @@ export const objectKeys = {
   preview: (albumId: string, itemId: string) => `albums/${albumId}/${itemId}/preview.webp`,
   thumb: (albumId: string, itemId: string) => `albums/${albumId}/${itemId}/thumb.webp`,
   poster: (albumId: string, itemId: string) => `albums/${albumId}/${itemId}/poster.webp`,
+  /** The item's XMP sidecar ([Note: Sidecars beside originals] in sidecar-writer.ts). */
+  sidecar: (albumId: string, itemId: string) => `albums/${albumId}/${itemId}/original.xmp`,
 };
 

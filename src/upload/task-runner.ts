@@ -114,6 +114,15 @@ function previewName(filename: string, mime: string): string {
   return `${stem}.${mime === 'image/jpeg' ? 'jpg' : 'webp'}`;
 }
 
+/** The details the item is finished with. Cut to what the backend accepts: a file is never refused for its metadata. */
+function itemMetadata(task: UploadTask, facts: ProcessedFacts) {
+  return boundItemMetadata({
+    ...facts.metadata,
+    ...(facts.notice ? { notice: facts.notice } : {}),
+    ...locationNote(task, facts),
+  });
+}
+
 function blobRoleOf(role: UploadObjectRole): StoredBlobRole {
   if (role === 'original') return 'source';
   return role === 'thumb' ? 'thumb' : 'preview';
@@ -188,6 +197,10 @@ export class TaskRunner {
       if (item?.status === 'ready') return 'arrived';
     }
     const finished = objects.filter((o) => o.done).map((o) => o.key);
+    // The sidecar goes up after every other object: it may be there once they all are.
+    if (task.sidecar && objects.length > 0 && objects.every((o) => o.done) && this.backend.capabilities.storage.sidecars) {
+      finished.push(objectKeys.sidecar(task.albumId, task.id));
+    }
     const results = await Promise.allSettled([
       ...objects.filter((o) => !o.done).map((o) => files.abortUpload(o.key, o.checkpoint ?? undefined, { signal })),
       finished.length > 0 ? files.remove(finished, { signal }) : Promise.resolve(),
@@ -343,6 +356,10 @@ export class TaskRunner {
         { advance: false },
       );
     }
+    if (task.sidecar && this.backend.capabilities.storage.sidecars) {
+      const { storeSidecar } = await import('./stored-sidecar');
+      await storeSidecar(files, objectKeys.sidecar(task.albumId, task.id), task.sidecar, task.location?.outcome === 'album-keeps', { metadata: itemMetadata(task, facts), takenAt: facts.takenAt }, signal);
+    }
     await this.tasks.commit(task.id, signal, {}, { advance: true });
   }
 
@@ -365,11 +382,7 @@ export class TaskRunner {
         hasThumb: objects.some((o) => o.role === 'thumb' && o.done),
         thumbhash: facts.thumbhash,
         // Cut to what the backend accepts: a file is never refused for its metadata.
-        metadata: boundItemMetadata({
-          ...facts.metadata,
-          ...(facts.notice ? { notice: facts.notice } : {}),
-          ...locationNote(task, facts),
-        }),
+        metadata: itemMetadata(task, facts),
       },
       { signal },
     );

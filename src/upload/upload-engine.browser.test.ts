@@ -342,7 +342,7 @@ describe('UploadEngine offline, by what the backend declares', () => {
 
   it('a backend that needs the network holds uploads while offline and sends them once online', async () => {
     const { n, backend: local, album } = await setup();
-    const backend = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false }, network: { required: true } } };
+    const backend = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false, sidecars: true }, network: { required: true } } };
     const engine = newEngine({ backend, dbName: n.queueDb });
     await engine.start();
     window.dispatchEvent(new Event('offline'));
@@ -373,7 +373,7 @@ describe('UploadEngine offline, by what the backend declares', () => {
       if (!network.up) return Promise.reject(new AppError('backend/unreachable', 'no answer', { retryable: true }));
       return signal?.aborted ? Promise.reject(new DOMException('aborted', 'AbortError')) : null;
     };
-    const needsNetwork = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false }, network: { required: true } } };
+    const needsNetwork = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false, sidecars: true }, network: { required: true } } };
     const backend = withPort(needsNetwork, 'itemWrites', {
       reserveItems: (albumId, items, opts) => cutOff(opts?.signal) ?? local.itemWrites.reserveItems(albumId, items, opts),
       finalizeItem: (albumId, id, facts, opts) => cutOff(opts?.signal) ?? local.itemWrites.finalizeItem(albumId, id, facts, opts),
@@ -408,7 +408,7 @@ describe('UploadEngine offline, by what the backend declares', () => {
 
   it('a server that does not answer while the network does fails the upload (retryable) instead of waiting as if offline', async () => {
     const { n, backend: local, album } = await setup();
-    const needsNetwork = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false }, network: { required: true } } };
+    const needsNetwork = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false, sidecars: true }, network: { required: true } } };
     const backend = withPort(needsNetwork, 'itemWrites', {
       reserveItems: () => Promise.reject(new AppError('backend/unreachable', 'HTTP 503', { retryable: true })),
     });

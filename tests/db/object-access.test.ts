@@ -1,7 +1,9 @@
 /**
  * public.object_access: who may read, write and delete which bucket object when the bucket is not
  * Supabase Storage (the storage-sign function asks it before presigning). It must give the same answer
- * as the storage.objects policies give with Supabase Storage, key by key, for every role.
+ * as the storage.objects policies give with Supabase Storage, key by key, for every role. An item's objects are
+ * its original, preview, thumbnail and poster, and its XMP sidecar `original.xmp` ([Note: Sidecars beside
+ * originals] in supabase/migrations/20261203100000_item_sidecars.sql).
  * Also the purge queue of private.purge_expired / purge_next_keys / purge_forget_keys.
  */
 import { randomUUID } from 'node:crypto';
@@ -17,7 +19,7 @@ let w: World;
 let otherAlbumId: string;
 let otherItemId: string;
 
-const files = ['original', 'preview.webp', 'thumb.webp', 'poster.webp'] as const;
+const files = ['original', 'preview.webp', 'thumb.webp', 'poster.webp', 'original.xmp'] as const;
 
 beforeAll(async () => {
   db = await startDb();
@@ -53,13 +55,71 @@ describe('object_access by role', () => {
     expect(await allowedKeys(w.stranger, albumKeys(), 'read')).toEqual([]);
   });
 
-  test('only the uploader writes, and only under their item that is still uploading', async () => {
-    const uploading = keysOf(w.albumId, w.items.contributorUploading).sort();
-    expect(await allowedKeys(w.contributor, albumKeys(), 'write')).toEqual(uploading);
-    // The owner and editor may do anything else, but not write over a finished or someone else's upload.
-    for (const who of [w.owner, w.editor, w.viewer, w.stranger]) {
-      expect(await allowedKeys(who, albumKeys(), 'write')).toEqual([]);
+  test('the uploader writes every object of their item that is still uploading; a ready item only its sidecar, by whoever may edit it', async () => {
+    const uploading = keysOf(w.albumId, w.items.contributorUploading);
+    const sidecar = (id: string) => objectKey(w.albumId, id, 'original.xmp');
+    // A contributor: their own upload, and the sidecar of their own ready item.
+    expect(await allowedKeys(w.contributor, albumKeys(), 'write')).toEqual([...uploading, sidecar(w.items.contributor)].sort());
+    // The owner and editor: the sidecar of every ready item in the album, whoever uploaded it; never in the trash
+    // (the editor's own trashed item included), never another member's upload in progress.
+    const ready = [w.items.owner, w.items.editor, w.items.contributor].map(sidecar).sort();
+    for (const who of [w.owner, w.editor]) expect(await allowedKeys(who, albumKeys(), 'write')).toEqual(ready);
+    for (const who of [w.viewer, w.stranger]) expect(await allowedKeys(who, albumKeys(), 'write')).toEqual([]);
+  });
+
+  test('a ready item\'s original, preview, thumbnail and poster stay as stored: nobody writes them', async () => {
+    const stored = [w.items.owner, w.items.editor, w.items.contributor, w.items.editorTrashed]
+      .flatMap((id) => files.filter((f) => f !== 'original.xmp').map((f) => objectKey(w.albumId, id, f)));
+    for (const who of [w.owner, w.editor, w.contributor, w.viewer, w.stranger]) {
+      expect(await allowedKeys(who, stored, 'write')).toEqual([]);
     }
+  });
+
+  test('a ready item\'s sidecar: never in the trash; a member whose role changes keeps exactly what the new role edits', async () => {
+    const own = objectKey(w.albumId, w.items.contributor, 'original.xmp');
+    const owners = objectKey(w.albumId, w.items.owner, 'original.xmp');
+    const trashed = objectKey(w.albumId, w.items.editorTrashed, 'original.xmp');
+    for (const who of [w.owner, w.editor, w.contributor, w.viewer, w.stranger]) {
+      expect(await allowedKeys(who, [trashed], 'write')).toEqual([]);
+    }
+    // Trashing the item takes the right away, for the owner and the uploader alike.
+    const afterTrash = await db.as(w.owner, async (q) => {
+      await q.query(`select public.trash_items($1, $2)`, [w.albumId, [w.items.contributor]]);
+      const byOwner = await q.query<{ allowed: boolean }>(`select allowed from public.object_access($1, 'write')`, [[own]]);
+      await q.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ sub: w.contributor.id, role: 'authenticated' })]);
+      const byUploader = await q.query<{ allowed: boolean }>(`select allowed from public.object_access($1, 'write')`, [[own]]);
+      return [...byOwner, ...byUploader].map((r) => r.allowed);
+    });
+    expect(afterTrash).toEqual([false, false]);
+    // A contributor who became a viewer edits nothing, so writes no sidecar.
+    const demoted = await db.as(w.owner, async (q) => {
+      await q.query(`select public.set_member_role($1, $2, 'viewer')`, [w.albumId, w.contributor.id]);
+      await q.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ sub: w.contributor.id, role: 'authenticated' })]);
+      return q.query<{ key: string; allowed: boolean }>(`select * from public.object_access($1, 'write')`, [[own, owners]]);
+    });
+    expect(demoted.map((r) => r.allowed)).toEqual([false, false]);
+    // An editor made contributor keeps only the sidecars of their own items.
+    const narrowed = await db.as(w.owner, async (q) => {
+      await q.query(`select public.set_member_role($1, $2, 'contributor')`, [w.albumId, w.editor.id]);
+      await q.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ sub: w.editor.id, role: 'authenticated' })]);
+      return q.query<{ key: string; allowed: boolean }>(`select * from public.object_access($1, 'write')`,
+        [[objectKey(w.albumId, w.items.editor, 'original.xmp'), owners, own]]);
+    });
+    expect(narrowed.map((r) => r.allowed)).toEqual([true, false, false]);
+  });
+
+  test('Supabase Storage\'s overwrite (an UPDATE of the object\'s row) is allowed for a ready item\'s sidecar only', async () => {
+    const names = [w.items.owner, w.items.contributor].flatMap((id) => [objectKey(w.albumId, id, 'original.xmp'), objectKey(w.albumId, id, 'original')]);
+    for (const name of names) await db.query(`insert into storage.objects (bucket_id, name) values ('shoebox', $1) on conflict do nothing`, [name]);
+    // Rows the update policy does not admit are left as they are (and rolled back either way).
+    const updated = (who: Actor) => db.as(who, (q) => q.query<{ name: string }>(
+      `with u as (update storage.objects set metadata = '{"size": 1}'::jsonb where bucket_id = 'shoebox' and name = any ($1) returning name)
+       select name from u order by name`, [names]));
+    const sidecars = names.filter((n) => n.endsWith('/original.xmp')).sort();
+    expect((await updated(w.editor)).map((r) => r.name)).toEqual(sidecars);
+    expect((await updated(w.contributor)).map((r) => r.name)).toEqual([objectKey(w.albumId, w.items.contributor, 'original.xmp')]);
+    expect(await updated(w.viewer)).toEqual([]);
+    expect(await updated(w.stranger)).toEqual([]);
   });
 
   test('nobody deletes the bytes of an item in the album (ready or trashed: purge does); the uploader deletes an unfinished upload', async () => {
@@ -73,7 +133,7 @@ describe('object_access by role', () => {
       await q.query(`select public.fail_item($1, $2)`, [w.albumId, w.items.contributorUploading]);
       return q.query<{ allowed: boolean }>(`select allowed from public.object_access($1, 'delete')`, [unfinished]);
     });
-    expect(failed.map((r) => r.allowed)).toEqual([true, true, true, true]);
+    expect(failed.map((r) => r.allowed)).toEqual([true, true, true, true, true]);
   });
 
   test('the stranger may write under their own reservation in their own album, and nobody else may', async () => {
@@ -87,6 +147,7 @@ describe('object_access by role', () => {
 
   test('a contributor demoted to viewer can no longer write their reserved upload; a deleted album allows nothing', async () => {
     const key = objectKey(w.albumId, w.items.contributorUploading, 'original');
+    const sidecar = objectKey(w.albumId, w.items.owner, 'original.xmp');
     const after = await db.as(w.owner, async (q) => {
       await q.query(`select public.set_member_role($1, $2, 'viewer')`, [w.albumId, w.contributor.id]);
       await q.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ sub: w.contributor.id, role: 'authenticated' })]);
@@ -98,9 +159,9 @@ describe('object_access by role', () => {
       await q.query(`select public.delete_album($1)`, [w.albumId]);
       return q.query<{ action: string; allowed: boolean }>(
         `select a.action, o.allowed from unnest(array['read', 'write', 'delete']) a(action)
-         cross join lateral public.object_access($1, a.action) o`, [[key]]);
+         cross join lateral public.object_access($1, a.action) o`, [[key, sidecar]]);
     });
-    expect(deleted.map((r) => r.allowed)).toEqual([false, false, false]);
+    expect(deleted.map((r) => r.allowed)).toEqual([false, false, false, false, false, false]);
   });
 
   test('answers in the order asked, repeats included; an unknown action is refused; anonymous callers may not ask', async () => {
@@ -127,6 +188,10 @@ describe('object_access agrees with the storage.objects policies', () => {
       ...Object.values(w.items).flatMap((id) => keysOf(w.albumId, id)),
       ...keysOf(otherAlbumId, otherItemId),
       `albums/${w.albumId}/${w.items.contributorUploading}/notes.txt`,
+      `albums/${w.albumId}/${item}/original.XMP`,
+      `albums/${w.albumId}/${item}/thumb.xmp`,
+      `albums/${w.albumId}/${item}/original.xmp/extra`,
+      `albums/${w.albumId}/${item}.xmp`,
       `albums/${w.albumId}/${w.items.contributorUploading}/original/extra`,
       `albums/${w.albumId}/${w.items.contributorUploading}/../original`,
       `albums/${w.albumId}/${w.items.contributorUploading}`,
@@ -214,7 +279,7 @@ describe('purge queue', () => {
     }
   });
 
-  test('an item trashed 31 days ago is deleted and its four keys queued; one trashed 29 days ago stays until forgotten keys are gone', async () => {
+  test('an item trashed 31 days ago is deleted and its five keys queued, its sidecar with them; one trashed 29 days ago stays until forgotten keys are gone', async () => {
     const [old, recent] = [randomUUID(), randomUUID()];
     for (const [id, days] of [[old, 31], [recent, 29]] as const) {
       await db.query(
@@ -232,6 +297,8 @@ describe('purge queue', () => {
     expect(moved).toBeGreaterThanOrEqual(1);
     expect(rows).toEqual([recent]);
     expect(queued).toEqual(expect.arrayContaining(keysOf(w.albumId, old)));
+    expect(queued.filter((k) => k.includes(old)).sort()).toEqual(keysOf(w.albumId, old).sort());
+    expect(queued).toContain(objectKey(w.albumId, old, 'original.xmp'));
     expect(queued.some((k) => k.includes(recent))).toBe(false);
 
     // Once the bucket confirms, the keys leave the queue; a later page starts after the cursor.
@@ -240,7 +307,7 @@ describe('purge queue', () => {
       const rest = await q.query<{ k: string }>(`select k from private.purge_next_keys(null, 1000) k`);
       return { forgotten: f!.n, rest: rest.map((r) => r.k) };
     }, true);
-    expect(after.forgotten).toBe(4);
+    expect(after.forgotten).toBe(5);
     expect(after.rest.some((k) => k.includes(old))).toBe(false);
   });
 

@@ -3,8 +3,10 @@
  * photo with a thumbnail made by the decoder the media worker loads for it, turned the right way up, and opens
  * in the viewer on its preview with the original offered for download.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, test } from './csp-test';
 import { makeRawFixtures } from '../../scripts/make-raw-fixtures.mjs';
 import { makeSidewaysTiff } from '../../scripts/make-tiff-fixtures.mjs';
@@ -80,6 +82,26 @@ test('camera raws show the preview the camera embedded, turned by the raw and op
   }
 });
 
+/** The text of each sidecar the app keeps in OPFS beside an original of the album. */
+function storedSidecars(page: Page, albumId: string): Promise<string[]> {
+  return page.evaluate(async (album) => {
+    type Dir = FileSystemDirectoryHandle & { entries(): AsyncIterable<[string, FileSystemHandle]> };
+    const found: string[] = [];
+    const walk = async (dir: Dir, path: string): Promise<void> => {
+      for await (const [name, handle] of dir.entries()) {
+        const here = `${path}/${name}`;
+        if (handle.kind === 'directory') await walk(handle as Dir, here);
+        else if (name === 'original.xmp' && here.includes(`/albums/${album}/`)) found.push(await (await (handle as FileSystemFileHandle).getFile()).text());
+      }
+    };
+    await walk((await navigator.storage.getDirectory()) as Dir, '');
+    return found;
+  }, albumId);
+}
+
+const exiftoolTags = (xmp: string) =>
+  (JSON.parse(execFileSync('exiftool', ['-j', '-XMP:all', '-'], { input: Buffer.from(xmp), encoding: 'utf8' })) as Record<string, unknown>[])[0]!;
+
 test("a raw's XMP sidecar added with it is no item of its own: its title, rating, keywords and date are the photo's", async ({ page }, info) => {
   test.setTimeout(120_000);
   const dir = info.outputPath('raws');
@@ -89,11 +111,12 @@ test("a raw's XMP sidecar added with it is no item of its own: its title, rating
 <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
 <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
   xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+  xmlns:crs="http://ns.adobe.com/camera-raw-settings/1.0/" crs:Exposure2012="+0.35" crs:WhiteBalance="As Shot"
   xmp:Rating="4" xmp:Label="Red" photoshop:DateCreated="2019-07-04T18:30:00+01:00" exif:GPSLatitude="41,8.4N" exif:GPSLongitude="8,36.6W">
  <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Ribeira at dusk</rdf:li></rdf:Alt></dc:title>
  <dc:subject><rdf:Bag><rdf:li>Porto</rdf:li><rdf:li>river</rdf:li></rdf:Bag></dc:subject>
 </rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
-  await createAlbum(page, 'Porto');
+  const albumId = await createAlbum(page, 'Porto');
   await addFiles(page, [
     { name: 'DSC_0001.NEF', mimeType: 'image/x-nikon-nef', buffer: readFileSync(join(dir, 'nikon.nef')) },
     { name: 'DSC_0001.xmp', mimeType: 'application/rdf+xml', buffer: Buffer.from(sidecar) },
@@ -109,4 +132,17 @@ test("a raw's XMP sidecar added with it is no item of its own: its title, rating
   await expect(details.locator('.chip')).toHaveText(['Porto', 'river']);
   // The sidecar's capture time (Lightroom's Edit Capture Time lands there), not the preview's.
   await expect(details).toContainText('2019');
+
+  // Stored beside the original, for desktop tools: Lightroom's develop settings kept, its place taken out (the
+  // album removes locations).
+  const [stored] = await storedSidecars(page, albumId);
+  expect(exiftoolTags(stored!)).toMatchObject({ Exposure2012: '+0.35', WhiteBalance: 'As Shot', Title: 'Ribeira at dusk', Rating: 4, Label: 'Red', Subject: ['Porto', 'river'] });
+  expect(Object.keys(exiftoolTags(stored!)).filter((k) => /GPS|Location|City|Country/i.test(k))).toEqual([]);
+
+  // An edit is written there too, the develop settings still kept.
+  await details.getByLabel('Title', { exact: true }).fill('Ribeira, blue hour');
+  await details.getByLabel('Title', { exact: true }).press('Enter');
+  await expect(page.getByText('Title saved').first()).toBeVisible();
+  await expect.poll(async () => exiftoolTags((await storedSidecars(page, albumId))[0]!).Title).toBe('Ribeira, blue hour');
+  expect(exiftoolTags((await storedSidecars(page, albumId))[0]!)).toMatchObject({ Exposure2012: '+0.35', Rating: 4, Label: 'Red', Subject: ['Porto', 'river'] });
 });

@@ -163,6 +163,59 @@ describe('Supabase Storage: what this server says, in the product’s words', ()
     expect(err.retryable).toBe(false);
   });
 
+  it('an editor writes a ready item\'s sidecar, again and again (Storage\'s overwrite); a viewer cannot, and the original stays as stored', async () => {
+    const owner = await member('Owner');
+    const { albumId, itemId, original } = await reserved(owner.backend, reserveInput({ bytes: 200 }));
+    const photo = sampleBytes(200, 5);
+    await owner.backend.files.upload({ key: original, blob: new Blob([photo]), contentType: 'image/jpeg' });
+    await owner.backend.itemWrites.finalizeItem(albumId, itemId, finalizeInput());
+    const editor = await member('Editor');
+    const viewer = await member('Viewer');
+    for (const [who, role] of [[editor, 'editor'], [viewer, 'viewer']] as const) {
+      const { token } = await owner.backend.members.createInvite(albumId, { role });
+      await who.backend.members.acceptInvite(token);
+    }
+    const sidecar = original.replace(/original$/, 'original.xmp');
+    const xmp = (rating: number) => `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="${rating}"/></rdf:RDF></x:xmpmeta>`;
+    const text = (bytes: Uint8Array | null) => (bytes ? new TextDecoder().decode(bytes) : null);
+
+    await editor.backend.files.upload({ key: sidecar, blob: new Blob([xmp(3)]), contentType: 'application/octet-stream' });
+    expect(text(await world.stored(sidecar))).toBe(xmp(3));
+    // The same key again: Storage upserts, which its UPDATE policy must let through.
+    await editor.backend.files.upload({ key: sidecar, blob: new Blob([xmp(5)]), contentType: 'application/octet-stream' });
+    expect(text(await world.stored(sidecar))).toBe(xmp(5));
+    expect(await (await viewer.backend.files.read(sidecar)).text()).toBe(xmp(5));
+
+    await expectAppError(viewer.backend.files.upload({ key: sidecar, blob: new Blob([xmp(1)]), contentType: 'application/octet-stream' }), 'storage/denied');
+    expect(text(await world.stored(sidecar))).toBe(xmp(5));
+    // The item's original is no one's to replace once it is in the album, not even the owner's who uploaded it.
+    await expectAppError(editor.backend.files.upload({ key: original, blob: new Blob([sampleBytes(200, 6)]), contentType: 'image/jpeg' }), 'storage/denied');
+    await expectAppError(owner.backend.files.upload({ key: original, blob: new Blob([sampleBytes(200, 6)]), contentType: 'image/jpeg' }), 'storage/denied');
+    expect(sha256((await world.stored(original))!)).toBe(sha256(photo));
+  });
+
+  it('an editor\'s edit is written into the item\'s sidecar, over what it keeps; a viewer reads it as a file', async () => {
+    const owner = await member('Owner');
+    const { albumId, itemId, original } = await reserved(owner.backend, reserveInput({ bytes: 100 }));
+    await owner.backend.files.upload({ key: original, blob: new Blob([sampleBytes(100, 7)]), contentType: 'image/jpeg' });
+    // As an upload stores a sidecar that came with its photo: darktable's history in it.
+    const sidecar = original.replace(/original$/, 'original.xmp');
+    const uploaded = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:darktable="http://darktable.sf.net/" darktable:xmp_version="5"/></rdf:RDF></x:xmpmeta>';
+    await owner.backend.files.upload({ key: sidecar, blob: new Blob([uploaded]), contentType: 'application/octet-stream' });
+    await owner.backend.itemWrites.finalizeItem(albumId, itemId, finalizeInput());
+    const editor = await member('Editor');
+    const { token } = await owner.backend.members.createInvite(albumId, { role: 'editor' });
+    await editor.backend.members.acceptInvite(token);
+
+    await editor.backend.itemWrites.editItems(albumId, [itemId], { title: 'Ribeira, blue hour', rating: 4 });
+    const stored = async () => new TextDecoder().decode((await world.stored(sidecar)) ?? new Uint8Array());
+    // Written in the background after the edit.
+    for (const until = Date.now() + 10_000; !(await stored()).includes('Ribeira, blue hour'); await new Promise((r) => setTimeout(r, 50))) {
+      if (Date.now() > until) throw new Error('the edit never reached the sidecar');
+    }
+    expect(await stored()).toMatch(/darktable:xmp_version="5"[\s\S]*xmp:Rating="4"/);
+  });
+
   it('a contributor cannot delete the original of their own item once it is in the album; their unfinished upload, yes', async () => {
     const owner = await member('Owner');
     const album = await owner.backend.albums.createAlbum({ title: 'Together' });

@@ -2,7 +2,7 @@
 import type { BackendCapabilities } from '../ports';
 
 export const NO_ACCOUNT_CAPABILITIES: BackendCapabilities = {
-  storage: { onDevice: false },
+  storage: { onDevice: false, sidecars: false },
   network: { required: true },
   sharing: { members: false },
 };

@@ -7,6 +7,8 @@ import { localAlbums } from './local-albums';
 import type { LocalDataDeps } from './local-data-deps';
 import { LocalDb } from './local-db';
 import { LocalDevices } from './local-devices';
+import type { SidecarWriter } from '../sidecar-writer';
+import type { Item } from '../../domain/entities';
 import { LocalFiles } from './local-files';
 import { LocalFunctions } from './local-functions';
 import { LocalRealtime } from './local-realtime';
@@ -38,11 +40,15 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
   let auth: LocalAuth | null = null;
   const realtime = new LocalRealtime(opts.channelName ?? LOCAL_DEFAULTS.channelName, () => auth!.profile());
   auth = new LocalAuth(db, realtime);
-  const deps: LocalDataDeps = { db, files, realtime, profile: () => auth.profile() };
+  // The sidecar writer is loaded with the first edit.
+  let sidecars: Promise<SidecarWriter> | null = null;
+  const writeSidecars = (items: readonly Item[]) =>
+    void (sidecars ??= import('../sidecar-writer').then((m) => new m.SidecarWriter(files))).then((w) => w.write(items));
+  const deps: LocalDataDeps = { db, files, sidecars: { write: writeSidecars }, realtime, profile: () => auth.profile() };
   // Others' unfinished uploads are the owner's settings screen's alone: their code is not loaded with the first upload.
   const pending = lazyPort(() => import('./local-pending-items').then((m) => m.localPendingItems(deps)));
   return {
-    capabilities: { storage: { onDevice: true }, network: { required: false }, sharing: { members: false } },
+    capabilities: { storage: { onDevice: true, sidecars: true }, network: { required: false }, sharing: { members: false } },
     auth,
     realtime,
     functions: new LocalFunctions(deps),

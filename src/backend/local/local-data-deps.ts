@@ -8,12 +8,15 @@ import { log } from '../../lib/log';
 import type { Profile } from '../../domain/entities';
 import { WRITE_STORES, type LocalDb, type ReadTx, type WriteTx } from './local-db';
 import { guard } from './local-errors';
+import type { SidecarWriter } from '../sidecar-writer';
 import type { LocalFiles } from './local-files';
 import type { LocalRealtime } from './local-realtime';
 
 export interface LocalDataDeps {
   db: LocalDb;
   files: LocalFiles;
+  /** Writes edited items' sidecars beside their originals ([Note: Sidecars beside originals]). */
+  sidecars: Pick<SidecarWriter, 'write'>;
   realtime: LocalRealtime;
   profile: () => Promise<Profile>;
 }

@@ -81,6 +81,7 @@ function editItems(deps: LocalDataDeps, albumId: string, itemIds: string[], edit
       return out;
     });
     deps.realtime.emit(events);
+    deps.sidecars.write(items);
     return items;
   });
 }

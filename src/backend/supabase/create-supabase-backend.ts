@@ -11,6 +11,7 @@ import { SupabaseDevices } from './supabase-devices';
 import { keptProfileIn, type KeyValueStorage } from './kept-profile';
 import { takeEmailedSession } from './emailed-session';
 import { SupabaseFetch } from './supabase-fetch';
+import { SidecarWriter } from '../sidecar-writer';
 import { createSupabaseFiles } from './supabase-files';
 import { SupabaseFunctions } from './supabase-functions';
 import { SupabaseItemWrites } from './supabase-item-writes';
@@ -68,12 +69,13 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): SupabaseBa
   // Every data port sends its requests one way: errors and cancellation are handled once, in PostgrestCalls.
   const calls = new PostgrestCalls(client, http);
   const auth = new SupabaseAuth(client, http, config.oauthProviders ?? [], adopted, storageArea ? keptProfileIn(storageArea) : null);
+  const files = createSupabaseFiles(client, config.url, config.anonKey, functions, config.storage);
   return {
-    capabilities: { storage: { onDevice: false }, network: { required: true }, sharing: { members: true } },
+    capabilities: { storage: { onDevice: false, sidecars: config.storage !== undefined }, network: { required: true }, sharing: { members: true } },
     auth,
     albums: new SupabaseAlbums(calls),
     items: new SupabaseItems(calls),
-    itemWrites: new SupabaseItemWrites(calls),
+    itemWrites: new SupabaseItemWrites(calls, config.storage ? new SidecarWriter(files) : undefined),
     activity: new SupabaseActivity(calls),
     members: new SupabaseMembers(calls),
     social: new SupabaseSocial(calls),
@@ -82,6 +84,6 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): SupabaseBa
     search: new SupabaseSearch(calls),
     realtime: new SupabaseRealtime(client, auth),
     functions,
-    files: createSupabaseFiles(client, config.url, config.anonKey, functions, config.storage),
+    files,
   };
 }

@@ -3,6 +3,7 @@ import type { CallOptions, ItemWritesPort } from '../ports';
 import type { FinalizeItemInput, ItemEdit, ReserveItemInput } from '../../domain/inputs';
 import { checkItemEdit } from '../../lib/item-edit';
 import type { Item } from '../../domain/entities';
+import type { SidecarWriter } from '../sidecar-writer';
 import type { PostgrestCalls } from './supabase-calls';
 import { rows, toFinalizeInput, toItem } from './supabase-rows';
 
@@ -10,7 +11,11 @@ import { rows, toFinalizeInput, toItem } from './supabase-rows';
 const CLEAR_BATCH = 5000;
 
 export class SupabaseItemWrites implements ItemWritesPort {
-  constructor(private readonly calls: PostgrestCalls) {}
+  /** `sidecars`: writes edited items' sidecars beside their originals, where file storage is set up. */
+  constructor(
+    private readonly calls: PostgrestCalls,
+    private readonly sidecars?: SidecarWriter,
+  ) {}
 
   async reserveItems(albumId: string, inputs: ReserveItemInput[], opts: CallOptions = {}): Promise<Item[]> {
     const p_items = inputs.map((i) => ({ id: i.id, filename: i.filename, mime: i.mime, kind: i.kind, bytes: i.bytes, ...(i.stored ? { stored: i.stored } : {}) }));
@@ -41,6 +46,7 @@ export class SupabaseItemWrites implements ItemWritesPort {
     // Checked here too: a mistake is told at once, with the field, as the local backend tells it.
     const p_edit = checkItemEdit(edit);
     const edited = rows(await this.calls.send(this.calls.rpc('edit_items', { p_album_id: albumId, p_item_ids: itemIds, p_edit }), opts.signal, 'item/not-found')).map(toItem);
+    this.sidecars?.write(edited);
     const byId = new Map(edited.map((item) => [item.id, item]));
     return itemIds.map((id) => byId.get(id)).filter((item): item is Item => item !== undefined);
   }

@@ -128,7 +128,7 @@ test('a stored file that inflates past its recorded size fails the archive with 
   const bomb = gzip(new Uint8Array(64 * 1024 * 1024));
   const item = { id: 'b', filename: 'tiny.log', kind: 'file' as const, mime: 'text/plain', bytes: 1024, sha256: null, takenAt: null, createdAt: new Date().toISOString(), width: null, height: null, durationMs: null, metadata: {} };
   const full = { ...item, albumId: 'x', uploaderId: 'u', status: 'ready' as const, originalKey: 'k', previewKey: null, thumbKey: null, thumbhash: null, deletedAt: null, storedEncoding: 'gzip' as const };
-  const backend = { capabilities: { storage: { onDevice: true }, network: { required: false }, sharing: { members: false } }, files: { read: async () => new Blob([bomb]), urls: async () => new Map<string, string>() } };
+  const backend = { capabilities: { storage: { onDevice: true, sidecars: true }, network: { required: false }, sharing: { members: false } }, files: { read: async () => new Blob([bomb]), urls: async () => new Map<string, string>() } };
   const t0 = performance.now();
   const { stream, done } = await zipStream(planZip([item]), openMemberOriginals(backend, [full]));
   await expect(new Response(stream).arrayBuffer()).rejects.toThrow();

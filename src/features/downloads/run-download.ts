@@ -21,7 +21,7 @@ export interface DownloadRequest {
 async function plan(req: DownloadRequest, signal: AbortSignal): Promise<ZipPlan> {
   const items = await req.load(signal);
   if (!req.sidecars) return planZip(items);
-  const { buildXmpSidecar } = await import('./xmp-sidecar');
+  const { buildXmpSidecar } = await import('../../lib/xmp-sidecar');
   return planZip(items, new Date(), { naming: req.sidecars, build: buildXmpSidecar });
 }
 

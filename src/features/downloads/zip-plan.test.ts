@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { Item } from '../../domain/entities';
-import { planZip, zipItemOf } from './zip-plan';
+import { planZip, sidecarNameOf, zipItemOf } from './zip-plan';
 
 const base: Item = {
   id: 'i1', albumId: 'a1', uploaderId: 'u-secret', kind: 'image', status: 'ready', filename: 'IMG_1.jpg', mime: 'image/jpeg',
@@ -51,4 +51,10 @@ test('sidecars are named after their files; where two share a stem the second ta
   const pair = planZip(items.slice(0, 2).map(zipItemOf), new Date('2026-01-01T00:00:00Z'), { naming: 'stem', build });
   expect(pair.sidecars.map((s) => s.name)).toEqual(['IMG_1.xmp', 'IMG_1.CR3.xmp']);
   expect(planZip(items.map(zipItemOf)).sidecars).toEqual([]);
+});
+
+test('a sidecar is named after the whole file or its stem', () => {
+  expect(sidecarNameOf('IMG_1.CR3', 'full')).toBe('IMG_1.CR3.xmp');
+  expect(sidecarNameOf('IMG_1.CR3', 'stem')).toBe('IMG_1.xmp');
+  expect(sidecarNameOf('.bashrc', 'stem')).toBe('.bashrc.xmp');
 });

@@ -39,7 +39,7 @@ export interface MadeEntry {
 export interface ZipPlan {
   entries: ZipEntry[];
   manifest: MadeEntry;
-  /** XMP sidecars beside the files, when asked for ([Note: XMP sidecars out] in xmp-sidecar.ts). */
+  /** XMP sidecars beside the files, when asked for ([Note: XMP sidecars out] in src/lib/xmp-sidecar.ts). */
   sidecars: MadeEntry[];
   /** Bytes of the files (not of the archive). */
   fileBytes: number;
@@ -72,7 +72,7 @@ export function zipItemOf(item: Item): ZipItem {
  */
 export interface SidecarOptions {
   naming: 'full' | 'stem';
-  /** The sidecar of an item, null when it has nothing to say (xmp-sidecar.ts, loaded only when asked for). */
+  /** The sidecar of an item, null when it has nothing to say (src/lib/xmp-sidecar.ts, loaded only when asked for). */
   build: (item: ZipItem) => Uint8Array<ArrayBuffer> | null;
 }
 

@@ -1,8 +1,9 @@
 /**
- * The bucket's object keys: `albums/{album_id}/{item_id}/original|preview.webp|thumb.webp|poster.webp`
- * (src/backend/ports.ts `objectKeys`). Ids are lowercase uuids, as Postgres prints them.
+ * The bucket's object keys: `albums/{album_id}/{item_id}/original|preview.webp|thumb.webp|poster.webp|original.xmp`
+ * (src/backend/ports.ts `objectKeys`). Ids are lowercase uuids, as Postgres prints them. `original.xmp` is the
+ * item's XMP sidecar ([Note: Sidecars beside originals] in src/backend/sidecar-writer.ts).
  */
-export const OBJECT_FILES = ['original', 'preview.webp', 'thumb.webp', 'poster.webp'] as const;
+export const OBJECT_FILES = ['original', 'preview.webp', 'thumb.webp', 'poster.webp', 'original.xmp'] as const;
 export type ObjectFile = (typeof OBJECT_FILES)[number];
 
 export interface ObjectKey {
@@ -12,7 +13,7 @@ export interface ObjectKey {
 }
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const KEY = new RegExp(`^albums/(${UUID})/(${UUID})/(original|preview\\.webp|thumb\\.webp|poster\\.webp)$`);
+const KEY = new RegExp(`^albums/(${UUID})/(${UUID})/(original|preview\\.webp|thumb\\.webp|poster\\.webp|original\\.xmp)$`);
 
 /** The parts of a well-formed key, or null for anything else. */
 export function parseObjectKey(key: unknown): ObjectKey | null {

@@ -38,7 +38,7 @@ async function exists(k: string): Promise<boolean> {
 
 const put = (k: string) => s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: k, Body: new Uint8Array([1, 2, 3]), ContentType: 'image/jpeg' }));
 
-/** A ready item trashed `days` ago, with its original and thumbnail in the bucket. */
+/** A ready item trashed `days` ago, with its original, thumbnail and sidecar in the bucket. */
 async function trashedItem(albumId: string, uploader: string, days: number | null): Promise<string> {
   const id = crypto.randomUUID();
   await sql`insert into public.items (id, album_id, uploader_id, kind, status, filename, mime, bytes, original_key, thumb_key, deleted_at)
@@ -46,6 +46,7 @@ async function trashedItem(albumId: string, uploader: string, days: number | nul
                     ${days === null ? null : sql`now() - make_interval(days => ${days})`})`;
   await put(key(albumId, id));
   await put(key(albumId, id, 'thumb.webp'));
+  await put(key(albumId, id, 'original.xmp'));
   return id;
 }
 
@@ -65,7 +66,7 @@ test('only the service role may purge', async () => {
   await get.body?.cancel();
 });
 
-test('an item trashed 31 days ago loses its objects and row; one trashed 29 days ago and one not trashed keep theirs', async () => {
+test('an item trashed 31 days ago loses its objects (its sidecar too) and row; one trashed 29 days ago and one not trashed keep theirs', async () => {
   const album = await createAlbum(sql);
   const old = await trashedItem(album.id, album.owner, 31);
   const recent = await trashedItem(album.id, album.owner, 29);
@@ -75,18 +76,20 @@ test('an item trashed 31 days ago loses its objects and row; one trashed 29 days
   const { status, body } = await purge({ prefix: `albums/${album.id}/` });
   assert.equal(status, 200, JSON.stringify(body));
   assert.equal(body.purgedItems, 1);
-  // Four possible keys per item; the bucket confirms each, present or not.
-  assert.equal(body.deletedObjects, 4);
+  // Five possible keys per item (original, preview, thumbnail, poster, sidecar); the bucket confirms each, present or not.
+  assert.equal(body.deletedObjects, 5);
   assert.equal(body.abortedUploads, 0);
 
   assert.equal(await exists(key(album.id, old)), false);
   assert.equal(await exists(key(album.id, old, 'thumb.webp')), false);
+  assert.equal(await exists(key(album.id, old, 'original.xmp')), false);
   assert.equal(await rowExists(old), false);
   assert.equal((await sql`select 1 from public.comments where item_id = ${old}`).length, 0);
   for (const id of [recent, live]) {
     assert.equal(await rowExists(id), true);
     assert.equal(await exists(key(album.id, id)), true);
     assert.equal(await exists(key(album.id, id, 'thumb.webp')), true);
+    assert.equal(await exists(key(album.id, id, 'original.xmp')), true);
   }
 
   // Nothing more to do on a second run.
@@ -109,9 +112,10 @@ test('when the bucket refuses, rows are gone but their keys stay queued, and the
   const again = await purge({ prefix: `albums/${album.id}/`, batchItems: 1 });
   assert.equal(again.status, 200, JSON.stringify(again.body));
   assert.equal(again.body.purgedItems, 1);
-  assert.equal(again.body.deletedObjects, 8);
+  assert.equal(again.body.deletedObjects, 10);
   for (const id of ids) {
     assert.equal(await exists(key(album.id, id)), false);
+    assert.equal(await exists(key(album.id, id, 'original.xmp')), false);
     assert.equal(await rowExists(id), false);
   }
 });
@@ -124,7 +128,10 @@ test('a deleted album is purged with all its items, objects and members', async 
   const { status, body } = await purge({ prefix: `albums/${album.id}/` });
   assert.equal(status, 200, JSON.stringify(body));
   assert.equal(body.purgedItems, 2);
-  for (const id of ids) assert.equal(await exists(key(album.id, id, 'thumb.webp')), false);
+  for (const id of ids) {
+    assert.equal(await exists(key(album.id, id, 'thumb.webp')), false);
+    assert.equal(await exists(key(album.id, id, 'original.xmp')), false);
+  }
   assert.equal((await sql`select 1 from public.albums where id = ${album.id}`).length, 0);
   assert.equal((await sql`select 1 from public.album_members where album_id = ${album.id}`).length, 0);
 });
@@ -137,6 +144,7 @@ test('uploads reserved more than 24 hours ago and never finished (uploading or f
     await sql`update public.items set created_at = now() - make_interval(hours => ${hoursAgo}) where id = ${id}`;
     await put(key(album.id, id));
     await put(key(album.id, id, 'thumb.webp'));
+    await put(key(album.id, id, 'original.xmp'));
     return id;
   };
   const staleUploading = await pending(25);
@@ -147,10 +155,11 @@ test('uploads reserved more than 24 hours ago and never finished (uploading or f
   const { status, body } = await purge({ prefix: `albums/${album.id}/` });
   assert.equal(status, 200, JSON.stringify(body));
   assert.equal(body.purgedItems, 2);
-  assert.equal(body.deletedObjects, 8);
+  assert.equal(body.deletedObjects, 10);
   for (const id of [staleUploading, staleFailed]) {
     assert.equal(await rowExists(id), false);
     assert.equal(await exists(key(album.id, id)), false);
+    assert.equal(await exists(key(album.id, id, 'original.xmp')), false);
     assert.equal(await exists(key(album.id, id, 'thumb.webp')), false);
   }
   for (const id of [freshUploading, freshFailed]) {
@@ -163,6 +172,7 @@ test('objects of uploads the owner cleared are deleted by the next purge', async
   const album = await createAlbum(sql);
   const id = await reserveItem(sql, album.contributor, album.id);
   await put(key(album.id, id));
+  await put(key(album.id, id, 'original.xmp'));
   const [cleared] = await asUser(sql, album.owner, (tx) => tx<{ n: number }[]>`select public.clear_pending_items(${album.id}) as n`);
   assert.equal(Number(cleared!.n), 1);
   assert.equal(await rowExists(id), false);
@@ -170,6 +180,7 @@ test('objects of uploads the owner cleared are deleted by the next purge', async
   const { status, body } = await purge({ prefix: `albums/${album.id}/` });
   assert.equal(status, 200, JSON.stringify(body));
   assert.equal(await exists(key(album.id, id)), false);
+  assert.equal(await exists(key(album.id, id, 'original.xmp')), false);
 });
 
 test('a multipart upload started more than 24 hours ago is aborted, a younger one is kept', async () => {

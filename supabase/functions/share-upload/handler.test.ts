@@ -95,6 +95,30 @@ test('a guest signs only their own items: another\'s key, a finished item\'s wri
   assert.equal(await got.text(), 'guest photo bytes');
 });
 
+test('a guest never writes a sidecar, not while uploading nor after; taking an item back deletes the one an editor wrote', async () => {
+  const { album, visit } = await albumWithLink();
+  const ana = await join(visit, 'Ana');
+  const pending = file();
+  await ok({ op: 'reserve', visit, guest: ana, items: [pending] });
+  const done = await uploadAsGuest(visit, ana);
+  const xmp = (id: string) => key(album.id, id, 'original.xmp');
+  const { results } = await ok({
+    op: 'sign', visit, guest: ana, requests: [pending.id, done].flatMap((id) => [
+      { op: 'put', key: xmp(id), contentType: 'application/octet-stream', contentLength: 100 },
+      { op: 'create', key: xmp(id), contentType: 'application/octet-stream' },
+      { op: 'get', key: xmp(id) },
+    ]),
+  });
+  assert.deepEqual(results, Array(6).fill({ error: 'storage/denied' }));
+
+  // An editor gave the guest's photo details, and its sidecar was written; the guest takes the photo back.
+  const written = await deps.presign({ op: 'put', key: xmp(done), contentType: 'application/octet-stream' }, {}, 60, new Date());
+  assert.equal((await send(written, '<x:xmpmeta/>')).status, 200);
+  assert.deepEqual((await ok({ op: 'delete', visit, guest: ana, itemIds: [done] })).deleted, [done]);
+  assert.equal(await readObject(xmp(done)), null, 'the sidecar is gone with the original');
+  assert.equal(await readObject(key(album.id, done)), null);
+});
+
 test('limits per guest: the next reserve past the files or the bytes is upload/quota-exceeded; each browser has its own', async () => {
   const files = await albumWithLink({ guestMaxFiles: 2 });
   const ana = await join(files.visit, 'Ana');

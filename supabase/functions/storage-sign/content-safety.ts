@@ -7,6 +7,7 @@
  * `image/png; x=1, text/html` is HTML to a browser (it takes the last type of a list).
  */
 import type { ObjectFile } from '../_shared/object-key.ts';
+import type { SignRequest } from './sign-request.ts';
 
 export const OCTET_STREAM = 'application/octet-stream';
 
@@ -44,11 +45,37 @@ export function isInlineOriginalType(type: string | null | undefined): boolean {
 
 /**
  * The types an upload to this object may ask for: an original as a listed type or as opaque bytes (every
- * other file), a derived object only as WebP or JPEG.
+ * other file), a sidecar only as opaque bytes, a derived object only as WebP or JPEG.
  */
 export function mayStore(file: ObjectFile, type: string): boolean {
   if (file === 'original') return type === OCTET_STREAM || isInlineOriginalType(type);
+  if (file === 'original.xmp') return type === OCTET_STREAM;
   return DERIVED_TYPES.includes(type);
+}
+
+/**
+ * A sidecar is never near this: XMP of an item's details is a few KiB, and the fields kept from a camera's or
+ * an editor's sidecar rarely reach 100 KiB. It is one PUT, signed at its length
+ * ([Note: Sidecars beside originals] in src/backend/sidecar-writer.ts).
+ */
+export const MAX_SIDECAR_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The Content-Length a member's upload is signed with, null for one that is not bound, or why it is refused.
+ * Only a sidecar is bound: one PUT that says its length, at most MAX_SIDECAR_BYTES; it is never uploaded in parts.
+ */
+export function signedLength(file: ObjectFile, req: SignRequest): number | null | 'validation/invalid' | 'upload/too-large' | 'storage/denied' {
+  if (file !== 'original.xmp') return null;
+  switch (req.op) {
+    case 'put':
+      if (req.contentLength === undefined) return 'validation/invalid';
+      return req.contentLength <= MAX_SIDECAR_BYTES ? req.contentLength : 'upload/too-large';
+    case 'create':
+    case 'part':
+      return 'storage/denied';
+    default:
+      return null;
+  }
 }
 
 /**

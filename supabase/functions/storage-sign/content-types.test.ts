@@ -114,6 +114,38 @@ test('objects stored with a hostile type come back from the gateway as a safe ty
   assert.ok(!seen.some(([type]) => /html|xml|svg/.test(type ?? '')));
 });
 
+test('a sidecar is served as bytes to download, never as XML a browser would run, whatever type it was stored with', async () => {
+  const { album, tokens } = await setup();
+  const itemId = await reserveItem(sql, album.contributor, album.id);
+  await finalize(album, itemId);
+  const k = key(album.id, itemId, 'original.xmp');
+  // XML in the XHTML namespace: a browser shown it as XML runs its script on the bucket's origin.
+  const page = new TextEncoder().encode('<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(document.domain)</script></html>');
+  // Stored under a hostile type by a request signed without this function's checks.
+  const old = await deps.presign({ op: 'put', key: k, contentType: 'application/xhtml+xml', contentDisposition: 'inline' }, {}, 600, new Date());
+  await expectStatus(await send(old, page), 200);
+
+  const [plain, named] = await sign(tokens.viewer!, { op: 'get', key: k }, { op: 'get', key: k, downloadAs: 'IMG_0001.xmp' });
+  const params = [plain, named].map((r) => {
+    const q = new URL(signed(r).url).searchParams;
+    return [q.get('response-content-type'), q.get('response-content-disposition')];
+  });
+  assert.deepEqual(params, [
+    ['application/octet-stream', 'attachment'],
+    ['application/octet-stream', "attachment; filename*=UTF-8''IMG_0001.xmp"],
+  ]);
+  const res = await send(signed(plain));
+  assert.deepEqual(new Uint8Array(await res.arrayBuffer()), page);
+  assert.deepEqual([res.headers.get('content-type'), res.headers.get('content-disposition')], ['application/octet-stream', 'attachment']);
+
+  // And an editor's write of it is signed only as bytes: XML types are refused.
+  const puts = await sign(tokens.editor!,
+    ...['text/xml', 'application/rdf+xml', 'application/xhtml+xml'].map((contentType) => ({ op: 'put', key: k, contentType, contentLength: page.byteLength })),
+    { op: 'put', key: k, contentType: 'application/octet-stream', contentLength: page.byteLength });
+  assert.deepEqual(puts.slice(0, 3), Array(3).fill(unsupported));
+  assert.deepEqual(signed(puts[3]).headers, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment' });
+});
+
 Deno.test("the function's lists are the app's: what the browser sends is what the function signs", () => {
   assert.deepEqual([...INLINE_ORIGINAL_TYPES].sort(), [...client.INLINE_ORIGINAL_TYPES].sort());
   assert.deepEqual([...DERIVED_TYPES].sort(), [...client.DERIVED_TYPES].sort());

@@ -186,6 +186,106 @@ test('a viewer may read but not write or delete; a stranger may do nothing, exac
   assert.deepEqual(errors(await sign(tokens.owner!, ...every(k))), [...denied.slice(0, 7), 'HEAD', 'GET', 'storage/denied']);
 });
 
+test('a ready item\'s sidecar: written by the owner and editors for any item, by a contributor for their own, by nobody else', async () => {
+  const { album, tokens } = await setup();
+  const cora = await reserveItem(sql, album.contributor, album.id);
+  const eddie = await reserveItem(sql, album.editor, album.id);
+  await finalize(album, cora);
+  await finalize(album, eddie, album.editor);
+  const xmp = (id: string) => key(album.id, id, 'original.xmp');
+  const put = (id: string, contentLength = 100) => ({ op: 'put', key: xmp(id), contentType: 'application/octet-stream', contentLength });
+  const outcome = (r: SignedRequest | { error: string }) => ('error' in r ? r.error : r.method);
+
+  assert.deepEqual((await sign(tokens.owner!, put(cora), put(eddie))).map(outcome), ['PUT', 'PUT']);
+  assert.deepEqual((await sign(tokens.editor!, put(cora), put(eddie))).map(outcome), ['PUT', 'PUT']);
+  assert.deepEqual((await sign(tokens.contributor!, put(cora), put(eddie))).map(outcome), ['PUT', 'storage/denied']);
+  assert.deepEqual((await sign(tokens.viewer!, put(cora), put(eddie))).map(outcome), ['storage/denied', 'storage/denied']);
+  assert.deepEqual((await sign(tokens.stranger!, put(cora), put(eddie))).map(outcome), ['storage/denied', 'storage/denied']);
+
+  // The item's other objects stay as they were stored, for everyone, whatever they ask.
+  const others = ['original', 'preview.webp', 'thumb.webp', 'poster.webp'].flatMap((f) => [
+    { op: 'put', key: key(album.id, cora, f), contentType: f === 'original' ? 'image/jpeg' : 'image/webp' },
+    { op: 'create', key: key(album.id, cora, f), contentType: f === 'original' ? 'image/jpeg' : 'image/webp' },
+  ]);
+  for (const who of ['owner', 'editor', 'contributor'] as const) {
+    assert.deepEqual(await sign(tokens[who]!, ...others), Array(others.length).fill({ error: 'storage/denied' }), who);
+  }
+  // Reading it is any member's; deleting it, nobody's (the purge deletes it with the item).
+  assert.deepEqual((await sign(tokens.viewer!, { op: 'get', key: xmp(cora) }, { op: 'delete', key: xmp(cora) })).map(outcome), ['GET', 'storage/denied']);
+  assert.deepEqual((await sign(tokens.owner!, { op: 'delete', key: xmp(cora) })).map(outcome), ['storage/denied']);
+  // The `stored` call is for originals only.
+  const stored = await call(tokens.contributor!, { stored: [xmp(cora)] });
+  assert.deepEqual(stored.body.stored, [{ key: xmp(cora), error: 'validation/invalid' }]);
+
+  // Once in the trash, nobody writes it.
+  await asUser(sql, album.owner, (tx) => tx`select public.trash_items(${album.id}, ${tx.array([cora])}::uuid[])`);
+  for (const who of ['owner', 'editor', 'contributor'] as const) {
+    assert.deepEqual(await sign(tokens[who]!, put(cora)), [{ error: 'storage/denied' }], who);
+  }
+});
+
+test('an editor writes a ready item\'s sidecar as bytes of the signed length, over and over; the viewer reads it back as an attachment', async () => {
+  const { album, tokens } = await setup();
+  const itemId = await reserveItem(sql, album.contributor, album.id);
+  await finalize(album, itemId);
+  const k = key(album.id, itemId, 'original.xmp');
+  const write = async (text: string) => {
+    const body = new TextEncoder().encode(text);
+    const [put] = await sign(tokens.editor!, { op: 'put', key: k, contentType: 'application/octet-stream', contentLength: body.byteLength, contentDisposition: 'inline' });
+    const req = signed(put);
+    // Stored as bytes to download whatever the request said; the length is part of the signature.
+    assert.deepEqual(req.headers, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment' });
+    assert.ok(new URL(req.url).searchParams.get('X-Amz-SignedHeaders')!.split(';').includes('content-length'));
+    await expectStatus(await send(req, body), 200);
+    return req;
+  };
+  await write('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>');
+  const second = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description xmp:Rating="4"/></rdf:RDF></x:xmpmeta>';
+  const req = await write(second);
+  // A body of another length than signed is refused by the gateway.
+  assert.equal((await send(req, new Uint8Array(second.length + 1000))).status, 403);
+
+  const [get] = await sign(tokens.viewer!, { op: 'get', key: k });
+  const res = await send(signed(get));
+  assert.equal(await expectStatus(res, 200), second);
+  assert.equal(res.headers.get('content-type'), 'application/octet-stream');
+  assert.equal(res.headers.get('content-disposition'), 'attachment');
+});
+
+test('a sidecar is one PUT of application/octet-stream, at most 2 MiB; the uploader writes it while uploading', async () => {
+  const { album, tokens } = await setup();
+  const ready = await reserveItem(sql, album.contributor, album.id);
+  await finalize(album, ready);
+  const uploading = await reserveItem(sql, album.contributor, album.id);
+  const k = key(album.id, ready, 'original.xmp');
+  const MiB = 1024 * 1024;
+  const results = await sign(tokens.editor!,
+    ...['text/xml', 'application/xml', 'application/rdf+xml', 'application/xhtml+xml', 'text/html', 'image/svg+xml', 'text/plain', 'application/octet-stream; x=1, text/html']
+      .map((contentType) => ({ op: 'put', key: k, contentType, contentLength: 100 })),
+    { op: 'put', key: k, contentType: 'application/octet-stream', contentLength: 2 * MiB + 1 },
+    { op: 'put', key: k, contentType: 'application/octet-stream', contentLength: 5 * 1024 * MiB },
+    { op: 'put', key: k, contentType: 'application/octet-stream' },
+    { op: 'create', key: k, contentType: 'application/octet-stream' },
+    { op: 'part', key: k, uploadId: 'u', partNumber: 1 },
+    { op: 'put', key: k, contentType: 'application/octet-stream', contentLength: 2 * MiB },
+  );
+  assert.deepEqual(results.slice(0, -1), [
+    ...Array(8).fill({ error: 'upload/unsupported' }),
+    { error: 'upload/too-large' },
+    { error: 'upload/too-large' },
+    { error: 'validation/invalid' },
+    { error: 'storage/denied' },
+    { error: 'storage/denied' },
+  ]);
+  assert.equal(signed(results.at(-1)).headers['content-type'], 'application/octet-stream');
+
+  // While uploading: the uploader, not the editor (whose right is to a ready item's details).
+  const during = { op: 'put', key: key(album.id, uploading, 'original.xmp'), contentType: 'application/octet-stream', contentLength: 10 };
+  await expectStatus(await send(signed((await sign(tokens.contributor!, during))[0]), new Uint8Array(10)), 200);
+  assert.deepEqual(await sign(tokens.editor!, during), [{ error: 'storage/denied' }]);
+  assert.deepEqual(await sign(tokens.contributor!, { ...during, contentType: 'text/xml' }), [{ error: 'upload/unsupported' }]);
+});
+
 test('delete URLs: only for the uploader, only while the upload is unfinished', async () => {
   const { album, tokens } = await setup();
   const own = await reserveItem(sql, album.contributor, album.id);

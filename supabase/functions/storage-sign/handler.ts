@@ -9,8 +9,8 @@
  *
  * Per request: `storage/denied` when the caller may not (a non-member learns nothing more),
  * `validation/invalid` when malformed, `upload/unsupported` when an upload asks for a type the object may not
- * be stored with (content-safety.ts). Whole call: 401 `auth/session-expired`, 400 `validation/invalid`,
- * 405, 500 `backend/unreachable`.
+ * be stored with, `upload/too-large` for a sidecar over 2 MiB (content-safety.ts). Whole call: 401
+ * `auth/session-expired`, 400 `validation/invalid`, 405, 500 `backend/unreachable`.
  */
 import { ConfigError, type Env } from '../_shared/config-error.ts';
 import { type Sql, sqlFromEnv } from '../_shared/database.ts';
@@ -18,7 +18,7 @@ import { signedInCaller } from '../_shared/caller.ts';
 import { failure, json, methodNotAllowed, preflight, readJsonObject } from '../_shared/http.ts';
 import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
-import { mayStore } from './content-safety.ts';
+import { mayStore, signedLength } from './content-safety.ts';
 import { type ItemRow, overridesFor } from './overrides.ts';
 import { createPresigner, type Presign, type SignedRequest } from './presign.ts';
 import { ACTION_OF, MAX_REQUESTS, type ParsedRequest, parseSignRequest } from './sign-request.ts';
@@ -48,7 +48,7 @@ export function signDepsFromEnv(env: Env): SignDeps {
   };
 }
 
-type Result = SignedRequest | { error: 'storage/denied' | 'validation/invalid' | 'upload/unsupported' };
+type Result = SignedRequest | { error: 'storage/denied' | 'validation/invalid' | 'upload/unsupported' | 'upload/too-large' };
 
 export async function handle(request: Request, deps: SignDeps): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight();
@@ -85,7 +85,10 @@ export async function handle(request: Request, deps: SignDeps): Promise<Response
       if (!p) return { error: 'validation/invalid' };
       if (!allowed[i]) return { error: 'storage/denied' };
       if ((p.request.op === 'put' || p.request.op === 'create') && !mayStore(p.key.file, p.request.contentType)) return { error: 'upload/unsupported' };
-      return deps.presign(p.request, overridesFor(p, items.get(p.key.itemId)), deps.expiresIn, now);
+      const length = signedLength(p.key.file, p.request);
+      if (typeof length === 'string') return { error: length };
+      const overrides = overridesFor(p, items.get(p.key.itemId));
+      return deps.presign(p.request, length === null ? overrides : { ...overrides, contentLength: length }, deps.expiresIn, now);
     }));
     return json(200, { expiresAt: new Date(now.getTime() + deps.expiresIn * 1000).toISOString(), results });
   } catch (e) {

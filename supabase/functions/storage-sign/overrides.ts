@@ -24,6 +24,15 @@ export interface ItemRow {
 export function overridesFor(p: ParsedRequest, item: ItemRow | undefined): Overrides {
   const req = p.request;
   const original = p.key.file === 'original';
+  // A sidecar is XML, and XML with an XHTML namespace runs script on the bucket's origin: it is stored and served
+  // as bytes to download, whatever the request says.
+  if (p.key.file === 'original.xmp') {
+    if (req.op === 'put' || req.op === 'create') {
+      return { contentType: OCTET_STREAM, contentDisposition: isAttachment(req.contentDisposition) ? req.contentDisposition : attachment() };
+    }
+    if (req.op === 'get') return { responseType: OCTET_STREAM, responseDisposition: attachment(req.downloadAs) };
+    return {};
+  }
   if (req.op === 'put' || req.op === 'create') {
     if (!original || (item !== undefined && isInlineOriginalType(req.contentType) && item.mime === req.contentType)) return {};
     return {

@@ -1,0 +1,235 @@
+/**
+ * [Note: XMP sidecars out]
+ * A sidecar says, for desktop tools, what Shoebox knows of a photo: title, description, rating, colour label,
+ * keywords (flat, and Lightroom's hierarchy), creator, rights and the date taken. It goes out two ways:
+ * - beside each original in the bucket (`albums/{a}/{i}/original.xmp`, [Note: Sidecars beside originals] in
+ *   src/backend/sidecar-writer.ts), kept in step with edits;
+ * - in downloads, when asked, named `IMG_1.JPG.xmp` (darktable, Immich, digiKam) or `IMG_1.xmp` (Lightroom,
+ *   Capture One).
+ * Built with fast-xml-parser's builder. A sidecar uploaded with its photo is the base of the stored one: what
+ * Shoebox does not know (develop settings, other tools' fields) is kept as it was, and the fields Shoebox owns are
+ * taken out of it and written once, from the item, in a description of their own (so a packet that binds a
+ * prefix to another namespace cannot change what they mean). The item never holds a place, and the base has had
+ * its place taken out before it is stored in an album that removes locations (src/upload/stored-sidecar.ts).
+ */
+import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { ItemMetadata } from '../domain/entities';
+import { escapeXmlText } from './xml-entities';
+
+/** A sidecar's stored type: the bucket's type for what is not a photo, video or sound, served as an attachment. */
+export const SIDECAR_TYPE = 'application/octet-stream';
+
+export interface SidecarSource {
+  metadata: ItemMetadata;
+  takenAt: string | null;
+}
+
+const NS = {
+  x: 'adobe:ns:meta/',
+  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+  dc: 'http://purl.org/dc/elements/1.1/',
+  xmp: 'http://ns.adobe.com/xap/1.0/',
+  photoshop: 'http://ns.adobe.com/photoshop/1.0/',
+  lr: 'http://ns.adobe.com/lightroom/1.0/',
+  exif: 'http://ns.adobe.com/exif/1.0/',
+  digiKam: 'http://www.digikam.org/ns/1.0/',
+  MicrosoftPhoto: 'http://ns.microsoft.com/photo/1.0/',
+} as const;
+
+/**
+ * The properties the item decides, by namespace: what Shoebox writes, and what it reads into the same fields (the
+ * other dates, digiKam's and Windows' keyword paths), which would otherwise contradict an edit.
+ */
+const OWNED: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [NS.dc, new Set(['title', 'description', 'subject', 'creator', 'rights'])],
+  [NS.xmp, new Set(['Rating', 'Label', 'CreateDate'])],
+  [NS.photoshop, new Set(['DateCreated'])],
+  [NS.exif, new Set(['DateTimeOriginal'])],
+  [NS.lr, new Set(['hierarchicalSubject'])],
+  [NS.digiKam, new Set(['TagsList'])],
+  [NS.MicrosoftPhoto, new Set(['LastKeywordXMP'])],
+]);
+
+/** A sidecar uploaded with a photo is at most 1 MiB (src/upload/sidecars.ts); a larger base is not read. */
+const MAX_BASE_CHARS = 1024 * 1024;
+
+/** fast-xml-parser's ordered tree: `{ name: children, ':@': attributes }`, or `{ '#text': text }`. */
+type XmlNode = Record<string, unknown>;
+
+const ATTRS = ':@';
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  // Entities are never expanded; text and attributes stay escaped as they came, and are written back so.
+  processEntities: false,
+  htmlEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  commentPropName: '#comment',
+});
+const builder = new XMLBuilder({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  processEntities: false,
+  format: true,
+  indentBy: ' ',
+  suppressEmptyNode: true,
+  commentPropName: '#comment',
+});
+
+const text = (t: string): XmlNode => ({ '#text': escapeXmlText(t) });
+const el = (name: string, children: XmlNode[], attrs?: Record<string, string>): XmlNode => ({ [name]: children, ...(attrs ? { [ATTRS]: attrs } : {}) });
+const alt = (t: string) => [el('rdf:Alt', [el('rdf:li', [text(t)], { '@xml:lang': 'x-default' })])];
+const list = (kind: 'rdf:Bag' | 'rdf:Seq', items: readonly string[]) => [el(kind, items.map((t) => el('rdf:li', [text(t)])))];
+
+/**
+ * The date taken as XMP writes it: the clock where it was taken with its offset (`2023-07-14T18:30:05+02:00`) when
+ * known, else the instant in UTC.
+ */
+function xmpDate(takenAt: string, offset: number | undefined): string {
+  const t = Date.parse(takenAt);
+  if (offset === undefined) return new Date(t).toISOString().replace('.000Z', 'Z');
+  const a = Math.abs(offset);
+  const zone = `${offset < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+  return new Date(t + offset * 60_000).toISOString().replace(/(\.000)?Z$/, zone);
+}
+
+/** The item's own description, and whether it says anything. */
+function ownDescription(item: SidecarSource): { node: XmlNode; said: boolean } {
+  const m = item.metadata;
+  const attrs: Record<string, string> = {
+    '@rdf:about': '',
+    '@xmlns:dc': NS.dc,
+    '@xmlns:xmp': NS.xmp,
+    '@xmlns:photoshop': NS.photoshop,
+    '@xmlns:lr': NS.lr,
+  };
+  const children: XmlNode[] = [];
+  let said = false;
+  const attr = (name: string, value: string | number | undefined) => {
+    if (value === undefined || value === '') return;
+    attrs[`@${name}`] = escapeXmlText(String(value));
+    said = true;
+  };
+  const child = (name: string, value: XmlNode[]) => {
+    children.push(el(name, value));
+    said = true;
+  };
+  attr('xmp:Rating', m.rating);
+  attr('xmp:Label', m.label);
+  if (item.takenAt && !Number.isNaN(Date.parse(item.takenAt))) attr('photoshop:DateCreated', xmpDate(item.takenAt, m.takenOffset));
+  if (m.title) child('dc:title', alt(m.title));
+  if (m.description) child('dc:description', alt(m.description));
+  if (m.keywords?.length) child('dc:subject', list('rdf:Bag', m.keywords));
+  if (m.keywordPaths?.length) child('lr:hierarchicalSubject', list('rdf:Bag', m.keywordPaths));
+  // The item keeps the creators' names joined as they were read ("Ana Lima, Rui Sá"): one entry, as it is (a name
+  // may hold a comma itself).
+  if (m.creator) child('dc:creator', list('rdf:Seq', [m.creator]));
+  if (m.rights) child('dc:rights', alt(m.rights));
+  return { node: el('rdf:Description', children, attrs), said };
+}
+
+function packet(tree: XmlNode[]): Uint8Array<ArrayBuffer> {
+  const xml = builder.build(tree) as string;
+  return new TextEncoder().encode(`<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>\n${xml.trim()}\n<?xpacket end="w"?>\n`);
+}
+
+const shell = (descriptions: XmlNode[]): XmlNode[] => [
+  el('x:xmpmeta', [el('rdf:RDF', descriptions, { '@xmlns:rdf': NS.rdf })], { '@xmlns:x': NS.x, '@x:xmptk': 'Shoebox' }),
+];
+
+/** The sidecar of an item (for a download), or null when it has nothing a sidecar would say. */
+export function buildXmpSidecar(item: SidecarSource): Uint8Array<ArrayBuffer> | null {
+  const own = ownDescription(item);
+  return own.said ? packet(shell([own.node])) : null;
+}
+
+const nameOf = (node: XmlNode) => Object.keys(node).find((k) => k !== ATTRS);
+const attrsOf = (node: XmlNode) => (node[ATTRS] ?? {}) as Record<string, string>;
+const childrenOf = (node: XmlNode, name: string) => (Array.isArray(node[name]) ? (node[name] as XmlNode[]) : []);
+
+/** The namespaces in scope below `node`: its own `xmlns:` declarations over the ones around it. */
+function scopeOf(node: XmlNode, around: ReadonlyMap<string, string>): Map<string, string> {
+  const scope = new Map(around);
+  for (const [k, v] of Object.entries(attrsOf(node))) if (k.startsWith('@xmlns:')) scope.set(k.slice('@xmlns:'.length), v);
+  return scope;
+}
+
+const split = (qname: string): [string, string] => {
+  const colon = qname.indexOf(':');
+  return colon < 0 ? ['', qname] : [qname.slice(0, colon), qname.slice(colon + 1)];
+};
+
+const owned = (qname: string, scope: ReadonlyMap<string, string>) => {
+  const [prefix, local] = split(qname);
+  return OWNED.get(scope.get(prefix) ?? '')?.has(local) === true;
+};
+
+/** Takes the owned properties, attributes and elements alike, out of one description. */
+function withoutOwned(description: XmlNode, name: string, around: ReadonlyMap<string, string>): XmlNode {
+  const scope = scopeOf(description, around);
+  const attrs = Object.fromEntries(Object.entries(attrsOf(description)).filter(([k]) => !owned(k.slice(1), scope)));
+  const children = childrenOf(description, name).filter((child) => {
+    const n = nameOf(child);
+    return n === undefined || n.startsWith('#') || !owned(n, scopeOf(child, scope));
+  });
+  return { [name]: children, [ATTRS]: attrs };
+}
+
+/** The rdf:RDF element among `nodes` (the packet's root or under x:xmpmeta), with the namespaces in scope there. */
+function findRdf(nodes: XmlNode[], around: ReadonlyMap<string, string>, depth = 0): { node: XmlNode; name: string; scope: Map<string, string> } | null {
+  if (depth > 2) return null;
+  for (const node of nodes) {
+    const name = nameOf(node);
+    if (!name || name.startsWith('#')) continue;
+    const scope = scopeOf(node, around);
+    const [prefix, local] = split(name);
+    if (local === 'RDF' && scope.get(prefix) === NS.rdf) return { node, name, scope };
+    const found = findRdf(childrenOf(node, name), scope, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The sidecar stored beside an original: `base` (the sidecar uploaded with it, or the one stored before) with the
+ * item's fields in place of its own, every other field kept. Without a usable base, the item's fields alone (an
+ * empty packet when it has none: the stored sidecar then says nothing, as the item does).
+ */
+export function mergeXmpSidecar(base: string | null, item: SidecarSource): Uint8Array<ArrayBuffer> {
+  const { node: own, said } = ownDescription(item);
+  const ours = said ? [own] : [];
+  // A packet with a DOCTYPE would carry entity references its copy could not resolve: not a base.
+  const usable = base !== null && base.length <= MAX_BASE_CHARS && !/<!DOCTYPE|<!ENTITY/i.test(base) && XMLValidator.validate(base) === true;
+  const tree = usable ? parseOrNull(base) : null;
+  const rdf = tree ? findRdf(tree, new Map()) : null;
+  if (!tree || !rdf) return packet(shell(ours));
+  const kept = childrenOf(rdf.node, rdf.name).flatMap((child) => {
+    const name = nameOf(child);
+    if (!name || name.startsWith('#')) return [child];
+    const scope = scopeOf(child, rdf.scope);
+    const [prefix, local] = split(name);
+    if (local !== 'Description' || scope.get(prefix) !== NS.rdf) return [child];
+    const stripped = withoutOwned(child, name, rdf.scope);
+    // A description left with nothing but its subject and namespaces says nothing: it goes.
+    const says = childrenOf(stripped, name).length > 0 || Object.keys(attrsOf(stripped)).some((k) => !k.startsWith('@xmlns:') && k !== `@${prefix}:about`);
+    return says ? [stripped] : [];
+  });
+  // Our description names RDF as `rdf:`; a packet that binds the namespace to another prefix gets it declared.
+  if (rdf.scope.get('rdf') !== NS.rdf) (own[ATTRS] as Record<string, string>)['@xmlns:rdf'] = NS.rdf;
+  rdf.node[rdf.name] = [...kept, ...ours];
+  return packet(tree);
+}
+
+function parseOrNull(xml: string): XmlNode[] | null {
+  try {
+    return parser.parse(xml) as XmlNode[];
+  } catch {
+    return null;
+  }
+}
