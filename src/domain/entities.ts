@@ -70,6 +70,11 @@ export interface ItemMetadata {
   /** An animated picture the browser plays (an animated WebP): the viewer shows the original, the grid its first frame. */
   animated?: true;
   /**
+   * An XMP sidecar came with the original and is kept beside it in the bucket, with fields Shoebox does not know
+   * ([Note: Sidecars beside originals]): downloads with sidecars start from it.
+   */
+  sidecar?: true;
+  /**
    * Minutes east of UTC of the clock that gave `takenAt` (EXIF OffsetTimeOriginal, or an XMP date's zone: +02:00
    * is 120), so the date taken shows as it was where the photo was taken. Absent: the file did not say.
    */

@@ -9,7 +9,7 @@
  * keeps each photo's own keywords and date. Two members editing at once therefore never undo each other's
  * keywords, and the database applies the edit to each row as it is when the edit arrives, not as the screen saw it.
  * Nothing of the camera's own record (camera, lens, exposure) and nothing the upload noted (notice, location,
- * animated) can be edited.
+ * animated, sidecar) can be edited.
  */
 import { AppError } from './app-error';
 import type { Item, ItemMetadata } from '../domain/entities';

@@ -89,6 +89,7 @@ export function boundItemMetadata(metadata: unknown): ItemMetadata {
   if ((NOTICES as readonly unknown[]).includes(source.notice)) out.notice = source.notice as ItemMetadata['notice'];
   if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemMetadata['location'];
   if (source.animated === true) out.animated = true;
+  if (source.sidecar === true) out.sidecar = true;
   if (isTakenOffset(source.takenOffset)) out.takenOffset = source.takenOffset;
 
   while (jsonbTextBytes(out) > METADATA_MAX_BYTES && out.keywordPaths?.length) out.keywordPaths = out.keywordPaths.slice(0, -1);

@@ -174,6 +174,7 @@ export const itemMetadata = z
     notice: z.optional(z.enum(NOTICES)),
     location: z.optional(z.enum(LOCATION_NOTES)),
     animated: z.optional(z.literal(true)),
+    sidecar: z.optional(z.literal(true)),
     takenOffset: z.optional(z.number().check(z.refine(isTakenOffset, "A capture time's offset is whole minutes within ±14 hours."))),
   })
   .check(z.refine((m) => jsonbTextBytes(m) <= METADATA_MAX_BYTES, 'Metadata holds at most 16 KiB.'));

@@ -115,11 +115,12 @@ function previewName(filename: string, mime: string): string {
 }
 
 /** The details the item is finished with. Cut to what the backend accepts: a file is never refused for its metadata. */
-function itemMetadata(task: UploadTask, facts: ProcessedFacts) {
+function itemMetadata(task: UploadTask, facts: ProcessedFacts, keepsSidecar: boolean) {
   return boundItemMetadata({
     ...facts.metadata,
     ...(facts.notice ? { notice: facts.notice } : {}),
     ...locationNote(task, facts),
+    ...(task.sidecar && keepsSidecar ? { sidecar: true as const } : {}),
   });
 }
 
@@ -358,7 +359,7 @@ export class TaskRunner {
     }
     if (task.sidecar && this.backend.capabilities.storage.sidecars) {
       const { storeSidecar } = await import('./stored-sidecar');
-      await storeSidecar(files, objectKeys.sidecar(task.albumId, task.id), task.sidecar, task.location?.outcome === 'album-keeps', { metadata: itemMetadata(task, facts), takenAt: facts.takenAt }, signal);
+      await storeSidecar(files, objectKeys.sidecar(task.albumId, task.id), task.sidecar, task.location?.outcome === 'album-keeps', { metadata: itemMetadata(task, facts, this.backend.capabilities.storage.sidecars), takenAt: facts.takenAt }, signal);
     }
     await this.tasks.commit(task.id, signal, {}, { advance: true });
   }
@@ -382,7 +383,7 @@ export class TaskRunner {
         hasThumb: objects.some((o) => o.role === 'thumb' && o.done),
         thumbhash: facts.thumbhash,
         // Cut to what the backend accepts: a file is never refused for its metadata.
-        metadata: itemMetadata(task, facts),
+        metadata: itemMetadata(task, facts, this.backend.capabilities.storage.sidecars),
       },
       { signal },
     );

@@ -116,12 +116,13 @@ describe('item metadata is bounded on every path', () => {
       ['an offset past 14 hours', { takenOffset: 900 }],
       ['an offset of part of a minute', { takenOffset: 90.5 }],
       ['an offset as text', { takenOffset: '+02:00' }],
+      ['a kept sidecar as anything but true', { sidecar: 'original.xmp' }],
     ];
     for (const [what, metadata] of bad) {
       const e = await errorOf(db.as(contributor, (q) => finalize(q, id, item, metadata)));
       expect(e, what).toMatchObject({ code: 'P0001', message: 'validation/invalid' });
     }
-    const fine = { cameraMake: 'Canon', iso: 100, rating: 4, keywords: Array.from({ length: 200 }, (_, i) => `keyword ${i}`), notice: 'image/too-large', animated: true, creator: 'Ana Lima, Rui Sá', rights: 'CC BY 4.0', takenOffset: -210 };
+    const fine = { cameraMake: 'Canon', iso: 100, rating: 4, keywords: Array.from({ length: 200 }, (_, i) => `keyword ${i}`), notice: 'image/too-large', animated: true, creator: 'Ana Lima, Rui Sá', rights: 'CC BY 4.0', takenOffset: -210, sidecar: true };
     await db.as(contributor, (q) => finalize(q, id, item, fine), { commit: true });
     const [row] = await db.as(viewer, (q) => q.query<{ metadata: { keywords: string[] } }>(`select metadata from public.items where id = $1`, [item]));
     expect(row!.metadata.keywords).toHaveLength(200);

@@ -98,3 +98,25 @@ export async function workerReady(page: Page, timeoutMs = 30_000): Promise<void>
   });
   await expect.poll(() => page.evaluate(async () => !!(await caches.match('/index.html', { ignoreSearch: true }))), { timeout: timeoutMs }).toBe(true);
 }
+
+/**
+ * The save dialog cannot be driven: `showSaveFilePicker` then hands out a file in the site's private storage,
+ * named `picked-<suggested name>`, which `pickedFile` reads back.
+ */
+export async function stubSavePicker(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) =>
+      (await navigator.storage.getDirectory()).getFileHandle(`picked-${suggestedName}`, { create: true });
+  });
+}
+
+/** The bytes of the file `stubSavePicker` handed out for `name`. */
+export async function pickedFile(page: Page, name: string): Promise<Buffer> {
+  const base64 = await page.evaluate(async (picked) => {
+    const file = await (await (await navigator.storage.getDirectory()).getFileHandle(`picked-${picked}`)).getFile();
+    let s = '';
+    for (const b of new Uint8Array(await file.arrayBuffer())) s += String.fromCharCode(b);
+    return btoa(s);
+  }, name);
+  return Buffer.from(base64, 'base64');
+}

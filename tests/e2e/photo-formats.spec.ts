@@ -4,13 +4,13 @@
  * in the viewer on its preview with the original offered for download.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './csp-test';
 import { makeRawFixtures } from '../../scripts/make-raw-fixtures.mjs';
 import { makeSidewaysTiff } from '../../scripts/make-tiff-fixtures.mjs';
-import { addFiles, createAlbum, expectItemCount, fixture, thumbPixel, thumbSize, tile } from './helpers';
+import { addFiles, createAlbum, expectItemCount, fixture, pickedFile, stubSavePicker, thumbPixel, thumbSize, tile } from './helpers';
 
 /** The orientation fixtures' corners once upright (scripts/make-fixtures.mjs): red top-left, green top-right. */
 const isRed = ([r, g, b]: number[]) => r! > 170 && g! < 90 && b! < 90;
@@ -104,6 +104,7 @@ const exiftoolTags = (xmp: string) =>
 
 test("a raw's XMP sidecar added with it is no item of its own: its title, rating, keywords and date are the photo's", async ({ page }, info) => {
   test.setTimeout(120_000);
+  await stubSavePicker(page);
   const dir = info.outputPath('raws');
   makeRawFixtures(dir);
   // As Lightroom writes a sidecar beside a raw (its GPS is never read: the item has no place to keep one).
@@ -145,4 +146,21 @@ test("a raw's XMP sidecar added with it is no item of its own: its title, rating
   await expect(page.getByText('Title saved').first()).toBeVisible();
   await expect.poll(async () => exiftoolTags((await storedSidecars(page, albumId))[0]!).Title).toBe('Ribeira, blue hour');
   expect(exiftoolTags((await storedSidecars(page, albumId))[0]!)).toMatchObject({ Exposure2012: '+0.35', Rating: 4, Label: 'Red', Subject: ['Porto', 'river'] });
+
+  // Downloaded with sidecars, the photo's sidecar is that one: the develop settings come back with the edit.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'With XMP sidecars…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Download with XMP sidecars' });
+  await dialog.getByLabel(/IMG_1\.JPG\.xmp/).check();
+  await dialog.getByLabel('One ZIP file').check();
+  await dialog.getByRole('button', { name: 'Download' }).click();
+  await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 30_000 });
+  const zip = info.outputPath('porto.zip');
+  writeFileSync(zip, await pickedFile(page, 'Porto.zip'));
+  const inZip = execFileSync('unzip', ['-p', zip, 'DSC_0001.NEF.xmp'], { encoding: 'utf8' });
+  expect(exiftoolTags(inZip)).toMatchObject({ Exposure2012: '+0.35', WhiteBalance: 'As Shot', Title: 'Ribeira, blue hour', Rating: 4 });
+  expect(Object.keys(exiftoolTags(inZip)).filter((k) => /GPS|Location|City|Country/i.test(k))).toEqual([]);
 });

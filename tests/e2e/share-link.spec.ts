@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { addFiles, createAlbum, expectItemCount, expectSameApartFromLocation, fixture, tile } from './helpers';
+import { addFiles, createAlbum, expectItemCount, expectSameApartFromLocation, fixture, pickedFile, stubSavePicker, tile } from './helpers';
 import { expect, test } from './supabase-world';
 
 // A public link end to end: Ana makes a link with a password and an expiry (the share-links function), a
@@ -69,11 +69,7 @@ test('a visitor with no account opens a protected link, sees the album and its v
 
   // A fresh browser: no session, nothing kept.
   const page = await visit(await browser.newContext({ viewport: { width: 1280, height: 800 } }));
-  // The save dialog cannot be driven: the file "picked" is one in the site's private storage, read back below.
-  await page.addInitScript(() => {
-    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) =>
-      (await navigator.storage.getDirectory()).getFileHandle(`picked-${suggestedName}`, { create: true });
-  });
+  await stubSavePicker(page);
   await page.goto(`/s/${created.token}`);
   const field = page.getByLabel('Password');
   await expect(field).toBeVisible();
@@ -128,17 +124,11 @@ test('a visitor with no account opens a protected link, sees the album and its v
   await expect(page.getByText('2 selected')).toBeVisible();
   await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Download' }).click();
   await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 60_000 });
-  const zipBase64 = await page.evaluate(async () => {
-    const file = await (await (await navigator.storage.getDirectory()).getFileHandle('picked-Algarve.zip')).getFile();
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s);
-  });
+  const zipBytes = await pickedFile(page, 'Algarve.zip');
   const zipDir = mkdtempSync(join(tmpdir(), 'shoebox-share-zip-'));
   try {
     const zipPath = join(zipDir, 'Algarve.zip');
-    writeFileSync(zipPath, Buffer.from(zipBase64, 'base64'));
+    writeFileSync(zipPath, zipBytes);
     expect(execFileSync('unzip', ['-t', zipPath], { encoding: 'utf8' })).toContain('No errors detected');
     const entries = execFileSync('unzip', ['-Z1', zipPath], { encoding: 'utf8' }).trim().split('\n').sort();
     expect(entries).toEqual([...order.slice(0, 2), 'manifest.json'].sort());

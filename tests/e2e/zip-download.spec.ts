@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './csp-test';
-import { addFiles, createAlbum, expectItemCount, expectSameApartFromLocation, fixtureBytes } from './helpers';
+import { addFiles, createAlbum, expectItemCount, expectSameApartFromLocation, fixtureBytes, pickedFile, stubSavePicker } from './helpers';
 
 // Three photos whose names collide without case, and one that hides its real extension behind a bidi override.
 const photos = [
@@ -70,11 +70,7 @@ test('a selection downloads as one ZIP through the service worker where no file 
 });
 
 test('the whole album is written to the file the user picks (File System Access)', async ({ page }) => {
-  // The save dialog cannot be driven; the picked file is one in the site's private storage instead.
-  await page.addInitScript(() => {
-    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) =>
-      (await navigator.storage.getDirectory()).getFileHandle(`picked-${suggestedName}`, { create: true });
-  });
+  await stubSavePicker(page);
   await createAlbum(page, 'Zip to a file');
   await addFiles(page, photos);
   await expectItemCount(page, 3);
@@ -82,15 +78,9 @@ test('the whole album is written to the file the user picks (File System Access)
   await page.getByRole('menuitem', { name: 'Download album as ZIP' }).click();
   await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 30_000 });
   await expect(page.getByTestId('download-panel')).toContainText('3 of 3 files');
-  const base64 = await page.evaluate(async () => {
-    const file = await (await (await navigator.storage.getDirectory()).getFileHandle('picked-Zip to a file.zip')).getFile();
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s);
-  });
+  const picked = await pickedFile(page, 'Zip to a file.zip');
   const path = join(scratchFolder(), 'picked.zip');
-  writeFileSync(path, Buffer.from(base64, 'base64'));
+  writeFileSync(path, picked);
   expect(readFileSync(path).length).toBeGreaterThan(0);
   checkArchive(path);
 });
@@ -114,10 +104,7 @@ test('a ZIP that cannot be written says why, stops, and keeps the selection', as
 });
 
 test('with XMP sidecars: each photo has one beside it, named for Lightroom, with the title given in the viewer', async ({ page }) => {
-  await page.addInitScript(() => {
-    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) =>
-      (await navigator.storage.getDirectory()).getFileHandle(`picked-${suggestedName}`, { create: true });
-  });
+  await stubSavePicker(page);
   await createAlbum(page, 'Sidecars');
   await addFiles(page, photos.slice(0, 2));
   await expectItemCount(page, 2);
@@ -137,15 +124,9 @@ test('with XMP sidecars: each photo has one beside it, named for Lightroom, with
   await dialog.getByLabel('One ZIP file').check();
   await dialog.getByRole('button', { name: 'Download' }).click();
   await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 30_000 });
-  const base64 = await page.evaluate(async () => {
-    const file = await (await (await navigator.storage.getDirectory()).getFileHandle('picked-Sidecars.zip')).getFile();
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s);
-  });
+  const picked = await pickedFile(page, 'Sidecars.zip');
   const path = join(scratchFolder(), 'sidecars.zip');
-  writeFileSync(path, Buffer.from(base64, 'base64'));
+  writeFileSync(path, picked);
   expect(execFileSync('unzip', ['-t', path], { encoding: 'utf8' })).toContain('No errors detected');
   const names = execFileSync('unzip', ['-Z1', path], { encoding: 'utf8' }).trim().split('\n');
   // Both photos are dated by their camera, so both have a sidecar; the second, named apart from the first, keeps its own.

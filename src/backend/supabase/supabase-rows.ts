@@ -137,6 +137,7 @@ export function toMetadata(value: unknown): ItemMetadata {
   if (source.notice === 'image/undecodable' || source.notice === 'image/too-large') out.notice = source.notice;
   if ((LOCATION_NOTES as readonly unknown[]).includes(source.location)) out.location = source.location as ItemLocationNote;
   if (source.animated === true) out.animated = true;
+  if (source.sidecar === true) out.sidecar = true;
   if (isTakenOffset(source.takenOffset)) out.takenOffset = source.takenOffset;
   return out;
 }

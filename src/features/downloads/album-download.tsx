@@ -1,4 +1,5 @@
 import { useAlbumBackend } from '../../backend/backend-context';
+import { objectKeys } from '../../backend/ports';
 import type { Album, Item } from '../../domain/entities';
 import { useId, useState } from 'react';
 import { Dialog } from '../../ui/dialog';
@@ -23,6 +24,9 @@ export function useAlbumDownload(album: Album) {
       name: album.title,
       mode,
       ...(sidecars ? { sidecars } : {}),
+      ...(sidecars && backend.capabilities.storage.sidecars
+        ? { keptSidecar: async (itemId: string, signal: AbortSignal) => (await backend.files.read(objectKeys.sidecar(album.id, itemId), { signal })).text() }
+        : {}),
       load: async (signal) => {
         if (!selected) items = await loadAlbumItems(backend.items, album.id, signal);
         return items.map(zipItemOf);

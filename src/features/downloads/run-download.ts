@@ -1,3 +1,4 @@
+import { log } from '../../lib/log';
 import { safeZipName } from '../../lib/zip-entry-names';
 import { downloadToFolder } from './folder-download';
 import { canPickFile, downloadThroughWorker, pickFolder, pickSaveFile, writeToFile } from './save-targets';
@@ -16,13 +17,47 @@ export interface DownloadRequest {
   open: OpenEntry;
   /** XMP sidecars beside the files, named after the whole file or its stem ([Note: XMP sidecars out]). */
   sidecars?: 'full' | 'stem';
+  /**
+   * The sidecar kept beside an item's original in the bucket, for items whose upload brought one
+   * (`metadata.sidecar`): the download's sidecar starts from it. Absent where it cannot be read (a link).
+   */
+  keptSidecar?: (itemId: string, signal: AbortSignal) => Promise<string>;
 }
+
+/** Kept sidecars read at once: a few KiB each, a small request apiece. */
+const SIDECAR_READS = 6;
 
 async function plan(req: DownloadRequest, signal: AbortSignal): Promise<ZipPlan> {
   const items = await req.load(signal);
   if (!req.sidecars) return planZip(items);
-  const { buildXmpSidecar } = await import('../../lib/xmp-sidecar');
-  return planZip(items, new Date(), { naming: req.sidecars, build: buildXmpSidecar });
+  const { buildXmpSidecar, mergeXmpSidecar } = await import('../../lib/xmp-sidecar');
+  const kept = req.keptSidecar ? await keptSidecars(items.filter((i) => i.metadata.sidecar), req.keptSidecar, signal) : new Map<string, string>();
+  return planZip(items, new Date(), {
+    naming: req.sidecars,
+    build: (item) => {
+      const base = kept.get(item.id);
+      return base === undefined ? buildXmpSidecar(item) : mergeXmpSidecar(base, item);
+    },
+  });
+}
+
+/** The kept sidecars of `items` by id; one that cannot be read is left out, and its item's fields alone are written. */
+async function keptSidecars(items: ZipItem[], read: NonNullable<DownloadRequest['keptSidecar']>, signal: AbortSignal): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      signal.throwIfAborted();
+      const text = await read(item.id, signal).catch((e: unknown) => {
+        if (signal.aborted) throw e;
+        log.warn('A kept sidecar could not be read; the download writes the item\'s fields alone', e);
+        return undefined;
+      });
+      if (text !== undefined) out.set(item.id, text);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SIDECAR_READS, queue.length) }, worker));
+  return out;
 }
 
 export type DownloadPhase = 'preparing' | 'writing' | 'done';
