@@ -5,7 +5,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Page, Request } from '@playwright/test';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { addFiles, createAlbum, fixture } from './helpers';
 import { expect, test } from './supabase-world';
@@ -83,8 +83,13 @@ async function offlineSwitch(context: BrowserContext, page: Page, bucketOrigin: 
   for (const pattern of ['https://emulated-project.supabase.test/**', `${bucketOrigin}/**`, '**/config.json']) {
     await context.route(pattern, (route) => (offline ? route.abort('internetdisconnected') : route.fallback()));
   }
+  // A request sent while offline that still got an answer; one sent just before the switch may finish after it.
+  const sentOffline = new WeakSet<Request>();
+  page.on('request', (r) => {
+    if (offline) sentOffline.add(r);
+  });
   page.on('requestfinished', (r) => {
-    if (offline && (/supabase\.test|config\.json/.test(r.url()) || r.url().startsWith(`${bucketOrigin}/`))) reached.push(`${r.method()} ${r.url()}`);
+    if (sentOffline.has(r) && (/supabase\.test|config\.json/.test(r.url()) || r.url().startsWith(`${bucketOrigin}/`))) reached.push(`${r.method()} ${r.url()}`);
   });
   return {
     reached,
