@@ -6,6 +6,7 @@ import type { SearchFilter } from '../../domain/queries';
 import { useBackend, useSession } from '../../backend/backend-context';
 import { AlbumGridBody, useAlbumGrid } from '../../features/items/use-album-grid';
 import type { AlbumView } from '../../features/items/use-album-sections';
+import { AddedByFilter } from '../../features/search/added-by-filter';
 import { SearchBox, SearchCriteria } from '../../features/search/search-form';
 import { hasCriteria, searchFromParams } from '../../lib/search-params';
 import { useSearchLive } from '../../features/search/use-search-live';
@@ -28,7 +29,7 @@ const itemPathOf = (item: Item) => `/search/albums/${item.albumId}/items/${item.
 
 /**
  * Search across every album of the person (PRODUCT.md §2 `/search`): the query lives in the address (`q`, `rating`,
- * `label`, `kind`, `from`, `to`, `filter=favorites`, `mine`), results show in the album's grid and open in its viewer.
+ * `label`, `kind`, `from`, `to`, `filter=favorites`, `by`), results show in the album's grid and open in its viewer.
  */
 export function SearchRoute() {
   const { files } = useBackend();
@@ -42,18 +43,20 @@ export function SearchRoute() {
 }
 
 function SearchScreen() {
+  const { capabilities } = useBackend();
   const [params] = useSearchParams();
   const session = useSession();
   const queryClient = useQueryClient();
   const key = params.toString();
-  const mine = params.get('mine') === '1';
+  // `by` names who added the items; `mine=1`, from before anyone else could be named, is oneself.
+  const addedBy = params.get('by') || (params.get('mine') === '1' ? (session?.userId ?? null) : null);
   const filter = useMemo<SearchFilter | null>(() => {
     const f = searchFromParams(new URLSearchParams(key));
     delete f.uploaderId;
-    if (mine && session) f.uploaderId = session.userId;
+    if (addedBy) f.uploaderId = addedBy;
     // Nothing asked: nothing searched (every item of every album is not an answer to anything).
     return Object.keys(f).length ? f : null;
-  }, [key, mine, session]);
+  }, [key, addedBy]);
   const grid = useAlbumGrid('', VIEW, '/search', filter, itemPathOf);
   useSearchLive(filter !== null);
   const [criteriaOpen, setCriteriaOpen] = useState(false);
@@ -86,9 +89,9 @@ function SearchScreen() {
         <button type="button" className="btn btn--ghost" aria-pressed={favoritesOnly} onClick={() => grid.setView({ filter: favoritesOnly ? null : 'favorites' })}>
           <Icon name="heart" filled={favoritesOnly} /> <span className="album-toolbar__word">Favourites</span>
         </button>
-        <button type="button" className="btn btn--ghost" aria-pressed={mine} onClick={() => grid.setView({ mine: mine ? null : '1' })}>
-          <Icon name="user" /> <span className="album-toolbar__word">Added by me</span>
-        </button>
+        {capabilities.sharing.members && session && (
+          <AddedByFilter value={addedBy} me={session.userId} onChange={(by) => grid.setView({ by, mine: null })} />
+        )}
         {showCriteria && <SearchCriteria params={params} onChange={(patch) => grid.setView(patch)} />}
       </div>
       {filter === null ? (
