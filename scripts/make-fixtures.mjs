@@ -448,6 +448,94 @@ async function rotatedHeic() {
   }
 }
 
+/** The auxiliary type of the HDR gain map iPhones (iOS 14 to 17) store beside the photo. */
+const APPLE_GAIN_MAP = 'urn:com:apple:photo:2020:aux:hdrgainmap';
+
+/**
+ * `heic`, made by heif-enc from three pictures (items 1, 2 and 3), turned into what a camera writes beside one photo:
+ * item `primary` the photo (`pitm`), item `gainMap` its HDR gain map (hidden, an `auxC` of Apple's gain-map type,
+ * an `auxl` reference to the photo), the other a second top-level picture (as a burst keeps). The boxes that hold
+ * them grow and the `iloc` offsets of the data after them move.
+ */
+function withGainMap(heic, primary, gainMap) {
+  const top = heifBoxes(heic, 0, heic.length);
+  const [, metaStart, metaEnd] = top.find(([t]) => t === 'meta');
+  const children = heifBoxes(heic, metaStart + 12, metaEnd);
+  if (children.some(([t]) => t === 'iref')) throw new Error('HEIF fixture: an iref this does not extend');
+  const out = Buffer.from(heic);
+  const [, pitmStart] = children.find(([t]) => t === 'pitm');
+  if (out[pitmStart + 8] !== 0) throw new Error('HEIF fixture: pitm version');
+  out.writeUInt16BE(primary, pitmStart + 12);
+  const [, iinfStart, iinfEnd] = children.find(([t]) => t === 'iinf');
+  const entriesAt = iinfStart + 12 + (out[iinfStart + 8] === 0 ? 2 : 4);
+  const infe = heifBoxes(out, entriesAt, iinfEnd).find(([, s]) => out[s + 8] >= 2 && out.readUInt16BE(s + 12) === gainMap);
+  if (!infe) throw new Error('HEIF fixture: no infe for the gain map');
+  out[infe[1] + 11] |= 1; // flags: hidden
+  const auxC = withSize('auxC', Buffer.concat([Buffer.alloc(4), Buffer.from(`${APPLE_GAIN_MAP}\0`, 'latin1')]));
+  const ref = Buffer.alloc(6);
+  ref.writeUInt16BE(gainMap, 0);
+  ref.writeUInt16BE(1, 2);
+  ref.writeUInt16BE(primary, 4);
+  const iref = withSize('iref', Buffer.concat([Buffer.alloc(4), withSize('auxl', ref)]));
+  const rebuilt = children.flatMap(([type, start, end]) => {
+    if (type === 'iinf') return [out.subarray(start, end), iref];
+    if (type !== 'iprp') return [out.subarray(start, end)];
+    const inner = heifBoxes(out, start + 8, end);
+    const [, ipcoStart, ipcoEnd] = inner.find(([t]) => t === 'ipco');
+    const index = heifBoxes(out, ipcoStart + 8, ipcoEnd).length + 1;
+    const ipco = withSize('ipco', Buffer.concat([out.subarray(ipcoStart + 8, ipcoEnd), auxC]));
+    const [, ipmaStart] = inner.find(([t]) => t === 'ipma');
+    if (out[ipmaStart + 8] !== 0 || out.readUIntBE(ipmaStart + 9, 3) & 1 || index > 127) throw new Error('HEIF fixture: an ipma this does not rewrite');
+    const count = out.readUInt32BE(ipmaStart + 12);
+    const entries = [];
+    let at = ipmaStart + 16;
+    for (let i = 0; i < count; i++) {
+      const item = out.readUInt16BE(at);
+      const n = out[at + 2];
+      let associations = Buffer.from(out.subarray(at + 3, at + 3 + n));
+      if (item === gainMap) associations = Buffer.concat([associations, Buffer.from([0x80 | index])]);
+      const head = Buffer.alloc(3);
+      head.writeUInt16BE(item);
+      head[2] = associations.length;
+      entries.push(head, associations);
+      at += 3 + n;
+    }
+    const ipma = withSize('ipma', Buffer.concat([out.subarray(ipmaStart + 8, ipmaStart + 16), ...entries]));
+    return [withSize('iprp', Buffer.concat(inner.map(([t, s, e]) => (t === 'ipco' ? ipco : t === 'ipma' ? ipma : out.subarray(s, e)))))];
+  });
+  const meta = withSize('meta', Buffer.concat([out.subarray(metaStart + 8, metaStart + 12), ...rebuilt]));
+  shiftIloc(meta, meta.length - (metaEnd - metaStart));
+  return Buffer.concat([out.subarray(0, metaStart), meta, out.subarray(metaEnd)]);
+}
+
+/**
+ * A HEIC of three pictures as a phone keeps them: a flat blue picture first (a second shot, top-level), a flat
+ * white HDR gain map (hidden, auxiliary to the photo), and the photo last, named primary: the visual picture,
+ * 96 × 64. Shown in SDR, the file is the photo alone: not the first picture, not brightened by its gain map.
+ */
+async function gainMapHeic() {
+  ensureDebianTool('heif-enc', ['--version'], 'libheif-examples');
+  const dir = await mkdtemp(join(tmpdir(), 'shoebox-gainmap-'));
+  try {
+    const flat = (width, height, background) => sharp({ create: { width, height, channels: 3, background } }).png();
+    await flat(96, 64, { r: 20, g: 40, b: 220 }).toFile(join(dir, '1.png'));
+    await flat(96, 64, { r: 255, g: 255, b: 255 }).toFile(join(dir, '2.png'));
+    await sharp(await visualPicture(96, 64)).png().toFile(join(dir, '3.png'));
+    const r = spawnSync('heif-enc', ['-q', '90', '-o', join(dir, 'three.heic'), join(dir, '1.png'), join(dir, '2.png'), join(dir, '3.png')], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`heif-enc failed: ${r.stderr}`);
+    const bytes = withGainMap(await readFile(join(dir, 'three.heic')), 3, 2);
+    await writeFile(join(dir, 'gain-map.heic'), bytes);
+    // libheif reads it: two top-level pictures, the photo primary; the gain map, hidden, is none of them.
+    const info = spawnSync('heif-info', [join(dir, 'gain-map.heic')], { encoding: 'utf8' });
+    if (!/image: 96x64 \(id=3\), primary/.test(info.stdout) || !/\(id=1\)/.test(info.stdout) || /\(id=2\)/.test(info.stdout)) {
+      throw new Error(`gain-map.heic is not read as made: ${info.stdout}${info.stderr}`);
+    }
+    return bytes;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** A camera fixture: the visual picture in `name`'s format, tagged by ExifTool, checked by ExifTool and exifr. */
 async function cameraFixture(name) {
   ensureDebianTool('exiftool', ['-ver'], 'libimage-exiftool-perl');
@@ -513,6 +601,7 @@ const files = {
   'huge-header.png': hugeHeaderPng,
   ...Object.fromEntries(Object.keys(CAMERA_FORMATS).map((name) => [`camera/${name}`, () => cameraFixture(name)])),
   'camera/rotated.heic': rotatedHeic,
+  'camera/gain-map.heic': gainMapHeic,
 };
 if (process.argv.includes('--video')) files['clip-320x240.webm'] = recordWebm;
 

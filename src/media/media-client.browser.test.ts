@@ -214,6 +214,17 @@ describe('processMedia: HEIF, which only Safari decodes itself', () => {
     }
   });
 
+  it('takes the primary picture of a HEIC holding several, as its SDR photo: not the first, not its HDR gain map', async () => {
+    // A blue second shot first, then a white gain map auxiliary to the photo, then the photo, named primary.
+    const media = await run('camera/gain-map.heic');
+    expect(media).toMatchObject({ kind: 'image', mime: 'image/heic', width: 96, height: 64, notice: null });
+    for (const out of [await pixels(media.preview!), await pixels(media.thumb!)]) {
+      expect(near(out.at(0.05, 0.05), RED)).toBe(true);
+      expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
+      expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+    }
+  });
+
   it("reads the capture time with its offset, camera and lens of an iOS 18 HEIC, a WebP, a PNG and a TIFF in the worker, and no place", async () => {
     const expected = {
       'camera/camera.heic': { takenAt: '2024-09-20T15:15:30.123Z', cameraModel: 'iPhone 15 Pro', fNumber: 1.78, iso: 50 },
