@@ -385,6 +385,29 @@ describe('Members still hear everything', () => {
     }
   });
 
+  it("an edit of an item's details is told to every member's own topic, where a search across albums listens", async () => {
+    const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
+    const album = await owner.backend.albums.createAlbum({ title: 'Edited' });
+    await invite(owner, member, album.id);
+    const item = await addReadyItem(owner.backend, album.id);
+    // The upload's count was told first; the edit comes once its quiet time has passed.
+    await sleep(5200);
+    const heard: ChangeOfEntity<'album'>[] = [];
+    const { stop } = await subscribeLive(member.backend, null, { onChange: (ev) => ev.entity === 'album' && heard.push(ev) });
+    try {
+      await owner.backend.itemWrites.editItems(album.id, [item.id], { title: 'Ribeira at dusk' });
+      await waitFor(() => heard.find((ev) => ev.albumId === album.id), DEADLINE, 'the edit');
+      expect(heard[0]).toEqual({ entity: 'album', op: 'update', albumId: album.id, id: album.id, row: null });
+      // A second edit within the quiet time sends nothing of its own; the second look once it has passed covers it.
+      await owner.backend.itemWrites.editItems(album.id, [item.id], { rating: 4 });
+      await sleep(1000);
+      expect(heard).toHaveLength(1);
+      await waitFor(() => (heard.length === 2 ? true : undefined), 10_000, 'the second look');
+    } finally {
+      stop();
+    }
+  });
+
   it('a trash of more than 100 items at once is one message to the album, not one per item', async () => {
     const [owner, member] = await Promise.all([person('Owner'), person('Member')]);
     const album = await owner.backend.albums.createAlbum({ title: 'Bulk' });
