@@ -9,6 +9,7 @@ import { LocalDb } from './local-db';
 import { LocalDevices } from './local-devices';
 import type { SidecarWriter } from '../sidecar-writer';
 import type { Item } from '../../domain/entities';
+import { log } from '../../lib/log';
 import { LocalFiles } from './local-files';
 import { LocalFunctions } from './local-functions';
 import { LocalRealtime } from './local-realtime';
@@ -42,8 +43,14 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
   auth = new LocalAuth(db, realtime);
   // The sidecar writer is loaded with the first edit.
   let sidecars: Promise<SidecarWriter> | null = null;
-  const writeSidecars = (items: readonly Item[]) =>
-    void (sidecars ??= import('../sidecar-writer').then((m) => new m.SidecarWriter(files))).then((w) => w.write(items));
+  const writeSidecars = (items: readonly Item[]) => {
+    sidecars ??= import('../sidecar-writer').then((m) => new m.SidecarWriter(files));
+    // A writer that could not load (the app updated meanwhile) is loaded again with the next edit.
+    sidecars.then((w) => w.write(items)).catch((e: unknown) => {
+      sidecars = null;
+      log.warn('The sidecars of edited items could not be written', e);
+    });
+  };
   const deps: LocalDataDeps = { db, files, sidecars: { write: writeSidecars }, realtime, profile: () => auth.profile() };
   // Others' unfinished uploads are the owner's settings screen's alone: their code is not loaded with the first upload.
   const pending = lazyPort(() => import('./local-pending-items').then((m) => m.localPendingItems(deps)));
