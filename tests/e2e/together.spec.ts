@@ -203,7 +203,7 @@ test.describe('two people on one Supabase project', () => {
   });
 
   test("the title and keyword Ana gives her photo show in Ben's open details without a reload; Ben, a viewer, cannot edit", async ({ browser, world, signIn }) => {
-    const { anaPage, benPage } = await anaSharesWithBen(browser, world, signIn, 'viewer');
+    const { anaPage, benPage, albumId } = await anaSharesWithBen(browser, world, signIn, 'viewer');
     await expectItemCount(benPage, 1);
     await tile(anaPage, 'orientation-1.jpg').click();
     await expect(anaPage).toHaveURL(/\/items\//);
@@ -226,5 +226,8 @@ test.describe('two people on one Supabase project', () => {
     await anaPage.getByRole('heading', { name: 'Details' }).click();
     await anaPage.keyboard.press('4');
     await expect(benDetails).toContainText('★★★★', { timeout: 5_000 });
+    // Her edits are written into the sidecar beside the original, through storage-sign into the S3 bucket.
+    const itemId = new URL(anaPage.url()).pathname.split('/').pop()!;
+    await expect.poll(() => world.bucketHas(`albums/${albumId}/${itemId}/original.xmp`), { timeout: 10_000 }).toBe(true);
   });
 });
