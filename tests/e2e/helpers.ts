@@ -120,3 +120,17 @@ export async function pickedFile(page: Page, name: string): Promise<Buffer> {
   }, name);
   return Buffer.from(base64, 'base64');
 }
+
+/**
+ * Downloads the open album as one ZIP with XMP sidecars named `IMG_1.JPG.xmp` (`full`) or `IMG_1.xmp` (`stem`),
+ * from the album screen with nothing open, and waits for it to be written (to the file `stubSavePicker` gives).
+ */
+export async function downloadZipWithSidecars(page: Page, naming: 'full' | 'stem'): Promise<void> {
+  await page.getByRole('button', { name: 'Download', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'With XMP sidecars…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Download with XMP sidecars' });
+  await dialog.getByLabel(naming === 'full' ? /IMG_1\.JPG\.xmp/ : /IMG_1\.xmp/).check();
+  await dialog.getByLabel('One ZIP file').check();
+  await dialog.getByRole('button', { name: 'Download' }).click();
+  await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 30_000 });
+}

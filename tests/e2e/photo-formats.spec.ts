@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './csp-test';
 import { makeRawFixtures } from '../../scripts/make-raw-fixtures.mjs';
 import { makeSidewaysTiff } from '../../scripts/make-tiff-fixtures.mjs';
-import { addFiles, createAlbum, expectItemCount, fixture, pickedFile, stubSavePicker, thumbPixel, thumbSize, tile } from './helpers';
+import { addFiles, createAlbum, downloadZipWithSidecars, expectItemCount, fixture, pickedFile, stubSavePicker, thumbPixel, thumbSize, tile } from './helpers';
 
 /** The orientation fixtures' corners once upright (scripts/make-fixtures.mjs): red top-left, green top-right. */
 const isRed = ([r, g, b]: number[]) => r! > 170 && g! < 90 && b! < 90;
@@ -151,13 +151,7 @@ test("a raw's XMP sidecar added with it is no item of its own: its title, rating
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Download', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'With XMP sidecars…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Download with XMP sidecars' });
-  await dialog.getByLabel(/IMG_1\.JPG\.xmp/).check();
-  await dialog.getByLabel('One ZIP file').check();
-  await dialog.getByRole('button', { name: 'Download' }).click();
-  await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 30_000 });
+  await downloadZipWithSidecars(page, 'full');
   const zip = info.outputPath('porto.zip');
   writeFileSync(zip, await pickedFile(page, 'Porto.zip'));
   const inZip = execFileSync('unzip', ['-p', zip, 'DSC_0001.NEF.xmp'], { encoding: 'utf8' });

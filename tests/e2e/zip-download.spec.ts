@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './csp-test';
-import { addFiles, createAlbum, expectItemCount, expectSameApartFromLocation, fixtureBytes, pickedFile, stubSavePicker } from './helpers';
+import { addFiles, createAlbum, expectItemCount, expectSameApartFromLocation, fixtureBytes, downloadZipWithSidecars, pickedFile, stubSavePicker } from './helpers';
 
 // Three photos whose names collide without case, and one that hides its real extension behind a bidi override.
 const photos = [
@@ -117,13 +117,7 @@ test('with XMP sidecars: each photo has one beside it, named for Lightroom, with
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Download', exact: true }).click();
-  await page.getByRole('menuitem', { name: 'With XMP sidecars…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Download with XMP sidecars' });
-  await dialog.getByLabel(/IMG_1\.xmp/).check();
-  await dialog.getByLabel('One ZIP file').check();
-  await dialog.getByRole('button', { name: 'Download' }).click();
-  await expect(page.getByTestId('download-panel')).toContainText('Download complete', { timeout: 30_000 });
+  await downloadZipWithSidecars(page, 'stem');
   const picked = await pickedFile(page, 'Sidecars.zip');
   const path = join(scratchFolder(), 'sidecars.zip');
   writeFileSync(path, picked);
