@@ -35,6 +35,8 @@
  *     location-matroska.ts).
  *   - AVI: its XMP, INFO tags that may name a place and vendor data; a text stream or EXIF in a stream makes it
  *     unsupported ([Note: Location in an AVI file] in location-avi.ts).
+ *   - Fujifilm RAF: its JPEG preview (the raw's EXIF) and sensor data stored as TIFF ([Note: Location in a
+ *     Fujifilm RAF] in location-raf.ts).
  * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
  * patches (offset + bytes, kept with the upload task), and the original sent is `new Blob([slice, patch,
  * slice, …])` over the user's file, so a 4 GB file costs a few kilobytes of memory.
@@ -68,8 +70,8 @@ export async function findLocationPatches(blob: Blob): Promise<LocationPatches> 
   const head = await read(0, 16);
   // A bare JPEG XL codestream has nowhere to keep metadata.
   if (head[0] === 0xff && head[1] === 0x0a) return { outcome: 'none', patches: [] };
-  // Matroska's and AVI's walkers load with the first such file: videos of those kinds are rare among uploads.
-  const walker = isMatroska(head) ? matroskaWalker : isAvi(head) ? aviWalker : walkerFor(head);
+  // Matroska's, AVI's and RAF's walkers load with the first such file: they are rare among uploads.
+  const walker = isMatroska(head) ? matroskaWalker : isAvi(head) ? aviWalker : isRaf(head) ? rafWalker : walkerFor(head);
   if (!walker) return { outcome: 'unsupported', patches: [] };
   try {
     const found = await walker(read, size);
@@ -98,6 +100,8 @@ function walkerFor(head: Uint8Array): Walker | null {
 
 const matroskaWalker: Walker = async (read, size) => (await import('./location-matroska')).matroskaPatches(read, size, attachedPicture);
 const aviWalker: Walker = async (read, size) => (await import('./location-avi')).aviPatches(read, size);
+const rafWalker: Walker = async (read, size) =>
+  (await import('./location-raf')).rafPatches(read, size, jpegPatches, (r, n) => tiffPatches(r, n, jpegPatches));
 
 /** A picture attached to a Matroska file (its cover), walked as any picture; null when it is no picture known here. */
 async function attachedPicture(read: ReadAt, size: number): Promise<Walked | null> {
@@ -125,6 +129,7 @@ const isJpeg = (h: Uint8Array) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xf
 const isPng = (h: Uint8Array) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => h[i] === b);
 const isWebp = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'WEBP';
 const isAvi = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'AVI ';
+const isRaf = (h: Uint8Array) => ascii(h, 0, 15) === 'FUJIFILMCCD-RAW';
 const isIsobmff = (h: Uint8Array) => ascii(h, 4, 4) === 'ftyp';
 /** Matroska and WebM: the EBML magic. */
 const isMatroska = (h: Uint8Array) => h[0] === 0x1a && h[1] === 0x45 && h[2] === 0xdf && h[3] === 0xa3;

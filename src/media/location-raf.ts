@@ -1,0 +1,39 @@
+/**
+ * [Note: Location in a Fujifilm RAF]
+ * A RAF is a big-endian header that points at three parts: a JPEG preview (offset 84, length 88), whose EXIF is the
+ * raw's EXIF, GPS included, and which may carry XMP; a directory of the sensor's settings (92, 96), numbered
+ * records of sizes and patterns, no place among them; and the sensor data (100, 104), which newer cameras store as
+ * a TIFF structure. The JPEG is walked as a JPEG, the sensor data as a TIFF when it is one (its GPS IFD and XMP, as
+ * any TIFF's), else it is the sensor's bytes alone. A part that points past the end makes the file `unsupported`.
+ */
+import { Unreadable } from './location-blanking';
+import { readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+
+type Walker = (read: ReadAt, size: number) => Promise<Walked>;
+
+const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+
+/** The place patches of a RAF: its JPEG's with `jpeg`, its sensor data's with `tiff` when that is a TIFF. */
+export async function rafPatches(read: ReadAt, size: number, jpeg: Walker, tiff: Walker): Promise<Walked> {
+  const head = await readExactly(read, 0, 108);
+  const patches: BytePatch[] = [];
+  let outcome: Walked['outcome'] = 'none';
+  const part = async (offset: number, length: number, walk: Walker) => {
+    if (offset + length > size) throw new Unreadable('a RAF part past the end');
+    const found = await walk((o, l) => read(offset + o, Math.max(0, Math.min(l, length - o))), length);
+    if (found.outcome === 'unsupported') outcome = 'unsupported';
+    for (const p of found.patches) patches.push({ offset: offset + p.offset, bytes: p.bytes });
+  };
+  const jpegAt = u32(head, 84);
+  const jpegLength = u32(head, 88);
+  if (jpegAt === 0 || jpegLength === 0) throw new Unreadable('a RAF without its JPEG');
+  await part(jpegAt, jpegLength, jpeg);
+  const sensorAt = u32(head, 100);
+  const sensorLength = u32(head, 104);
+  if (sensorAt > 0 && sensorLength >= 8 && sensorAt + sensorLength <= size) {
+    const magic = await read(sensorAt, 4);
+    const isTiff = (magic[0] === 0x49 && magic[1] === 0x49 && magic[2] === 0x2a && magic[3] === 0) || (magic[0] === 0x4d && magic[1] === 0x4d && magic[2] === 0 && magic[3] === 0x2a);
+    if (isTiff) await part(sensorAt, sensorLength, tiff);
+  }
+  return { outcome, patches };
+}
