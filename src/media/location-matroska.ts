@@ -15,7 +15,7 @@
  * `unsupported`, as is any other element that runs past its parent.
  */
 import { blankXmpLocation, Unreadable } from './location-blanking';
-import { readExactly, patchBlock, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { inWhole, partReader, readExactly, patchBlock, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 const SEGMENT = 0x18538067;
 const TAGS = 0x1254c367;
@@ -223,11 +223,11 @@ async function attachmentPatches(read: ReadAt, attachments: Element & { end: num
       }
       if (data && (mime.startsWith('image/') || mime === 'application/octet-stream')) {
         const { start } = data;
-        const walked = await picture((offset, length) => read(start + offset, Math.max(0, Math.min(length, data.end - start - offset))), data.end - start);
+        const walked = await picture(partReader(read, start, data.end - start), data.end - start);
         // A picture of a kind not edited here, or one whose structure cannot be followed, may hold a place.
         if (!walked && mime.startsWith('image/') && !PLACELESS_PICTURES.test(mime)) outcome = 'unsupported';
         if (walked?.outcome === 'unsupported') outcome = 'unsupported';
-        for (const p of walked?.patches ?? []) patches.push({ offset: start + p.offset, bytes: p.bytes });
+        patches.push(...inWhole(walked?.patches ?? [], start));
       }
     }
   }

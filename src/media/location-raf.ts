@@ -7,7 +7,7 @@
  * any TIFF's), else it is the sensor's bytes alone. A part that points past the end makes the file `unsupported`.
  */
 import { Unreadable } from './location-blanking';
-import { readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { inWhole, partReader, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 type Walker = (read: ReadAt, size: number) => Promise<Walked>;
 
@@ -20,9 +20,9 @@ export async function rafPatches(read: ReadAt, size: number, jpeg: Walker, tiff:
   let outcome: Walked['outcome'] = 'none';
   const part = async (offset: number, length: number, walk: Walker) => {
     if (offset + length > size) throw new Unreadable('a RAF part past the end');
-    const found = await walk((o, l) => read(offset + o, Math.max(0, Math.min(l, length - o))), length);
+    const found = await walk(partReader(read, offset, length), length);
     if (found.outcome === 'unsupported') outcome = 'unsupported';
-    for (const p of found.patches) patches.push({ offset: offset + p.offset, bytes: p.bytes });
+    patches.push(...inWhole(found.patches, offset));
   };
   const jpegAt = u32(head, 84);
   const jpegLength = u32(head, 88);

@@ -25,6 +25,16 @@ export function blobReader(blob: Blob): ReadAt {
   return async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
 }
 
+/** A reader of bytes [offset, offset + length) of `read`'s file, as if they were a file of their own. */
+export function partReader(read: ReadAt, offset: number, length: number): ReadAt {
+  return (o, l) => read(offset + o, Math.max(0, Math.min(l, length - o)));
+}
+
+/** Patches found through partReader(…, offset, …), as offsets in the whole file. */
+export function inWhole(patches: readonly BytePatch[], offset: number): BytePatch[] {
+  return patches.map((p) => ({ offset: offset + p.offset, bytes: p.bytes }));
+}
+
 /** Reads exactly `length` bytes or fails: a structure that points past the end cannot be trusted. */
 export async function readExactly(read: ReadAt, offset: number, length: number): Promise<Uint8Array> {
   if (length > MAX_BLOCK_BYTES) throw new Unreadable('metadata block too large');

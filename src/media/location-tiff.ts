@@ -9,7 +9,7 @@
  */
 import { blankXmpLocation, TYPE_SIZE, Unreadable } from './location-blanking';
 import { blankIim, blankPhotoshopResources, iimContext } from './location-iptc';
-import { patchBlock, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { inWhole, partReader, patchBlock, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 const GPS_INFO_TAG = 0x8825;
 const XMP_TAG = 700;
@@ -64,9 +64,9 @@ export async function tiffPatches(read: ReadAt, size: number, embeddedJpeg: Embe
   const jpeg = values.get(RW2_JPEG_TAG);
   if (jpeg && jpeg.length > 4) {
     const base = within(jpeg.offset, jpeg.length);
-    const inner = await embeddedJpeg((offset, length) => read(base + offset, Math.max(0, Math.min(length, jpeg.length - offset))), jpeg.length);
+    const inner = await embeddedJpeg(partReader(read, base, jpeg.length), jpeg.length);
     if (inner.outcome === 'unsupported') return inner;
-    patches.push(...inner.patches.map((p) => ({ offset: base + p.offset, bytes: p.bytes })));
+    patches.push(...inWhole(inner.patches, base));
   }
   return { outcome: 'none', patches };
 }
