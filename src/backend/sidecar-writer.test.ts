@@ -1,14 +1,14 @@
 /** Edited items' sidecars: merged over what the bucket holds, one write per item at once, the latest edit last. */
-import { expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import type { Item } from '../domain/entities';
 import { AppError } from '../lib/app-error';
 import { SidecarWriter } from './sidecar-writer';
 
-const item = (id: string, title: string, status: Item['status'] = 'ready') =>
-  ({ id, albumId: 'a', status, metadata: { title }, takenAt: null }) as unknown as Item;
+const item = (id: string, title: string, status: Item['status'] = 'ready', editedAt?: string) =>
+  ({ id, albumId: 'a', status, metadata: { title }, takenAt: null, ...(editedAt ? { editedAt } : {}) }) as unknown as Item;
 
 /** A bucket in memory whose reads and writes wait until released, so writes can be caught in flight. */
-function bucket(initial: Record<string, string> = {}, failRead?: AppError) {
+function bucket(initial: Record<string, string> = {}, failRead?: AppError, failUpload?: () => AppError | null) {
   const objects = new Map(Object.entries(initial));
   const log: string[] = [];
   let release: (() => void)[] = [];
@@ -30,6 +30,8 @@ function bucket(initial: Record<string, string> = {}, failRead?: AppError) {
         return new Blob([text]);
       },
       async upload(req: { key: string; blob: Blob; contentType: string }) {
+        const refused = failUpload?.();
+        if (refused) throw refused;
         const text = await req.blob.text();
         log.push(`${req.key} ${req.contentType} ${/<rdf:li xml:lang="x-default">([^<]*)/.exec(text)?.[1] ?? ''}`);
         objects.set(req.key, text);
@@ -83,4 +85,84 @@ test('a sidecar that could not be read is not written over', async () => {
   await drain(b, writer);
   expect(b.log).toEqual([]);
   expect(b.objects.get('albums/a/1/original.xmp')).toBe('<kept/>');
+});
+
+/** An outbox in memory, as sidecar-outbox.ts keeps one in IndexedDB. */
+function memoryOutbox() {
+  const owed = new Map<string, Item>();
+  return {
+    owed,
+    outbox: {
+      keep: async (items: readonly Item[]) => void items.forEach((i) => owed.set(i.id, i)),
+      settled: async (i: Item) => void (owed.get(i.id) === i && owed.delete(i.id)),
+      owed: async () => [...owed.values()],
+      close: () => undefined,
+    },
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+test('a write that failed on the way is kept and made good later; one refused for good is given up', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  let offline = true;
+  const b = bucket({}, undefined, () => (offline ? new AppError('offline', 'You are offline.') : null));
+  const o = memoryOutbox();
+  const writer = new SidecarWriter(b.files);
+  writer.useOutbox(Promise.resolve(o.outbox));
+  writer.write([item('1', 'Tram')]);
+  await vi.advanceTimersByTimeAsync(0);
+  b.releaseAll();
+  await vi.advanceTimersByTimeAsync(0);
+  await writer.settled();
+  expect(b.objects.size).toBe(0);
+  expect([...o.owed.keys()]).toEqual(['1']);
+
+  offline = false;
+  await vi.advanceTimersByTimeAsync(15_000);
+  b.releaseAll();
+  await vi.advanceTimersByTimeAsync(0);
+  await writer.settled();
+  expect(b.log).toEqual(['albums/a/1/original.xmp application/octet-stream Tram']);
+  expect(o.owed.size).toBe(0);
+
+  const refused = bucket({}, undefined, () => new AppError('storage/denied', 'Not yours.'));
+  const o2 = memoryOutbox();
+  const w2 = new SidecarWriter(refused.files);
+  w2.useOutbox(Promise.resolve(o2.outbox));
+  w2.write([item('2', 'Boat')]);
+  await vi.advanceTimersByTimeAsync(0);
+  refused.releaseAll();
+  await vi.advanceTimersByTimeAsync(0);
+  await w2.settled();
+  expect(o2.owed.size).toBe(0);
+});
+
+test('what an outbox holds from before is written as soon as it is used', async () => {
+  const b = bucket();
+  const o = memoryOutbox();
+  o.owed.set('7', item('7', 'Left owed'));
+  const writer = new SidecarWriter(b.files);
+  writer.useOutbox(Promise.resolve(o.outbox));
+  await new Promise((r) => setTimeout(r, 1));
+  await drain(b, writer);
+  expect(b.log).toEqual(['albums/a/7/original.xmp application/octet-stream Left owed']);
+  expect(o.owed.size).toBe(0);
+});
+
+test('an edit written late does not go over a later one another device wrote first', async () => {
+  const later = new TextDecoder().decode(
+    (await import('../lib/xmp-sidecar')).mergeXmpSidecar(null, { metadata: { title: 'Later' }, takenAt: null, editedAt: '2026-11-28T10:00:00.000Z' }),
+  );
+  const b = bucket({ 'albums/a/1/original.xmp': later });
+  const writer = new SidecarWriter(b.files);
+  writer.write([item('1', 'Earlier', 'ready', '2026-11-28T09:59:00.000Z')]);
+  await drain(b, writer);
+  expect(b.log).toEqual([]);
+  expect(b.objects.get('albums/a/1/original.xmp')).toBe(later);
+  writer.write([item('1', 'Latest', 'ready', '2026-11-28T10:01:00.000Z')]);
+  await drain(b, writer);
+  expect(b.log).toEqual(['albums/a/1/original.xmp application/octet-stream Latest']);
 });

@@ -12,32 +12,90 @@
  * The bucket lets the uploader write it while uploading, and afterwards whoever may edit the item's details
  * (supabase/migrations/20261203100000_item_sidecars.sql); an item's other objects stay as they were stored. It is
  * stored as `application/octet-stream` and served as an attachment, never as XML a browser would render.
- * What is not kept in step: an edit whose sidecar write fails (offline, the tab closed) leaves the sidecar as it
- * was until the item's next edit.
+ * A write that fails is not lost: each edited item is kept on the device until its sidecar is written
+ * (sidecar-outbox.ts). A write that could succeed later (offline, a server that did not answer) is tried again
+ * when the browser is back online and after a growing wait, and the next time the app starts if the tab closed
+ * first; one refused for good (the item gone, the editor's role taken away) is given up. The sidecar says when
+ * the item was last edited (`xmp:MetadataDate`), so an edit written late never overwrites a later one that another
+ * member's device wrote first.
  */
 import type { Item } from '../domain/entities';
 import { AppError } from '../lib/app-error';
 import { log } from '../lib/log';
 import { type FilesPort, objectKeys } from './ports';
+import type { SidecarOutbox } from './sidecar-outbox';
+
+/** Where owed writes are kept (sidecar-outbox.ts). */
+type Outbox = Pick<SidecarOutbox, 'keep' | 'settled' | 'owed' | 'close'>;
 
 const IN_FLIGHT = 4;
+/** The first wait before owed writes are tried again, doubled after each failure up to the last. */
+const RETRY_FIRST_MS = 15_000;
+const RETRY_LAST_MS = 10 * 60_000;
+
+/** A failure that trying again may mend: the network, a server that did not answer. */
+const worthRetrying = (e: unknown) => (e instanceof AppError ? e.retryable : !(e instanceof Error && e.name === 'AbortError'));
 
 export class SidecarWriter {
   /** The latest edited state of each item waiting for its sidecar, in the order they came. */
   private readonly waiting = new Map<string, Item>();
   private readonly writing = new Set<string>();
   private idle: { promise: Promise<void>; resolve: () => void } | null = null;
+  private outbox: Promise<Outbox | null> = Promise.resolve(null);
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryWait = RETRY_FIRST_MS;
+  private readonly online = () => this.retry();
 
   constructor(private readonly files: Pick<FilesPort, 'read' | 'upload'>) {}
 
+  /**
+   * Keeps owed writes in `outbox` from now on (null: nowhere, as when nobody is signed in), and writes those it
+   * already holds. The one before is closed.
+   */
+  useOutbox(outbox: Promise<Outbox> | null): void {
+    const before = this.outbox;
+    void before.then((o) => o?.close());
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retryWait = RETRY_FIRST_MS;
+    this.outbox = outbox ? outbox.catch((e: unknown) => (log.warn('Owed sidecar writes cannot be kept on this device', e), null)) : Promise.resolve(null);
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('online', this.online);
+      if (outbox) window.addEventListener('online', this.online);
+    }
+    if (outbox) this.retry();
+  }
+
   /** Queues the sidecars of items just edited; returns at once. */
   write(items: readonly Item[]): void {
+    const ready = items.filter((item) => item.status === 'ready');
+    if (ready.length === 0) return;
+    void this.outbox.then((o) => o?.keep(ready)).catch((e: unknown) => log.warn('Owed sidecar writes could not be kept', e));
+    this.queue(ready);
+  }
+
+  private queue(items: readonly Item[]): void {
     for (const item of items) {
-      if (item.status !== 'ready') continue;
       this.waiting.delete(item.id);
       this.waiting.set(item.id, item);
     }
     this.pump();
+  }
+
+  /** Queues again what the outbox holds and is not already waiting or being written. */
+  private retry(): void {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    void this.outbox
+      .then(async (o) => (o ? o.owed() : []))
+      .then((owed) => this.queue(owed.filter((item) => !this.waiting.has(item.id) && !this.writing.has(item.id))))
+      .catch((e: unknown) => log.warn('Owed sidecar writes could not be read', e));
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer !== null) return;
+    this.retryTimer = setTimeout(() => this.retry(), this.retryWait);
+    this.retryWait = Math.min(this.retryWait * 2, RETRY_LAST_MS);
   }
 
   /** Resolves once every queued sidecar has been written or given up on. */
@@ -58,7 +116,18 @@ export class SidecarWriter {
       this.waiting.delete(id);
       this.writing.add(id);
       void this.writeOne(item)
-        .catch((e: unknown) => log.warn('The sidecar of an edited item could not be written', e))
+        .then(
+          () => {
+            this.retryWait = RETRY_FIRST_MS;
+            return this.settle(item);
+          },
+          (e: unknown) => {
+            log.warn('The sidecar of an edited item could not be written', e);
+            // Kept in the outbox and tried again later; one refused for good is given up.
+            if (worthRetrying(e)) this.retryLater();
+            else return this.settle(item);
+          },
+        )
         .finally(() => {
           this.writing.delete(id);
           this.pump();
@@ -67,6 +136,14 @@ export class SidecarWriter {
             this.idle = null;
           }
         });
+    }
+  }
+
+  private async settle(item: Item): Promise<void> {
+    try {
+      await (await this.outbox)?.settled(item);
+    } catch (e) {
+      log.warn('A written sidecar could not be struck from the owed ones', e);
     }
   }
 
@@ -81,7 +158,9 @@ export class SidecarWriter {
       if (!(e instanceof AppError && e.code === 'item/not-found')) throw e;
       base = null;
     }
-    const { mergeXmpSidecar, SIDECAR_TYPE } = await import('../lib/xmp-sidecar');
+    const { mergeXmpSidecar, SIDECAR_TYPE, editedLater } = await import('../lib/xmp-sidecar');
+    // Another device wrote a later edit first: this one is out of date.
+    if (base !== null && editedLater(base, item.editedAt)) return;
     const bytes = mergeXmpSidecar(base, item);
     await this.files.upload({ key, blob: new Blob([bytes], { type: SIDECAR_TYPE }), contentType: SIDECAR_TYPE });
   }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureExiftool } from '../../scripts/ensure-exiftool.mjs';
 import { parseXmp } from '../media/xmp-metadata';
-import { buildXmpSidecar, mergeXmpSidecar } from './xmp-sidecar';
+import { buildXmpSidecar, editedLater, mergeXmpSidecar } from './xmp-sidecar';
 
 let dir: string;
 beforeAll(() => {
@@ -175,5 +175,34 @@ describe('mergeXmpSidecar', () => {
     expect(tagsOf(new TextEncoder().encode(alone))).toMatchObject({ Title: 'Tram' });
     // An item with nothing to say still gets a sidecar that says nothing, so a cleared item clears its sidecar.
     expect(Object.keys(tagsOf(mergeXmpSidecar(null, { metadata: {}, takenAt: null }))).filter((k) => k !== 'SourceFile' && k !== 'XMPToolkit')).toEqual([]);
+  });
+
+  it('dates the sidecar with the item\'s last edit, over a desktop tool\'s date, and keeps that date while the item was never edited', () => {
+    const base = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+      <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:MetadataDate="2024-03-02T10:00:00+01:00" xmp:CreatorTool="Lightroom"/></rdf:RDF></x:xmpmeta>`;
+    const uploaded = mergeXmpSidecar(base, { metadata: { title: 'Tram' }, takenAt: null });
+    expect(tagsOf(uploaded)).toMatchObject({ MetadataDate: '2024:03:02 10:00:00+01:00', CreatorTool: 'Lightroom' });
+    const edited = mergeXmpSidecar(new TextDecoder().decode(uploaded), { metadata: { title: 'Tram' }, takenAt: null, editedAt: '2026-11-28T09:15:30.250Z' });
+    expect(tagsOf(edited)).toMatchObject({ MetadataDate: '2026:11:28 09:15:30.250Z', Title: 'Tram', CreatorTool: 'Lightroom' });
+    // Cleared of everything, the sidecar still says when.
+    const cleared = mergeXmpSidecar(new TextDecoder().decode(edited), { metadata: {}, takenAt: null, editedAt: '2026-11-28T09:16:00.000Z' });
+    expect(tagsOf(cleared)).toMatchObject({ MetadataDate: '2026:11:28 09:16:00.000Z' });
+    expect(tagsOf(cleared)).not.toHaveProperty('Title');
+  });
+});
+
+describe('editedLater', () => {
+  const dated = (when: string) => new TextDecoder().decode(mergeXmpSidecar(null, { metadata: { title: 'x' }, takenAt: null, editedAt: when }));
+  it('tells a stored sidecar holding a later edit, as an attribute or an element, under any prefix', () => {
+    expect(editedLater(dated('2026-11-28T09:16:00.000Z'), '2026-11-28T09:15:59.999Z')).toBe(true);
+    expect(editedLater(dated('2026-11-28T09:16:00.000Z'), '2026-11-28T09:16:00.000Z')).toBe(false);
+    expect(editedLater(dated('2026-11-28T09:16:00.000Z'), '2026-11-28T10:00:00.000Z')).toBe(false);
+    expect(editedLater('<r><xap:MetadataDate>2030-01-01T00:00:00Z</xap:MetadataDate></r>', '2026-11-28T10:00:00.000Z')).toBe(true);
+  });
+  it('is never later for a sidecar without a date, an unreadable one, or an item never edited', () => {
+    expect(editedLater(new TextDecoder().decode(mergeXmpSidecar(null, { metadata: { title: 'x' }, takenAt: null })), '2026-11-28T10:00:00.000Z')).toBe(false);
+    expect(editedLater('<r xmp:MetadataDate="soon"/>', '2026-11-28T10:00:00.000Z')).toBe(false);
+    expect(editedLater(dated('2030-01-01T00:00:00.000Z'), null)).toBe(false);
+    expect(editedLater(dated('2030-01-01T00:00:00.000Z'), undefined)).toBe(false);
   });
 });

@@ -22,6 +22,8 @@ export const SIDECAR_TYPE = 'application/octet-stream';
 export interface SidecarSource {
   metadata: ItemMetadata;
   takenAt: string | null;
+  /** When its details were last edited here: the sidecar's `xmp:MetadataDate`. */
+  editedAt?: string | null;
 }
 
 const NS = {
@@ -99,8 +101,8 @@ function xmpDate(takenAt: string, offset: number | undefined): string {
   return new Date(t + offset * 60_000).toISOString().replace(/(\.000)?Z$/, zone);
 }
 
-/** The item's own description, and whether it says anything. */
-function ownDescription(item: SidecarSource): { node: XmlNode; said: boolean } {
+/** The item's own description, whether it says anything, and whether it is dated. */
+function ownDescription(item: SidecarSource): { node: XmlNode; said: boolean; dated: boolean } {
   const m = item.metadata;
   const attrs: Record<string, string> = {
     '@rdf:about': '',
@@ -120,6 +122,9 @@ function ownDescription(item: SidecarSource): { node: XmlNode; said: boolean } {
     children.push(el(name, value));
     said = true;
   };
+  // When the details were last edited: not something a download's sidecar says on its own.
+  const dated = !!item.editedAt && !Number.isNaN(Date.parse(item.editedAt));
+  if (dated) attrs['@xmp:MetadataDate'] = new Date(item.editedAt!).toISOString();
   attr('xmp:Rating', m.rating);
   attr('xmp:Label', m.label);
   if (item.takenAt && !Number.isNaN(Date.parse(item.takenAt))) attr('photoshop:DateCreated', xmpDate(item.takenAt, m.takenOffset));
@@ -131,7 +136,7 @@ function ownDescription(item: SidecarSource): { node: XmlNode; said: boolean } {
   // may hold a comma itself).
   if (m.creator) child('dc:creator', list('rdf:Seq', [m.creator]));
   if (m.rights) child('dc:rights', alt(m.rights));
-  return { node: el('rdf:Description', children, attrs), said };
+  return { node: el('rdf:Description', children, attrs), said, dated };
 }
 
 function packet(tree: XmlNode[]): Uint8Array<ArrayBuffer> {
@@ -165,13 +170,20 @@ const split = (qname: string): [string, string] => {
   return colon < 0 ? ['', qname] : [qname.slice(0, colon), qname.slice(colon + 1)];
 };
 
-const owned = (qname: string, scope: ReadonlyMap<string, string>) => {
+const ownedAlways = (qname: string, scope: ReadonlyMap<string, string>) => {
   const [prefix, local] = split(qname);
   return OWNED.get(scope.get(prefix) ?? '')?.has(local) === true;
 };
 
-/** Takes the owned properties, attributes and elements alike, out of one description. */
-function withoutOwned(description: XmlNode, name: string, around: ReadonlyMap<string, string>): XmlNode {
+/** When the item was last edited: what the base said goes only when the item says it (a desktop tool's otherwise). */
+const isMetadataDate = (qname: string, scope: ReadonlyMap<string, string>) => {
+  const [prefix, local] = split(qname);
+  return local === 'MetadataDate' && scope.get(prefix) === NS.xmp;
+};
+
+/** Takes the owned properties, attributes and elements alike, out of one description (`dated`: its date too). */
+function withoutOwned(description: XmlNode, name: string, around: ReadonlyMap<string, string>, dated: boolean): XmlNode {
+  const owned = (qname: string, scope: ReadonlyMap<string, string>) => ownedAlways(qname, scope) || (dated && isMetadataDate(qname, scope));
   const scope = scopeOf(description, around);
   const attrs = Object.fromEntries(Object.entries(attrsOf(description)).filter(([k]) => !owned(k.slice(1), scope)));
   const children = childrenOf(description, name).filter((child) => {
@@ -202,8 +214,8 @@ function findRdf(nodes: XmlNode[], around: ReadonlyMap<string, string>, depth = 
  * empty packet when it has none: the stored sidecar then says nothing, as the item does).
  */
 export function mergeXmpSidecar(base: string | null, item: SidecarSource): Uint8Array<ArrayBuffer> {
-  const { node: own, said } = ownDescription(item);
-  const ours = said ? [own] : [];
+  const { node: own, said, dated } = ownDescription(item);
+  const ours = said || dated ? [own] : [];
   // A packet with a DOCTYPE would carry entity references its copy could not resolve: not a base.
   const usable = base !== null && base.length <= MAX_BASE_CHARS && !/<!DOCTYPE|<!ENTITY/i.test(base) && XMLValidator.validate(base) === true;
   const tree = usable ? parseOrNull(base) : null;
@@ -215,7 +227,7 @@ export function mergeXmpSidecar(base: string | null, item: SidecarSource): Uint8
     const scope = scopeOf(child, rdf.scope);
     const [prefix, local] = split(name);
     if (local !== 'Description' || scope.get(prefix) !== NS.rdf) return [child];
-    const stripped = withoutOwned(child, name, rdf.scope);
+    const stripped = withoutOwned(child, name, rdf.scope, dated);
     // A description left with nothing but its subject and namespaces says nothing: it goes.
     const says = childrenOf(stripped, name).length > 0 || Object.keys(attrsOf(stripped)).some((k) => !k.startsWith('@xmlns:') && k !== `@${prefix}:about`);
     return says ? [stripped] : [];
@@ -224,6 +236,18 @@ export function mergeXmpSidecar(base: string | null, item: SidecarSource): Uint8
   if (rdf.scope.get('rdf') !== NS.rdf) (own[ATTRS] as Record<string, string>)['@xmlns:rdf'] = NS.rdf;
   rdf.node[rdf.name] = [...kept, ...ours];
   return packet(tree);
+}
+
+/**
+ * Whether a stored sidecar records an edit later than `editedAt` (its `MetadataDate`, as Shoebox and desktop tools
+ * write it): then an edit written late must not go over it. A sidecar without one, or an item never edited, is not.
+ */
+export function editedLater(stored: string, editedAt: string | null | undefined): boolean {
+  const mine = editedAt ? Date.parse(editedAt) : NaN;
+  if (Number.isNaN(mine)) return false;
+  const found = /:MetadataDate\s*=\s*["']([^"']+)["']|:MetadataDate>([^<]+)</.exec(stored.slice(0, MAX_BASE_CHARS));
+  const theirs = found ? Date.parse((found[1] ?? found[2] ?? '').trim()) : NaN;
+  return !Number.isNaN(theirs) && theirs > mine;
 }
 
 function parseOrNull(xml: string): XmlNode[] | null {

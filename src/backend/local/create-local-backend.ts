@@ -23,6 +23,9 @@ export interface LocalBackendOptions {
   channelName?: string;
 }
 
+/** How long after the start the sidecar writes a closed tab left owed are made good (not on the first screen's path). */
+const OWED_SIDECARS_AFTER_MS = 3_000;
+
 export const LOCAL_DEFAULTS = { dbName: 'shoebox', opfsDir: 'shoebox', channelName: 'shoebox' } as const;
 
 /**
@@ -32,8 +35,9 @@ export const LOCAL_DEFAULTS = { dbName: 'shoebox', opfsDir: 'shoebox', channelNa
  * [Note: Local item indexes] in local-db.ts.
  */
 export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
+  const dbName = opts.dbName ?? LOCAL_DEFAULTS.dbName;
   // Rows stored before version 3 get their search words in the background once the database is open.
-  const db = new LocalDb(opts.dbName ?? LOCAL_DEFAULTS.dbName, (upgraded, from) => {
+  const db = new LocalDb(dbName, (upgraded, from) => {
     if (from < 3) void import('./local-words-fill').then((m) => m.searchWordsFilled(upgraded)).catch(() => undefined);
   });
   const files = new LocalFiles(opts.opfsDir ?? LOCAL_DEFAULTS.opfsDir);
@@ -41,16 +45,23 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
   let auth: LocalAuth | null = null;
   const realtime = new LocalRealtime(opts.channelName ?? LOCAL_DEFAULTS.channelName, () => auth!.profile());
   auth = new LocalAuth(db, realtime);
-  // The sidecar writer is loaded with the first edit.
+  // The sidecar writer is loaded with the first edit, or a moment after the start to make good the writes a
+  // closed tab left owed.
   let sidecars: Promise<SidecarWriter> | null = null;
+  const sidecarWriter = () =>
+    (sidecars ??= Promise.all([import('../sidecar-writer'), import('../sidecar-outbox')]).then(([w, o]) => {
+      const writer = new w.SidecarWriter(files);
+      if (typeof indexedDB !== 'undefined') writer.useOutbox(o.SidecarOutbox.open(`${dbName}-sidecars`));
+      return writer;
+    }));
   const writeSidecars = (items: readonly Item[]) => {
-    sidecars ??= import('../sidecar-writer').then((m) => new m.SidecarWriter(files));
     // A writer that could not load (the app updated meanwhile) is loaded again with the next edit.
-    sidecars.then((w) => w.write(items)).catch((e: unknown) => {
+    sidecarWriter().then((w) => w.write(items)).catch((e: unknown) => {
       sidecars = null;
       log.warn('The sidecars of edited items could not be written', e);
     });
   };
+  setTimeout(() => void sidecarWriter().catch(() => (sidecars = null)), OWED_SIDECARS_AFTER_MS);
   const deps: LocalDataDeps = { db, files, sidecars: { write: writeSidecars }, realtime, profile: () => auth.profile() };
   // Others' unfinished uploads are the owner's settings screen's alone: their code is not loaded with the first upload.
   const pending = lazyPort(() => import('./local-pending-items').then((m) => m.localPendingItems(deps)));

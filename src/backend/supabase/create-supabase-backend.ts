@@ -12,6 +12,7 @@ import { keptProfileIn, type KeyValueStorage } from './kept-profile';
 import { takeEmailedSession } from './emailed-session';
 import { SupabaseFetch } from './supabase-fetch';
 import { SidecarWriter } from '../sidecar-writer';
+import { accountSidecarOutbox, SidecarOutbox } from '../sidecar-outbox';
 import { createSupabaseFiles } from './supabase-files';
 import { SupabaseFunctions } from './supabase-functions';
 import { SupabaseItemWrites } from './supabase-item-writes';
@@ -70,12 +71,23 @@ export function createSupabaseBackend(config: SupabaseBackendConfig): SupabaseBa
   const calls = new PostgrestCalls(client, http);
   const auth = new SupabaseAuth(client, http, config.oauthProviders ?? [], adopted, storageArea ? keptProfileIn(storageArea) : null);
   const files = createSupabaseFiles(client, config.url, config.anonKey, functions, config.storage);
+  const sidecars = config.storage ? new SidecarWriter(files) : undefined;
+  if (sidecars && typeof indexedDB !== 'undefined') {
+    // Each account's owed sidecar writes are kept apart, and made good once it is signed in again.
+    let owner: string | null = null;
+    auth.onSessionChange((session) => {
+      const next = session?.userId ?? null;
+      if (next === owner) return;
+      owner = next;
+      sidecars.useOutbox(next ? SidecarOutbox.open(accountSidecarOutbox(next)) : null);
+    });
+  }
   return {
     capabilities: { storage: { onDevice: false, sidecars: config.storage !== undefined }, network: { required: true }, sharing: { members: true } },
     auth,
     albums: new SupabaseAlbums(calls),
     items: new SupabaseItems(calls),
-    itemWrites: new SupabaseItemWrites(calls, config.storage ? new SidecarWriter(files) : undefined),
+    itemWrites: new SupabaseItemWrites(calls, sidecars),
     activity: new SupabaseActivity(calls),
     members: new SupabaseMembers(calls),
     social: new SupabaseSocial(calls),

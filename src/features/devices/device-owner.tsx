@@ -10,7 +10,8 @@ const deviceData = () => import('./forget-device-data');
 // On a backend with accounts, everything Shoebox keeps in this browser is the signed-in person's, and goes when
 // their session ends, so that the next person on the same browser finds nothing of theirs: the query cache
 // (query-persistence.ts, which PersistedQueries empties itself), the thumbnails and previews the service worker
-// caches, the upload queue, and the shares that reached the inbox while they were signed in.
+// caches, the upload queue, the sidecar writes still owed (sidecar-outbox.ts), and the shares that reached the
+// inbox while they were signed in.
 // - The account these belong to (the device's owner) is recorded in localStorage. Each session change is held
 //   against it here, the one place that sees every way a session ends: signed out here, signed out from
 //   another device (DeviceHeartbeat's check, or a refused refresh at start), or someone else signing in.

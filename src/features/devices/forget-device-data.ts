@@ -1,10 +1,11 @@
 /**
  * Deleting what one account left in this browser (see [Note: What the device keeps belongs to one account]):
- * the thumbnails and previews the service worker cached, that account's upload queue, and the shares that
- * reached the inbox while it was signed in.
+ * the thumbnails and previews the service worker cached, that account's upload queue and the sidecar writes it
+ * still owed, and the shares that reached the inbox while it was signed in.
  */
 import { ByteCappedCache } from '../../sw/byte-capped-cache';
 import { FORGET_THUMBNAILS, THUMBNAIL_CACHE } from '../../sw/thumbnail-cache';
+import { accountSidecarOutbox, SidecarOutbox } from '../../backend/sidecar-outbox';
 import { accountUploadDb, DEFAULT_UPLOAD_DB, UploadStore } from '../../upload/upload-store';
 
 /** How long the worker is given to answer before the page goes on without it (an older worker never answers). */
@@ -64,6 +65,7 @@ export async function forgetDeviceData(userId: string, endedAt: string): Promise
   const steps = await Promise.allSettled([
     within(STEP_MS, forgetThumbnails()),
     within(STEP_MS, UploadStore.remove(accountUploadDb(userId))),
+    within(STEP_MS, SidecarOutbox.remove(accountSidecarOutbox(userId))),
     within(
       STEP_MS,
       inInbox(async (inbox) => {
