@@ -3,12 +3,17 @@ import type { Item } from '../../domain/entities';
 import type { TileSocial } from '../../shared/social-keys';
 import { formatMonth, formatNumber } from '../../lib/format';
 import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, type GridRow, type GridSection } from './grid-model';
+import { DateScrubber } from './date-scrubber';
+import { anchorAt, anchoredOffset, type GridAnchor } from './grid-anchor';
+import { monthSpans } from './scrubber-model';
 import { ItemTile } from './item-tile';
 import { useGridVirtualizer } from './use-grid-virtualizer';
 import { selectAll, selectRange, toggle, type Selection } from './selection';
 
 const GAP = 4;
 const HEADER = 44;
+/** The date scrubber shows beside a grid at least this many screens high. */
+const SCRUB_SCREENS = 3;
 
 export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, social: latestSocial, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
   sections: GridSection[];
@@ -67,12 +72,64 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   }, [rows, offset, screen, sections, virtualizer]);
   useEffect(() => onWantedMonths(new Set(wantedKey ? wantedKey.split('\n') : [])), [wantedKey, onWantedMonths]);
 
+  // The months' places for the scrubber: recomputed with the layout, not on every scroll frame.
+  const measured = virtualizer.measurementsCache;
+  const spans = useMemo(() => monthSpans(rows, (i) => measured[i]?.start), [rows, measured]);
+  const total = virtualizer.getTotalSize();
+  const scrubbed = screen > 0 && total > screen * SCRUB_SCREENS && spans.length > 0;
+
+  // [Note: What is on screen stays put] in grid-anchor.ts: what is at the top is noted at every render, and found
+  // again when the rows change.
+  const anchor = useRef<GridAnchor | null>(null);
+  const laidSpans = useRef(spans);
+  const laidTotal = useRef(total);
+  // Written to the element itself, not through the virtualizer's scroll commands: those go on correcting towards
+  // their own target for a few frames, and would take the grid back from where a later jump or correction put it.
+  const scrollGridTo = useCallback((to: number) => {
+    if (scrollerRef.current) scrollerRef.current.scrollTop = to;
+  }, []);
+  laidTotal.current = total;
+  // A jump notes where it goes at once: rows changing before the scroll lands keep that place, not the one left.
+  const onJump = useCallback(
+    (to: GridAnchor) => {
+      const at = anchoredOffset(to, laidSpans.current, laidTotal.current);
+      if (at === null) return;
+      anchor.current = to;
+      scrollGridTo(at);
+    },
+    [scrollGridTo],
+  );
+  const topRow = virtualRows.find((v) => v.end > offset);
+  const topTiles = topRow ? rows[topRow.index] : undefined;
+  const top = topRow && topTiles?.kind === 'tiles' && topTiles.items[0] ? { itemId: topTiles.items[0].id, start: topRow.start } : null;
+  useLayoutEffect(() => {
+    const before = anchor.current;
+    const relaid = laidSpans.current !== spans;
+    laidSpans.current = spans;
+    if (relaid && before && offset > 0) {
+      const to = anchoredOffset(before, spans, total, (id) => {
+        const spot = nav.spots.get(id);
+        return spot ? measured[spot.row]?.start : undefined;
+      });
+      if (to !== null && Math.abs(to - offset) >= 1) {
+        // The anchor stays as it was until the scroll lands: rows changing again meanwhile are corrected from it.
+        scrollGridTo(to);
+        return;
+      }
+    }
+    anchor.current = anchorAt(spans, total, offset, top);
+  });
+
   const move = (id: string, to: string | undefined, extend: boolean) => {
     if (!to) return;
     focusPending.current = true;
     setFocusedId(to);
     const spot = nav.spots.get(to);
-    if (spot) virtualizer.scrollToIndex(spot.row, { align: 'auto' });
+    if (spot) {
+      // Where the keys lead is noted when the scroll lands.
+      anchor.current = null;
+      virtualizer.scrollToIndex(spot.row, { align: 'auto' });
+    }
     if (extend) onSelectionChange(selectRange(selection.anchor ? selection : toggle(selection, id), nav.order, to));
   };
 
@@ -180,39 +237,42 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   const tabStop = focusedId && nav.spots.has(focusedId) ? focusedId : firstItemId(rows);
 
   return (
-    <div ref={scrollerRef} className="grid-scroller" data-testid="grid-scroller">
-      <div
-        className={`grid-canvas${selecting ? ' grid--selecting' : ''}`}
-        role="grid"
-        aria-label={label}
-        aria-multiselectable="true"
-        aria-rowcount={rows.length}
-        style={{ height: virtualizer.getTotalSize() }}
-        onKeyDown={onKeyDown}
-        // Whatever put focus on a tile (Tab, a click, the viewer closing), the arrow keys carry on from there.
-        onFocus={(e) => {
-          const id = (e.target as HTMLElement).dataset.itemId;
-          if (id && id !== focusedId) setFocusedId(id);
-        }}
-      >
-        {virtualRows.map((v) => {
-          const row = rows[v.index];
-          if (!row) return null;
-          return (
-            <Row
-              key={v.key}
-              row={row}
-              top={v.start}
-              rowIndex={v.index}
-              social={social}
-              selection={selection}
-              tabStop={tabStop}
-              onTileClick={onTileClick}
-              onCheck={onCheck}
-            />
-          );
-        })}
+    <div className="grid-frame">
+      <div ref={scrollerRef} className={`grid-scroller${scrubbed ? ' grid-scroller--scrubbed' : ''}`} data-testid="grid-scroller">
+        <div
+          className={`grid-canvas${selecting ? ' grid--selecting' : ''}`}
+          role="grid"
+          aria-label={label}
+          aria-multiselectable="true"
+          aria-rowcount={rows.length}
+          style={{ height: virtualizer.getTotalSize() }}
+          onKeyDown={onKeyDown}
+          // Whatever put focus on a tile (Tab, a click, the viewer closing), the arrow keys carry on from there.
+          onFocus={(e) => {
+            const id = (e.target as HTMLElement).dataset.itemId;
+            if (id && id !== focusedId) setFocusedId(id);
+          }}
+        >
+          {virtualRows.map((v) => {
+            const row = rows[v.index];
+            if (!row) return null;
+            return (
+              <Row
+                key={v.key}
+                row={row}
+                top={v.start}
+                rowIndex={v.index}
+                social={social}
+                selection={selection}
+                tabStop={tabStop}
+                onTileClick={onTileClick}
+                onCheck={onCheck}
+              />
+            );
+          })}
+        </div>
       </div>
+      {scrubbed && <DateScrubber spans={spans} total={total} offset={offset} onJump={onJump} />}
     </div>
   );
 });
