@@ -2,7 +2,7 @@ import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMem
 import type { Item } from '../../domain/entities';
 import type { TileSocial } from '../../shared/social-keys';
 import { formatMonth, formatNumber } from '../../lib/format';
-import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, type GridRow, type GridSection } from './grid-model';
+import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, tileLefts, type GridRow, type GridSection } from './grid-model';
 import { DateScrubber } from './date-scrubber';
 import { anchorAt, anchoredOffset, type GridAnchor } from './grid-anchor';
 import { monthSpans } from './scrubber-model';
@@ -14,6 +14,8 @@ const GAP = 4;
 const HEADER = 44;
 /** The date scrubber shows beside a grid at least this many screens high. */
 const SCRUB_SCREENS = 3;
+/** How long a scroll the grid wrote is waited for before what the virtualizer reports is taken as it is. */
+const LANDING_MS = 1000;
 
 export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, social: latestSocial, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
   sections: GridSection[];
@@ -85,8 +87,14 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   const laidTotal = useRef(total);
   // Written to the element itself, not through the virtualizer's scroll commands: those go on correcting towards
   // their own target for a few frames, and would take the grid back from where a later jump or correction put it.
+  // Until the virtualizer has seen a scroll the grid wrote land, what it reports is where the grid was before: no
+  // anchor is noted from it (one noted there would take the grid back).
+  const landing = useRef<{ at: number; until: number } | null>(null);
   const scrollGridTo = useCallback((to: number) => {
-    if (scrollerRef.current) scrollerRef.current.scrollTop = to;
+    const el = scrollerRef.current;
+    if (!el) return;
+    el.scrollTop = to;
+    landing.current = { at: el.scrollTop, until: performance.now() + LANDING_MS };
   }, []);
   laidTotal.current = total;
   // A jump notes where it goes at once: rows changing before the scroll lands keep that place, not the one left.
@@ -117,6 +125,9 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
         return;
       }
     }
+    const awaited = landing.current;
+    if (awaited && Math.abs(offset - awaited.at) >= 1 && performance.now() < awaited.until) return;
+    landing.current = null;
     anchor.current = anchorAt(spans, total, offset, top);
   });
 
@@ -151,15 +162,13 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
       }
       let best: string | undefined;
       let bestD = Infinity;
-      let x = 0;
+      const lefts = tileLefts(row, GAP);
       row.items.forEach((it, col) => {
-        const w = row.widths[col] ?? 0;
-        const d = Math.abs(x + w / 2 - center);
+        const d = Math.abs((lefts[col] ?? 0) + (row.widths[col] ?? 0) / 2 - center);
         if (d < bestD) {
           bestD = d;
           best = it.id;
         }
-        x += w + GAP;
       });
       return best;
     }
@@ -316,27 +325,29 @@ const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, 
       </div>
     );
   }
-  let left = 0;
+  const lefts = tileLefts(row, GAP);
+  const shared = row.shared;
   return (
     <div className="grid-row" role="row" aria-rowindex={rowIndex + 1} style={{ top, height: row.height - GAP }}>
-      {row.items.map((item, i) => {
-        const w = row.widths[i] ?? 0;
-        const l = left;
-        left += w + GAP;
-        return (
-          <ItemTile
-            key={item.id}
-            item={item}
-            left={l}
-            width={w}
-            social={social?.[item.id]}
-            selected={selection.ids.has(item.id)}
-            tabbable={tabStop === item.id}
-            onClick={onTileClick}
-            onCheck={onCheck}
-          />
-        );
-      })}
+      {shared?.labels.map((l) => (
+        <div key={l.month} className="grid-month grid-month--inline" role="columnheader" style={{ left: l.left, width: l.width, height: shared.headerHeight }}>
+          {formatMonth(l.month)} <span className="muted">· {formatNumber(l.count)}</span>
+        </div>
+      ))}
+      {row.items.map((item, i) => (
+        <ItemTile
+          key={item.id}
+          item={item}
+          left={lefts[i] ?? 0}
+          width={row.widths[i] ?? 0}
+          {...(shared ? { top: shared.headerHeight, height: row.height - GAP - shared.headerHeight } : {})}
+          social={social?.[item.id]}
+          selected={selection.ids.has(item.id)}
+          tabbable={tabStop === item.id}
+          onClick={onTileClick}
+          onCheck={onCheck}
+        />
+      ))}
     </div>
   );
 });

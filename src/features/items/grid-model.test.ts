@@ -150,3 +150,45 @@ describe('monthsNear', () => {
     expect([...monthsNear(rows, spans, 4200, 500)]).toEqual(['d', 'e']);
   });
 });
+
+describe('small months', () => {
+  const one = (month: string, id: string, w = 4000, h = 3000): GridSection => ({ month, count: 1, items: [item(id, w, h)] });
+
+  it('share a row, side by side, each labelled above its first photo', () => {
+    const rows = buildGridRows([one('2024-05', 'a'), one('2024-03', 'b', 3000, 4000), one('2023-11', 'c'), { month: '2023-10', count: 40, items: null }], geo);
+    const shared = rows[0]!;
+    expect(shared.kind).toBe('tiles');
+    if (shared.kind !== 'tiles' || !shared.shared) throw new Error('not shared');
+    expect(shared.shared.labels.map((l) => l.month)).toEqual(['2024-05', '2024-03', '2023-11']);
+    expect(shared.items.map((i) => i.id)).toEqual(['a', 'b', 'c']);
+    // Each label starts where its month's first photo does; months are further apart than photos.
+    expect(shared.shared.labels.map((l) => l.left)).toEqual(shared.shared.lefts);
+    expect(shared.shared.lefts[1]! - (shared.shared.lefts[0]! + shared.widths[0]!)).toBeGreaterThan(geo.gap);
+    expect(shared.height).toBe(geo.headerHeight + 180 + geo.gap);
+    // The month not loaded yet keeps its heading and placeholder.
+    expect(rows.slice(1).map((r) => r.kind)).toEqual(['header', 'placeholder']);
+    // Keyboard moves go along the shared row in order.
+    const spots = lazyGridIndex([], rows, geo.gap).spots;
+    expect([...spots.values()].map((s) => [s.row, s.col])).toEqual([[0, 0], [0, 1], [0, 2]]);
+    // Every month in the row counts as near when the row is.
+    expect([...monthsNear(rows, [{ start: 0, end: shared.height }, { start: shared.height, end: shared.height + 40 }], 0, 100)]).toEqual(
+      expect.arrayContaining(['2024-05', '2024-03', '2023-11']),
+    );
+  });
+
+  it('take the next row when the width is used up, and a month alone keeps its heading', () => {
+    const sections = ['2024-06', '2024-05', '2024-04', '2024-03', '2024-02'].map((m, i) => one(m, `x${i}`));
+    const rows = buildGridRows(sections, geo);
+    const shared = rows.filter((r) => r.kind === 'tiles' && r.shared);
+    // 240 px photos, 16 px between months, 900 px: three months, then two.
+    expect(shared.map((r) => (r.kind === 'tiles' ? r.shared!.labels.length : 0))).toEqual([3, 2]);
+    const alone = buildGridRows([one('2024-01', 'z'), { month: '2023-12', count: 50, items: Array.from({ length: 50 }, (_, i) => item(`y${i}`, 4000, 3000)) }], geo);
+    expect(alone.map((r) => r.kind).slice(0, 3)).toEqual(['header', 'tiles', 'header']);
+  });
+
+  it('do not share while a month is still loading', () => {
+    const rows = buildGridRows([{ ...one('2024-05', 'a'), count: 2, partial: true }, one('2024-04', 'b')], geo);
+    expect(rows[0]).toMatchObject({ kind: 'header', month: '2024-05' });
+    expect(rows.some((r) => r.kind === 'tiles' && r.shared)).toBe(false);
+  });
+});

@@ -10,9 +10,30 @@ export interface GridSection {
   partial?: boolean;
 }
 
+/** A month's label within a row that several small months share, above its first tile. */
+export interface InlineMonth {
+  month: string;
+  count: number;
+  left: number;
+  width: number;
+}
+
 export type GridRow =
   | { kind: 'header'; key: string; month: string; count: number; height: number }
-  | { kind: 'tiles'; key: string; month: string; sectionIndex: number; items: Item[]; widths: number[]; height: number }
+  | {
+      kind: 'tiles';
+      key: string;
+      month: string;
+      sectionIndex: number;
+      items: Item[];
+      widths: number[];
+      height: number;
+      /**
+       * Several small months side by side ([Note: Small months share a row]): each one's label, and where each
+       * tile starts (a wider gap between months). Absent for a row of one month.
+       */
+      shared?: { labels: InlineMonth[]; lefts: number[]; headerHeight: number };
+    }
   /** A whole month not loaded yet: one row of about the height its items will take, drawn as empty tiles. */
   | { kind: 'placeholder'; key: string; month: string; sectionIndex: number; count: number; perRow: number; tileWidth: number; tileHeight: number; height: number };
 
@@ -81,6 +102,78 @@ export class MonthRows {
   }
 }
 
+/** Where each tile of a row starts, px from its left edge. */
+export function tileLefts(row: Extract<GridRow, { kind: 'tiles' }>, gap: number): number[] {
+  if (row.shared) return row.shared.lefts;
+  const lefts: number[] = [];
+  let x = 0;
+  for (const w of row.widths) {
+    lefts.push(x);
+    x += w + gap;
+  }
+  return lefts;
+}
+
+/**
+ * [Note: Small months share a row]
+ * A month of one or a few photos used to take a heading and a row of its own, most of it empty: an album of
+ * scattered single photos was mostly blank space. Loaded months whose photos fit in one row short of the width
+ * now share a row, side by side, each with its own label above its first photo and a wider gap between them,
+ * as far as the width allows. A month still loading, or one not loaded, keeps its heading and placeholder until
+ * its photos are in (the grid keeps what is on screen in place when it then shrinks into a shared row).
+ */
+const MONTH_GAP_FACTOR = 4;
+/** A month in a shared row is at least this wide, so that its label can be read. */
+const MIN_SHARED_WIDTH = 128;
+
+interface SmallMonth {
+  section: GridSection;
+  sectionIndex: number;
+  row: Extract<GridRow, { kind: 'tiles' }>;
+  width: number;
+}
+
+/** The month's one row when it is small enough to share one: loaded whole, in one row that leaves room. */
+function smallMonth(section: GridSection, sectionIndex: number, laid: readonly GridRow[], geo: GridGeometry): SmallMonth | null {
+  if (!section.items || section.partial || laid.length !== 1) return null;
+  const row = laid[0];
+  if (row?.kind !== 'tiles') return null;
+  const width = row.widths.reduce((a, b) => a + b, 0) + geo.gap * (row.widths.length - 1);
+  return width < geo.width ? { section, sectionIndex, row, width } : null;
+}
+
+function sharedRow(months: readonly SmallMonth[], geo: GridGeometry): GridRow {
+  const labels: InlineMonth[] = [];
+  const lefts: number[] = [];
+  const items: Item[] = [];
+  const widths: number[] = [];
+  let x = 0;
+  for (const m of months) {
+    const span = Math.max(m.width, MIN_SHARED_WIDTH);
+    labels.push({ month: m.section.month, count: m.section.count, left: x, width: span });
+    let left = x;
+    m.row.items.forEach((item, i) => {
+      const w = m.row.widths[i] ?? 0;
+      items.push(item);
+      widths.push(w);
+      lefts.push(left);
+      left += w + geo.gap;
+    });
+    x += span + geo.gap * MONTH_GAP_FACTOR;
+  }
+  const first = months[0]!;
+  return {
+    kind: 'tiles',
+    key: `s:${months.map((m) => m.section.month).join(',')}`,
+    month: first.section.month,
+    sectionIndex: first.sectionIndex,
+    items,
+    widths,
+    height: geo.headerHeight + first.row.height,
+    shared: { labels, lefts, headerHeight: geo.headerHeight },
+  };
+}
+
 /**
  * The album as a flat list of rows for the virtualizer: a header per month, then either real justified rows
  * (loaded months) or one placeholder block of about the right height (months not loaded yet), so the scrollbar
@@ -91,11 +184,34 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
   const rows: GridRow[] = [];
   if (geo.width <= 0) return rows;
   memory.at(geo);
+  // Small months waiting to share a row, and the width they take so far.
+  let pending: SmallMonth[] = [];
+  let pendingWidth = 0;
+  const flush = () => {
+    if (pending.length === 1) {
+      const only = pending[0]!;
+      const e = memory.entry(only.section, only.sectionIndex, geo);
+      e.laidHeight = only.row.height;
+      rows.push(e.header, only.row);
+    } else if (pending.length > 1) rows.push(sharedRow(pending, geo));
+    pending = [];
+    pendingWidth = 0;
+  };
   sections.forEach((section, sectionIndex) => {
     const m = memory.entry(section, sectionIndex, geo);
+    const laid = section.items ? sectionRows(section.items, section.month, sectionIndex, geo) : null;
+    const small = laid ? smallMonth(section, sectionIndex, laid, geo) : null;
+    if (small) {
+      const span = Math.max(small.width, MIN_SHARED_WIDTH);
+      const needed = pending.length === 0 ? span : pendingWidth + geo.gap * MONTH_GAP_FACTOR + span;
+      if (pending.length > 0 && needed > geo.width) flush();
+      pendingWidth = pending.length === 0 ? span : needed;
+      pending.push(small);
+      return;
+    }
+    flush();
     rows.push(m.header);
-    if (section.items) {
-      const laid = sectionRows(section.items, section.month, sectionIndex, geo);
+    if (section.items && laid) {
       for (const r of laid) rows.push(r);
       const rest = section.count - section.items.length;
       if (section.partial && rest > 0) {
@@ -111,6 +227,7 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
       rows.push(m.placeholder);
     }
   });
+  flush();
   return rows;
 }
 
@@ -193,11 +310,9 @@ export function lazyGridIndex(sections: readonly GridSection[], rows: readonly G
         const m = new Map<string, Spot>();
         rows.forEach((r, rowIndex) => {
           if (r.kind !== 'tiles') return;
-          let x = 0;
+          const lefts = tileLefts(r, gap);
           r.items.forEach((it, col) => {
-            const w = r.widths[col] ?? 0;
-            m.set(it.id, { row: rowIndex, col, center: x + w / 2 });
-            x += w + gap;
+            m.set(it.id, { row: rowIndex, col, center: (lefts[col] ?? 0) + (r.widths[col] ?? 0) / 2 });
           });
         });
         spots = m;
@@ -226,6 +341,10 @@ export function monthsNear(rows: readonly GridRow[], spans: readonly { start: nu
     if (spans[mid]!.end <= from) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < n && spans[i]!.start < to; i++) months.add(rows[i]!.month);
+  for (let i = lo; i < n && spans[i]!.start < to; i++) {
+    const row = rows[i]!;
+    if (row.kind === 'tiles' && row.shared) for (const l of row.shared.labels) months.add(l.month);
+    else months.add(row.month);
+  }
   return months;
 }

@@ -8,10 +8,13 @@ import { TileSocialBadges, tileSocialLabel } from '../social/tile-social-badges'
 import { fileIconFor } from './file-icon';
 import { ThumbhashImage } from '../../ui/thumbhash-image';
 
-export const ItemTile = memo(function ItemTile({ item, left, width, social, selected, tabbable, onClick, onCheck }: {
+export const ItemTile = memo(function ItemTile({ item, left, width, top = 0, height, social, selected, tabbable, onClick, onCheck }: {
   item: Item;
   left: number;
   width: number;
+  /** Below its month's label, in a row that months share; else the row's full height. */
+  top?: number;
+  height?: number;
   /** Its comment and heart counts, once its month's are known. */
   social?: ItemSocial | undefined;
   selected: boolean;
@@ -32,7 +35,7 @@ export const ItemTile = memo(function ItemTile({ item, left, width, social, sele
       aria-label={name + tileSocialLabel(social)}
       title={by === undefined ? name : `${name}\nAdded by ${by}`}
       tabIndex={tabbable ? 0 : -1}
-      style={{ left, width, height: '100%' }}
+      style={{ left, width, top, height: height ?? '100%' }}
       // The round check is drawn, not a button: keyboard users select with Space on the cell itself.
       onClick={(e) => ((e.target as Element).closest('.tile__check') ? onCheck(item) : onClick(item, e))}
     >

@@ -65,6 +65,16 @@ describe('the date scrubber', () => {
     }
   });
 
+  it('gives each of the months sharing a row its place, at the row', () => {
+    const one = (month: string, id: string) => ({ month, count: 1, items: [{ id, width: 400, height: 300 } as never] });
+    const rows = buildGridRows([one('2024-05', 'a'), one('2024-03', 'b'), { month: '2023-01', count: 300, items: null }], geo);
+    expect(monthSpans(rows, (i) => i * 1000)).toEqual([
+      { month: '2024-05', start: 0 },
+      { month: '2024-03', start: 0 },
+      { month: '2023-01', start: 1000 },
+    ]);
+  });
+
   it('steps a month with the arrow keys and a year with Page Up and Page Down', () => {
     const spans: MonthSpan[] = ['2024-03', '2024-01', '2023-12', '2023-06', '2022-02', 'unknown'].map((month, i) => ({ month, start: i * 100 }));
     expect(monthIndexForKey(spans, 0, 'ArrowDown')).toBe(1);

@@ -36,9 +36,13 @@ const DOT_GAP = 4;
 export function monthSpans(rows: readonly GridRow[], startOf: (index: number) => number | undefined): MonthSpan[] {
   const spans: MonthSpan[] = [];
   rows.forEach((row, i) => {
-    if (row.kind !== 'header') return;
+    const shared = row.kind === 'tiles' ? row.shared : undefined;
+    if (row.kind !== 'header' && !shared) return;
     const start = startOf(i);
-    if (start !== undefined) spans.push({ month: row.month, start });
+    if (start === undefined) return;
+    // Months sharing a row start together, in their order along it.
+    if (shared) for (const l of shared.labels) spans.push({ month: l.month, start });
+    else spans.push({ month: row.month, start });
   });
   return spans;
 }

@@ -1,6 +1,7 @@
 import * as esbuild from 'esbuild';
 import type { Page } from '@playwright/test';
 import { expect, test } from './csp-test';
+import { addFiles, createAlbum, expectItemCount, fixture } from './helpers';
 
 const COUNT = 100_000;
 
@@ -64,4 +65,23 @@ test('the date scrubber jumps to a chosen month of a 100,000-item album, and tha
   await page.mouse.up();
   await expect(scrubber).toHaveAttribute('aria-valuetext', pointed);
   await expect.poll(() => thumbnailsInView(page), { timeout: 15_000 }).toBeGreaterThan(3);
+});
+
+test('months of a photo or two share a row, each with its own label, instead of a row each', async ({ page }) => {
+  await createAlbum(page, 'Scattered');
+  await addFiles(page, [fixture('orientation-1.jpg'), fixture('camera/camera.png'), fixture('camera/camera.tiff')]);
+  await expectItemCount(page, 3);
+  const grid = page.getByRole('grid');
+  // July 2023, January 2022 and June 2020: one row, three labels, the three photos under them.
+  await expect(grid.getByRole('row')).toHaveCount(1);
+  const row = grid.getByRole('row');
+  await expect(row.getByRole('columnheader')).toHaveText([/^July 2023 · 1$/, /^January 2022 · 1$/, /^June 2020 · 1$/]);
+  await expect(row.getByRole('gridcell')).toHaveCount(3);
+  // Each label sits above its own photo.
+  for (let i = 0; i < 3; i++) {
+    const label = (await row.getByRole('columnheader').nth(i).boundingBox())!;
+    const photo = (await row.getByRole('gridcell').nth(i).boundingBox())!;
+    expect(Math.abs(label.x - photo.x)).toBeLessThan(2);
+    expect(label.y + label.height).toBeLessThanOrEqual(photo.y + 1);
+  }
 });
