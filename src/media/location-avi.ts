@@ -15,7 +15,7 @@
  * what cannot be walked is never said to be clean.
  */
 import { blankXmpLocation, Unreadable } from './location-blanking';
-import { ascii, patchBlock, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { ascii, patchBlock, readExactly, readU32, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 /** INFO tags that hold no place: what they say is kept. */
 const PLACELESS_INFO = new Set([
@@ -37,7 +37,7 @@ interface Chunk {
   end: number;
 }
 
-const u32 = (b: Uint8Array, at: number) => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+const u32 = (b: Uint8Array, at: number) => readU32(b, at, true);
 
 /** The chunks of the file from `from` to `to`, header by header; what is left that cannot hold a header is padding. */
 async function* chunksAt(read: ReadAt, from: number, to: number): AsyncGenerator<Chunk> {

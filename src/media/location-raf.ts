@@ -7,11 +7,11 @@
  * any TIFF's), else it is the sensor's bytes alone. A part that points past the end makes the file `unsupported`.
  */
 import { Unreadable } from './location-blanking';
-import { inWhole, partReader, readExactly, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { inWhole, isTiffMagic, partReader, readExactly, readU32, type BytePatch, type ReadAt, type Walked } from './location-read';
 
 type Walker = (read: ReadAt, size: number) => Promise<Walked>;
 
-const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+const u32 = (b: Uint8Array, at: number) => readU32(b, at, false);
 
 /** The place patches of a RAF: its JPEG's with `jpeg`, its sensor data's with `tiff` when that is a TIFF. */
 export async function rafPatches(read: ReadAt, size: number, jpeg: Walker, tiff: Walker): Promise<Walked> {
@@ -31,9 +31,7 @@ export async function rafPatches(read: ReadAt, size: number, jpeg: Walker, tiff:
   const sensorAt = u32(head, 100);
   const sensorLength = u32(head, 104);
   if (sensorAt > 0 && sensorLength >= 8 && sensorAt + sensorLength <= size) {
-    const magic = await read(sensorAt, 4);
-    const isTiff = (magic[0] === 0x49 && magic[1] === 0x49 && magic[2] === 0x2a && magic[3] === 0) || (magic[0] === 0x4d && magic[1] === 0x4d && magic[2] === 0 && magic[3] === 0x2a);
-    if (isTiff) await part(sensorAt, sensorLength, tiff);
+    if (isTiffMagic(await read(sensorAt, 4))) await part(sensorAt, sensorLength, tiff);
   }
   return { outcome, patches };
 }

@@ -73,3 +73,13 @@ export function ascii(bytes: Uint8Array, at: number, length: number): string {
   return s;
 }
 
+
+/** The unsigned 32-bit number at `at`, little-endian when `le`. */
+export function readU32(bytes: Uint8Array, at: number, le: boolean): number {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(at, le);
+}
+
+/** A classic TIFF's first four bytes ("II*\0" or "MM\0*"). */
+export function isTiffMagic(h: Uint8Array): boolean {
+  return (h[0] === 0x49 && h[1] === 0x49 && h[2] === 0x2a && h[3] === 0) || (h[0] === 0x4d && h[1] === 0x4d && h[2] === 0 && h[3] === 0x2a);
+}

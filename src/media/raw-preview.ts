@@ -29,7 +29,7 @@
  * visited once, so a loop of offsets ends.
  */
 import { boxes, type Box } from './location-boxes';
-import { ascii } from './location-read';
+import { ascii, readU32 as u32 } from './location-read';
 
 export interface RawPreview {
   /** The embedded JPEG's bytes, exactly as stored (a Blob slice of the original). */
@@ -500,10 +500,6 @@ function plausible(width: number, height: number): boolean {
 
 function u16(bytes: Uint8Array, at: number, le: boolean): number {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint16(at, le);
-}
-
-function u32(bytes: Uint8Array, at: number, le: boolean): number {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(at, le);
 }
 
 function hex(bytes: Uint8Array, at: number, length: number): string {
