@@ -5,17 +5,16 @@ import { formatMonth, formatNumber } from '../../lib/format';
 import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, tileLefts, type GridRow, type GridSection } from './grid-model';
 import { DateScrubber } from './date-scrubber';
 import { anchorAt, anchoredOffset, type GridAnchor } from './grid-anchor';
-import { monthSpans } from './scrubber-model';
+import { monthSpans, type MonthSpan } from './scrubber-model';
 import { ItemTile } from './item-tile';
-import { useGridVirtualizer } from './use-grid-virtualizer';
+import { rowAt } from './scroll-space';
+import { useGridWindow } from './use-grid-window';
 import { selectAll, selectRange, toggle, type Selection } from './selection';
 
 const GAP = 4;
 const HEADER = 44;
 /** The date scrubber shows beside a grid at least this many screens high. */
 const SCRUB_SCREENS = 3;
-/** How long a scroll the grid wrote is waited for before what the virtualizer reports is taken as it is. */
-const LANDING_MS = 1000;
 
 export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, social: latestSocial, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
   sections: GridSection[];
@@ -58,26 +57,20 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   const rows = useMemo(() => buildGridRows(sections, geo, monthRows), [sections, geo, monthRows]);
   const nav = useMemo(() => lazyGridIndex(sections, rows, GAP), [sections, rows]);
 
-  // New rows come with new keys: the virtualizer lays them out again in the same render.
-  const virtualizer = useGridVirtualizer(rows, scrollerRef);
-
-  const virtualRows = virtualizer.getVirtualItems();
+  // [Note: The grid's own windowing] in use-grid-window.ts.
+  const win = useGridWindow(rows, scrollerRef);
+  const { items: virtualRows, starts, offset, screen, total, scrollTo: scrollGridTo } = win;
 
   // Load the months on screen and one screen either side; months far away stay as counts.
-  const offset = virtualizer.scrollOffset ?? 0;
-  const screen = virtualizer.scrollRect?.height ?? 0;
   const wantedKey = useMemo(() => {
-    const months = screen > 0 ? monthsNear(rows, virtualizer.measurementsCache, offset, screen) : new Set<string>();
+    const months = screen > 0 ? monthsNear(rows, starts, offset, screen) : new Set<string>();
     if (months.size === 0 && sections[0]) months.add(sections[0].month);
     return [...months].sort().join('\n');
-    // The virtualizer's measurements follow `rows` (read during this render, by getVirtualItems above).
-  }, [rows, offset, screen, sections, virtualizer]);
+  }, [rows, starts, offset, screen, sections]);
   useEffect(() => onWantedMonths(new Set(wantedKey ? wantedKey.split('\n') : [])), [wantedKey, onWantedMonths]);
 
   // The months' places for the scrubber: recomputed with the layout, not on every scroll frame.
-  const measured = virtualizer.measurementsCache;
-  const spans = useMemo(() => monthSpans(rows, (i) => measured[i]?.start), [rows, measured]);
-  const total = virtualizer.getTotalSize();
+  const spans = useMemo(() => monthSpans(rows, (i) => starts[i]), [rows, starts]);
   const scrubbed = screen > 0 && total > screen * SCRUB_SCREENS && spans.length > 0;
 
   // [Note: What is on screen stays put] in grid-anchor.ts: what is at the top is noted at every render, and found
@@ -85,17 +78,6 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   const anchor = useRef<GridAnchor | null>(null);
   const laidSpans = useRef(spans);
   const laidTotal = useRef(total);
-  // Written to the element itself, not through the virtualizer's scroll commands: those go on correcting towards
-  // their own target for a few frames, and would take the grid back from where a later jump or correction put it.
-  // Until the virtualizer has seen a scroll the grid wrote land, what it reports is where the grid was before: no
-  // anchor is noted from it (one noted there would take the grid back).
-  const landing = useRef<{ at: number; until: number } | null>(null);
-  const scrollGridTo = useCallback((to: number) => {
-    const el = scrollerRef.current;
-    if (!el) return;
-    el.scrollTop = to;
-    landing.current = { at: el.scrollTop, until: performance.now() + LANDING_MS };
-  }, []);
   laidTotal.current = total;
   // A jump notes where it goes at once: rows changing before the scroll lands keep that place, not the one left.
   const onJump = useCallback(
@@ -115,19 +97,13 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
     const relaid = laidSpans.current !== spans;
     laidSpans.current = spans;
     if (relaid && before && offset > 0) {
-      const to = anchoredOffset(before, spans, total, (id) => {
-        const spot = nav.spots.get(id);
-        return spot ? measured[spot.row]?.start : undefined;
-      });
+      const to = anchoredOffset(before, spans, total, (id) => rowOfItem(rows, starts, spans, before.month, id));
       if (to !== null && Math.abs(to - offset) >= 1) {
         // The anchor stays as it was until the scroll lands: rows changing again meanwhile are corrected from it.
         scrollGridTo(to);
         return;
       }
     }
-    const awaited = landing.current;
-    if (awaited && Math.abs(offset - awaited.at) >= 1 && performance.now() < awaited.until) return;
-    landing.current = null;
     anchor.current = anchorAt(spans, total, offset, top);
   });
 
@@ -139,7 +115,7 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
     if (spot) {
       // Where the keys lead is noted when the scroll lands.
       anchor.current = null;
-      virtualizer.scrollToIndex(spot.row, { align: 'auto' });
+      win.showRow(spot.row);
     }
     if (extend) onSelectionChange(selectRange(selection.anchor ? selection : toggle(selection, id), nav.order, to));
   };
@@ -254,7 +230,7 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
           aria-label={label}
           aria-multiselectable="true"
           aria-rowcount={rows.length}
-          style={{ height: virtualizer.getTotalSize() }}
+          style={{ height: win.canvas }}
           onKeyDown={onKeyDown}
           // Whatever put focus on a tile (Tab, a click, the viewer closing), the arrow keys carry on from there.
           onFocus={(e) => {
@@ -269,7 +245,7 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
               <Row
                 key={v.key}
                 row={row}
-                top={v.start}
+                top={v.start - win.base}
                 rowIndex={v.index}
                 social={social}
                 selection={selection}
@@ -285,6 +261,19 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
     </div>
   );
 });
+
+/** Where the row holding item `id` starts, looked for among the rows of its month only. */
+function rowOfItem(rows: readonly GridRow[], starts: Float64Array, spans: readonly MonthSpan[], month: string, id: string): number | undefined {
+  const m = spans.findIndex((s) => s.month === month);
+  if (m < 0) return undefined;
+  const end = spans.slice(m + 1).find((s) => s.start > spans[m]!.start)?.start ?? Infinity;
+  const first = rowAt(starts, spans[m]!.start);
+  for (let r = first; r >= 0 && r < rows.length && starts[r]! < end; r++) {
+    const row = rows[r]!;
+    if (row.kind === 'tiles' && row.items.some((it) => it.id === id)) return starts[r];
+  }
+  return undefined;
+}
 
 function firstItemId(rows: readonly GridRow[]): string | undefined {
   for (const r of rows) if (r.kind === 'tiles') return r.items[0]?.id;

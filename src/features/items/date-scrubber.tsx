@@ -63,7 +63,9 @@ export const DateScrubber = memo(function DateScrubber({ spans, total, offset, o
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if (e.button !== 0) return;
+    // No text selection while dragging; the keys then go on from where the pointer put the grid, as a native slider's.
     e.preventDefault();
+    e.currentTarget.focus({ preventScroll: true });
     e.currentTarget.setPointerCapture(e.pointerId);
     setDragging(true);
     setHeld({ spans, total });

@@ -12,7 +12,7 @@ function item(id: string, w: number, h: number): Item {
   };
 }
 
-/** The grid as the virtualizer lays it out: each row's start, each month's span, the whole height. */
+/** The grid as it is laid out: each row's start, each month's span, the whole height. */
 function laidOut(sections: GridSection[], width = 1200) {
   const rows = buildGridRows(sections, { width, targetHeight: 200, gap: 4, headerHeight: 44 });
   const starts: number[] = [];

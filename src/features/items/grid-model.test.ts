@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../domain/entities';
+import { rowStarts } from './scroll-space';
 import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, orderedItems, type GridRow, type GridSection } from './grid-model';
 
 function item(id: string, width: number | null, height: number | null): Item {
@@ -51,7 +52,7 @@ describe('buildGridRows', () => {
     expect(done.some((r) => r.kind === 'placeholder')).toBe(false);
   });
 
-  it('keeps 100,000 unloaded items to two rows a month, so the virtualizer stays small', () => {
+  it('keeps 100,000 unloaded items to two rows a month, so few rows are drawn', () => {
     const sections: GridSection[] = Array.from({ length: 120 }, (_, i) => ({ month: `m${i}`, count: 834, items: null }));
     const rows = buildGridRows(sections, geo);
     expect(rows).toHaveLength(240);
@@ -124,11 +125,8 @@ describe('buildGridRows', () => {
   });
 });
 
-/** Where each row sits, stacked in order, as the virtualizer measures them. */
-function spansOf(rows: readonly GridRow[]) {
-  let y = 0;
-  return rows.map((r) => ({ start: y, end: (y += r.height) }));
-}
+/** Where each row starts, stacked in order, as the grid lays them out. */
+const spansOf = (rows: readonly GridRow[]) => rowStarts(rows.map((r) => r.height));
 
 describe('monthsNear', () => {
   it('at the top of a big album wants only the month on screen, not the next months a few rows down', () => {
@@ -171,7 +169,7 @@ describe('small months', () => {
     const spots = lazyGridIndex([], rows, geo.gap).spots;
     expect([...spots.values()].map((s) => [s.row, s.col])).toEqual([[0, 0], [0, 1], [0, 2]]);
     // Every month in the row counts as near when the row is.
-    expect([...monthsNear(rows, [{ start: 0, end: shared.height }, { start: shared.height, end: shared.height + 40 }], 0, 100)]).toEqual(
+    expect([...monthsNear(rows, spansOf(rows), 0, 100)]).toEqual(
       expect.arrayContaining(['2024-05', '2024-03', '2023-11']),
     );
   });

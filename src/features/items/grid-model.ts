@@ -175,7 +175,7 @@ function sharedRow(months: readonly SmallMonth[], geo: GridGeometry): GridRow {
 }
 
 /**
- * The album as a flat list of rows for the virtualizer: a header per month, then either real justified rows
+ * The album as a flat list of rows for the grid's window (use-grid-window.ts): a header per month, then either real justified rows
  * (loaded months) or one placeholder block of about the right height (months not loaded yet), so the scrollbar
  * is right from the start and the row count stays small however large the album. A month's rows are laid out
  * once per width and reused until its items change ([Note: A layout reuses every month's rows]).
@@ -328,20 +328,20 @@ export function lazyGridIndex(sections: readonly GridSection[], rows: readonly G
  * (tens of thousands of pixels in a big album), so a few rows either side can reach months far off screen, and
  * all of them would load before the first month shows.
  */
-export function monthsNear(rows: readonly GridRow[], spans: readonly { start: number; end: number }[], offset: number, screen: number): Set<string> {
+export function monthsNear(rows: readonly GridRow[], starts: Float64Array, offset: number, screen: number): Set<string> {
   const months = new Set<string>();
   const from = offset - screen;
   const to = offset + 2 * screen;
-  const n = Math.min(rows.length, spans.length);
-  // Spans are in order: find the first that ends below `from`, then walk until one starts past `to`.
+  const n = Math.min(rows.length, starts.length - 1);
+  // Starts are in order: find the first row that ends below `from`, then walk until one starts past `to`.
   let lo = 0;
   let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (spans[mid]!.end <= from) lo = mid + 1;
+    if (starts[mid + 1]! <= from) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < n && spans[i]!.start < to; i++) {
+  for (let i = lo; i < n && starts[i]! < to; i++) {
     const row = rows[i]!;
     if (row.kind === 'tiles' && row.shared) for (const l of row.shared.labels) months.add(l.month);
     else months.add(row.month);
