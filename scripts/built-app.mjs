@@ -1,5 +1,8 @@
 // The production build served on loopback and Debian's Chromium: what the benchmarks and the screenshots drive.
 import { build, preview } from 'vite';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
@@ -18,4 +21,14 @@ export async function serveDist(port = 4180) {
 
 export async function launchChromium() {
   return chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
+}
+
+/**
+ * Chromium with a profile on disk, removed on close: its storage quota is the disk's, where a browser without a
+ * profile keeps the site's data in memory under a small quota (an album of a million items does not fit).
+ */
+export async function launchChromiumProfile(options = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'shoebox-profile-'));
+  const context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath(), args: chromiumArgs, headless: true, ...options });
+  return { context, close: async () => { await context.close(); await rm(dir, { recursive: true, force: true }); } };
 }
