@@ -4,6 +4,7 @@ import type { Item } from '../domain/entities';
 import { AppError } from '../lib/app-error';
 import { SidecarOutbox } from './sidecar-outbox';
 import { SidecarWriter } from './sidecar-writer';
+import { writeOwedSidecars } from './local/create-local-backend';
 
 const name = `sidecar-outbox-test-${crypto.randomUUID()}`;
 afterEach(() => SidecarOutbox.remove(name));
@@ -61,4 +62,27 @@ test('a later edit kept while an earlier one was being written stays owed', asyn
   await outbox.settled(later);
   expect(await outbox.owed()).toEqual([]);
   outbox.close();
+});
+
+test('the local backend loads the sidecar writer at the start only when a closed tab left writes owed', async () => {
+  let loaded = 0;
+  const load = () => {
+    loaded++;
+    return Promise.resolve(new SidecarWriter({ read: () => Promise.reject(new Error('unused')), upload: () => Promise.reject(new Error('unused')) }));
+  };
+  // A device that never edited anything: no outbox is made for the check either.
+  await writeOwedSidecars(name, load);
+  expect(loaded).toBe(0);
+  expect((await indexedDB.databases()).some((d) => d.name === name)).toBe(false);
+
+  const outbox = await SidecarOutbox.open(name);
+  const edited = item('1', 'One', '2026-11-28T10:00:00.000Z');
+  await outbox.keep([edited]);
+  await writeOwedSidecars(name, load);
+  expect(loaded).toBe(1);
+  // All written: nothing is loaded at the next start.
+  await outbox.settled(edited);
+  outbox.close();
+  await writeOwedSidecars(name, load);
+  expect(loaded).toBe(1);
 });

@@ -61,7 +61,7 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
       log.warn('The sidecars of edited items could not be written', e);
     });
   };
-  setTimeout(() => void sidecarWriter().catch(() => (sidecars = null)), OWED_SIDECARS_AFTER_MS);
+  setTimeout(() => void writeOwedSidecars(`${dbName}-sidecars`, sidecarWriter).catch(() => (sidecars = null)), OWED_SIDECARS_AFTER_MS);
   const deps: LocalDataDeps = { db, files, sidecars: { write: writeSidecars }, realtime, profile: () => auth.profile() };
   // Others' unfinished uploads are the owner's settings screen's alone: their code is not loaded with the first upload.
   const pending = lazyPort(() => import('./local-pending-items').then((m) => m.localPendingItems(deps)));
@@ -82,4 +82,17 @@ export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
     social: lazyPort(() => import('./local-social').then((m) => m.localSocial(deps))),
     search: lazyPort(() => import('./local-search').then((m) => new m.LocalSearch(deps))),
   };
+}
+
+/**
+ * Loads the sidecar writer at the start only when a closed tab left writes owed: the outbox alone is opened to
+ * see, and only if this device ever kept one (most never edit anything).
+ */
+export async function writeOwedSidecars(outboxName: string, writer: () => Promise<SidecarWriter>): Promise<void> {
+  if (typeof indexedDB === 'undefined') return;
+  if (typeof indexedDB.databases === 'function' && !(await indexedDB.databases()).some((d) => d.name === outboxName)) return;
+  const { SidecarOutbox } = await import('../sidecar-outbox');
+  const outbox = await SidecarOutbox.open(outboxName);
+  const owed = await outbox.owed().finally(() => outbox.close());
+  if (owed.length > 0) await writer();
 }
