@@ -63,9 +63,8 @@ export const DateScrubber = memo(function DateScrubber({ spans, total, offset, o
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if (e.button !== 0) return;
-    // No text selection while dragging; the keys then go on from where the pointer put the grid, as a native slider's.
-    e.preventDefault();
-    e.currentTarget.focus({ preventScroll: true });
+    // Not prevented: the press focuses the track as it would a native slider (without a focus ring), and the keys
+    // go on from where the pointer put the grid. No text is selected while dragging (`user-select: none`).
     e.currentTarget.setPointerCapture(e.pointerId);
     setDragging(true);
     setHeld({ spans, total });
