@@ -3,18 +3,14 @@
 // move of the grid's window ([Note: A grid taller than the browser allows]).
 // Targets: no long task over 50 ms; the first thumbnails after each jump within 500 ms; the tab's JavaScript heap
 // under 400 MB throughout.
-import * as esbuild from 'esbuild';
-import { buildApp, launchChromiumProfile, root, serveDist } from '../scripts/built-app.mjs';
+import { buildApp, launchChromiumProfile, serveDist } from '../scripts/built-app.mjs';
 import { writeResult } from './bench-utils.mjs';
+import { seedGridAlbum } from './grid-seed.mjs';
 
 const COUNT = Number(process.env.TIMELINE_ITEMS ?? 1_000_000);
 const SCROLL_FRAMES = Number(process.env.TIMELINE_FRAMES ?? 2500);
 const STEP_PX = 1000;
 
-async function seedScript() {
-  const result = await esbuild.build({ entryPoints: [`${root}bench/grid-seed-entry.ts`], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, logLevel: 'warning' });
-  return result.outputFiles[0].text;
-}
 
 const pct = (values, p) => {
   const s = [...values].sort((a, b) => a - b);
@@ -28,12 +24,7 @@ try {
   const { context } = browser;
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(600_000);
-  await page.goto(server.url);
-  await page.getByRole('heading', { level: 1, name: 'Albums', exact: true }).waitFor();
-  await page.evaluate(await seedScript());
-  const seedStart = Date.now();
-  const albumId = await page.evaluate((n) => window.__seedAlbum(n), COUNT);
-  const seedSecs = (Date.now() - seedStart) / 1000;
+  const { albumId, seedSecs } = await seedGridAlbum(page, server.url, COUNT);
   console.error(`seeded ${COUNT} items in ${seedSecs.toFixed(1)} s`);
 
   await page.addInitScript(() => {
