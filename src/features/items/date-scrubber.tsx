@@ -99,7 +99,8 @@ export const DateScrubber = memo(function DateScrubber({ spans, total, offset, o
   return (
     <div
       ref={ref}
-      className={`scrubber${dragging ? ' scrubber--dragging' : ''}`}
+      // Awake while the grid moves, a pointer is on it or a drag goes on: on a phone it shows only then (styles.css).
+      className={`scrubber${dragging ? ' scrubber--dragging' : ''}${moving || dragging || pointer !== null ? ' scrubber--awake' : ''}`}
       role="slider"
       tabIndex={0}
       aria-label="Jump to a date"

@@ -5,7 +5,9 @@
  * than a month of 5), with its year written at the year's first month. Pointing at the track shows the month there;
  * a click or a drag brings the grid to it; the arrow keys step a month, Page Up/Down a year. Only the months'
  * places are read, which the grid knows from the per-month counts before any item is loaded: a jump to a month
- * far off loads that month alone (use-album-sections.ts).
+ * far off loads that month alone (use-album-sections.ts). On a phone the photos keep the whole width: the track lies
+ * over their right edge and shows only while the grid moves, a finger is on it or it has the keyboard's focus, as
+ * the scrollbar it stands in for does there.
  */
 import type { GridRow } from './grid-model';
 

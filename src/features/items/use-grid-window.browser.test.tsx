@@ -194,3 +194,29 @@ test('photos added to, and taken from, months far above do not move the photos i
   flushSync(() => root.render(<LiveAlbum counts={counts} />));
   await stays();
 });
+
+test('on a phone the photos keep the whole width, and the scrubber shows over them while the grid moves', async () => {
+  await page.viewport(390, 844);
+  try {
+    const sections = millionSections();
+    flushSync(() =>
+      root.render(
+        <div style={{ height: 700, display: 'flex', flexDirection: 'column' }}>
+          <AlbumGrid sections={sections} selection={{ ids: new Set(), anchor: null }} onSelectionChange={() => {}} onOpen={() => {}} onWantedMonths={() => {}} onDeleteKey={() => {}} label="A million" />
+        </div>,
+      ),
+    );
+    const scroller = document.querySelector<HTMLElement>('[data-testid="grid-scroller"]')!;
+    const scrubber = document.querySelector<HTMLElement>('[data-testid="date-scrubber"]')!;
+    expect(scroller.getBoundingClientRect().width).toBe(390);
+    // At rest it takes no touches meant for the photos under it.
+    expect(getComputedStyle(scrubber).pointerEvents).toBe('none');
+    scroller.scrollTop += 2_000;
+    await expect.poll(() => getComputedStyle(scrubber).pointerEvents).toBe('auto');
+    await expect.poll(() => getComputedStyle(scrubber).opacity).toBe('1');
+    // And it goes again once the grid has stood still a moment.
+    await expect.poll(() => getComputedStyle(scrubber).pointerEvents, { timeout: 4_000 }).toBe('none');
+  } finally {
+    await page.viewport(1280, 800);
+  }
+});
