@@ -184,6 +184,19 @@ describe('small months', () => {
     expect(alone.map((r) => r.kind).slice(0, 3)).toEqual(['header', 'tiles', 'header']);
   });
 
+  it('share the row made at the last layout while their months stand, and a new one when one of them changes', () => {
+    const memory = new MonthRows();
+    const sections = ['2024-06', '2024-05', '2024-04'].map((m, i) => one(m, `x${i}`));
+    const sharedOf = (rows: GridRow[]) => rows.find((r) => r.kind === 'tiles' && r.shared);
+    const first = sharedOf(buildGridRows(sections, geo, memory));
+    // A layout for another reason (a month elsewhere loading): the same row, so it is not drawn again.
+    expect(sharedOf(buildGridRows([...sections, { month: '2023-01', count: 40, items: null }], geo, memory))).toBe(first);
+    // A photo added to one of its months: made again, with the new count.
+    const grown = sharedOf(buildGridRows([{ ...sections[0]!, count: 2, items: [item('x0', 4000, 3000), item('n', 4000, 3000)] }, ...sections.slice(1)], geo, memory));
+    expect(grown).not.toBe(first);
+    expect(grown?.kind === 'tiles' && grown.shared?.labels[0]?.count).toBe(2);
+  });
+
   it('do not share while a month is still loading', () => {
     const rows = buildGridRows([{ ...one('2024-05', 'a'), count: 2, partial: true }, one('2024-04', 'b')], geo);
     expect(rows[0]).toMatchObject({ kind: 'header', month: '2024-05' });

@@ -70,6 +70,13 @@ export class MonthRows {
 
   private geo: GridGeometry | null = null;
 
+  /**
+   * The rows small months shared at the last layout, by their months: made again only when one of their months'
+   * rows changed. Only the last layout's are kept, so that a month's items go when its rows do.
+   */
+  private shared = new Map<string, { parts: SmallMonth[]; row: GridRow }>();
+  private sharedBefore = new Map<string, { parts: SmallMonth[]; row: GridRow }>();
+
   /** Lays out at this geometry: one that differs from the last forgets every month's rows. */
   at(geo: GridGeometry): this {
     if (geo === this.geo) return this;
@@ -78,8 +85,28 @@ export class MonthRows {
     if (geoKey !== this.geoKey) {
       this.geoKey = geoKey;
       this.months.clear();
+      this.shared.clear();
     }
     return this;
+  }
+
+  /** Starts a layout: the shared rows of the last one can be taken again, and only those used are kept. */
+  beginLayout(): void {
+    this.sharedBefore = this.shared;
+    this.shared = new Map();
+  }
+
+  /** The row these small months share: the last layout's when every month's row and place is the same. */
+  sharedRow(months: SmallMonth[], geo: GridGeometry): GridRow {
+    const key = months.map((m) => m.section.month).join(',');
+    const hit = this.sharedBefore.get(key);
+    const same = hit?.parts.every((p, i) => {
+      const m = months[i]!;
+      return p.row === m.row && p.section.count === m.section.count && p.sectionIndex === m.sectionIndex;
+    });
+    const entry = hit && same ? hit : { parts: months, row: sharedRow(months, geo) };
+    this.shared.set(key, entry);
+    return entry.row;
   }
 
   /** The month's remembered rows at the geometry of the last `at`. */
@@ -184,6 +211,7 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
   const rows: GridRow[] = [];
   if (geo.width <= 0) return rows;
   memory.at(geo);
+  memory.beginLayout();
   // Small months waiting to share a row, and the width they take so far.
   let pending: SmallMonth[] = [];
   let pendingWidth = 0;
@@ -193,7 +221,7 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
       const e = memory.entry(only.section, only.sectionIndex, geo);
       e.laidHeight = only.row.height;
       rows.push(e.header, only.row);
-    } else if (pending.length > 1) rows.push(sharedRow(pending, geo));
+    } else if (pending.length > 1) rows.push(memory.sharedRow(pending, geo));
     pending = [];
     pendingWidth = 0;
   };
