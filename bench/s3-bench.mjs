@@ -12,7 +12,8 @@
 // Targets: ours/lib-storage ≥ 1.0, ours/curl ≥ 1.3 (1 GiB); tab growth ≤ 80 MiB; ours/curl ≥ 0.70 (small files).
 // Runs alternate (the order rotates each round) so that load on the machine falls on all alike; medians are shown.
 // Everything uploaded is deleted at once and the gateway's garbage collector is run, since memstore holds it in RAM.
-// Run: node bench/s3-bench.mjs   (writes bench/results/s3.md; S3_BENCH_ROUNDS sets the rounds, default 2). It uses
+// Run: node bench/s3-bench.mjs   (writes bench/results/s3.md; S3_BENCH_ROUNDS sets the rounds, default 2;
+// S3_BENCH_PROFILE=1 lists where the page's time goes in ours' first run of each kind). It uses
 // the gateway described by S3_TEST_* (with S3_TEST_DIR its folder), or starts one and stops it at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
@@ -99,7 +100,8 @@ async function buildPage(outDir) {
     root: join(root, 'bench', 's3-page'),
     base: './',
     logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 2000 },
+    // Profiled, the names are kept (the profile lists functions by them); the measured runs are minified as the app is.
+    build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 2000, minify: !process.env.S3_BENCH_PROFILE },
   });
 }
 
@@ -324,6 +326,24 @@ try {
   const pageCdp = await page.context().newCDPSession(page);
   await pageCdp.send('Performance.enable');
 
+  // S3_BENCH_PROFILE=1: the page's JavaScript profiled during ours' first run of each kind, the functions that
+  // took the most time listed (and the profile written to the temporary folder, for DevTools). Not a measured run:
+  // the page is not minified then, and the profiler costs time.
+  const profiledOnce = new Set();
+  const profiled = async (what, run) => {
+    if (!process.env.S3_BENCH_PROFILE || profiledOnce.has(what)) return run();
+    profiledOnce.add(what);
+    await pageCdp.send('Profiler.enable');
+    await pageCdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await pageCdp.send('Profiler.start');
+    const r = await run();
+    const { profile } = await pageCdp.send('Profiler.stop');
+    const file = join(tmpdir(), `s3-${what}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`Ours, ${what}: where the page's time went (self time; the whole profile in ${file})\n${topSelfTime(profile, 20)}`);
+    return r;
+  };
+
   // Chosen as a user chooses files: Chromium reads them from disk, nothing is copied into the page first.
   await page.setInputFiles('#big', bigPath);
   await page.setInputFiles('#many', smallPaths);
@@ -355,7 +375,7 @@ try {
       const stop = memorySampler(tab, browserPids, pageCdp);
       const k = key('ours');
       const cpu0 = await chromiumCpu();
-      const r = await page.evaluate(([t, k]) => window.benchBig(t, k), [target, k]);
+      const r = await profiled('big', () => page.evaluate(([t, k]) => window.benchBig(t, k), [target, k]));
       const cpu = (await chromiumCpu()) - cpu0;
       const m = await stop();
       memory.push({
@@ -387,7 +407,7 @@ try {
     ours: async () => {
       const prefix = `${runId}/ours-many-${++n}`;
       const cpu0 = await chromiumCpu();
-      const r = await page.evaluate(([t, p, f]) => window.benchMany(t, p, f), [target, prefix, FILES_IN_FLIGHT]);
+      const r = await profiled('many', () => page.evaluate(([t, p, f]) => window.benchMany(t, p, f), [target, prefix, FILES_IN_FLIGHT]));
       const cpu = (await chromiumCpu()) - cpu0;
       const stored = await countKeys(client, s3, `${prefix}/`);
       if (stored !== SMALL_COUNT) throw new Error(`the bucket holds ${stored} of ${SMALL_COUNT} small files`);
@@ -538,3 +558,22 @@ try {
 }
 // A run cut short may leave requests open; nothing else is left to do.
 process.exit(process.exitCode ?? 0);
+
+/** The functions of a CPU profile that took the most time themselves, with their share of the samples. */
+function topSelfTime(profile, count) {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const samples = new Map();
+  for (const id of profile.samples) samples.set(id, (samples.get(id) ?? 0) + 1);
+  const total = profile.samples.length;
+  const byFn = new Map();
+  for (const [id, n] of samples) {
+    const f = byNode.get(id).callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    byFn.set(name, (byFn.get(name) ?? 0) + n);
+  }
+  return [...byFn]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, n]) => `  ${((100 * n) / total).toFixed(1).padStart(5)}%  ${name}`)
+    .join('\n');
+}
