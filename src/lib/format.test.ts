@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDateTime, formatDuration, formatEta, formatMonth, formatTaken, formatUtcOffset, safeFilename } from './format';
+import { formatBytes, formatDateTime, formatDuration, formatEta, formatMonth, formatTaken, formatTransfer, formatUtcOffset, safeFilename } from './format';
 
 describe('format', () => {
   it('shows sizes the way file managers do', () => {
@@ -13,7 +13,13 @@ describe('format', () => {
     expect(formatDuration(65_000)).toBe('1:05');
     expect(formatDuration(3_726_000)).toBe('1:02:06');
     expect(formatEta(12)).toBe('12 s left');
+    expect(formatEta(0.4)).toBe('1 s left');
     expect(formatEta(null)).toBe('');
+    // Every byte sent, files still being finished: never "0 s left", and no speed of nought beside it.
+    expect(formatEta(0)).toBe('finishing');
+    expect(formatTransfer(0, 0)).toBe('finishing');
+    expect(formatTransfer(2 * 1024 * 1024, 90)).toBe('2 MB/s about 2 min left');
+    expect(formatTransfer(0, null)).toBe('—');
   });
 
   it('shows a date taken as the clock read it where it was taken, with the offset, when that is known', () => {

@@ -20,11 +20,18 @@ export function formatSpeed(bytesPerSecond: number): string {
 /** Seconds left as "about 3 min", "12 s", "1 h 5 min". */
 export function formatEta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '';
-  const s = Math.max(0, Math.round(seconds));
+  // Every byte sent, the files still being finished (their rows written, the album told): not "0 s left".
+  if (seconds <= 0) return 'finishing';
+  const s = Math.max(1, Math.round(seconds));
   if (s < 60) return `${s} s left`;
   const m = Math.round(s / 60);
   if (m < 60) return `about ${m} min left`;
   return `about ${Math.floor(m / 60)} h ${m % 60} min left`;
+}
+
+/** Speed and time left while something moves: only "finishing" once every byte is sent (its speed is nought then). */
+export function formatTransfer(speedBps: number, etaSeconds: number | null): string {
+  return etaSeconds !== null && etaSeconds <= 0 ? formatEta(0) : `${formatSpeed(speedBps)} ${formatEta(etaSeconds)}`.trim();
 }
 
 /** Milliseconds of media as m:ss or h:mm:ss. */

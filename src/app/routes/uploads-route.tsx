@@ -7,7 +7,7 @@ import type { TaskState } from '../../upload/upload-task';
 import type { UploadTaskView } from '../../upload/upload-engine';
 import { AppError } from '../../lib/app-error';
 import { describeError } from '../../lib/error-messages';
-import { formatBytes, formatEta, formatNumber, formatSpeed, safeFilename } from '../../lib/format';
+import { formatBytes, formatNumber, formatTransfer, safeFilename } from '../../lib/format';
 import { Icon } from '../../ui/icon';
 
 const STATE_TEXT: Record<TaskState, string> = {
@@ -69,8 +69,7 @@ export function UploadsRoute() {
               {formatBytes(totals.bytesDone)} of {formatBytes(totals.bytesTotal)}
             </span>
             {/* Speed and time left only while something moves: "0 s left" for a queue that waits on the person misleads. */}
-            {totals.running && <span>{formatSpeed(totals.speedBps)}</span>}
-            {totals.running && <span>{formatEta(totals.etaSeconds)}</span>}
+            {totals.running && <span>{formatTransfer(totals.speedBps, totals.etaSeconds)}</span>}
             {totals.filesFailed > 0 && <span style={{ color: 'var(--danger)' }}>{totals.filesFailed} failed</span>}
             {totals.filesAwaitingChoice > 0 && <span>{totals.filesAwaitingChoice} waiting for your choice</span>}
           </div>
@@ -132,7 +131,7 @@ function TaskRow({ task }: { task: UploadTaskView }) {
       </span>
       <span className="upload-row__state">
         {placeLeft ? 'Waiting for your choice' : STATE_TEXT[task.state]}
-        {task.state === 'uploading' && ` · ${formatBytes(task.bytesDone)} of ${formatBytes(task.bytes)} · ${formatSpeed(task.speedBps)} ${formatEta(task.etaSeconds)}`}
+        {task.state === 'uploading' && ` · ${formatBytes(task.bytesDone)} of ${formatBytes(task.bytes)} · ${formatTransfer(task.speedBps, task.etaSeconds)}`}
         {task.state !== 'uploading' && ` · ${formatBytes(task.bytes)}`}
         {err && (
           <span role="alert" data-error-code={err.code}>

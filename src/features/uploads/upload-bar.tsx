@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router';
-import { formatBytes, formatEta, formatNumber, formatSpeed } from '../../lib/format';
+import { formatBytes, formatNumber, formatTransfer } from '../../lib/format';
 import { OFFLINE_UPLOADS } from './offline-uploads-note';
 import { useUploadQueue } from './upload-engine-provider';
 
@@ -35,7 +35,7 @@ export function UploadBar() {
         </div>
         <small className="muted">
           {formatBytes(totals.bytesDone)} of {formatBytes(totals.bytesTotal)}
-          {totals.running && ` · ${formatSpeed(totals.speedBps)} ${formatEta(totals.etaSeconds)}`}
+          {totals.running && ` · ${formatTransfer(totals.speedBps, totals.etaSeconds)}`}
         </small>
       </div>
       <Link className="btn" to="/uploads">
