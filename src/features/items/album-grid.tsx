@@ -8,7 +8,7 @@ import { anchorAt, anchoredOffset, type GridAnchor } from './grid-anchor';
 import { monthSpans, type MonthSpan } from './scrubber-model';
 import { ItemTile } from './item-tile';
 import { rowAt } from './scroll-space';
-import { useGridWindow } from './use-grid-window';
+import { useGridWindow, useScrollerSize } from './use-grid-window';
 import { selectAll, selectRange, toggle, type Selection } from './selection';
 
 const GAP = 4;
@@ -37,20 +37,9 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   const sections = useDeferredValue(latestSections);
   const social = useDeferredValue(latestSocial);
   const scrollerRef = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
+  const { width, height: screen } = useScrollerSize(scrollerRef);
   const [focusedId, setFocusedId] = useState<string | null>(null);
   const focusPending = useRef(false);
-
-  useLayoutEffect(() => {
-    const el = scrollerRef.current;
-    if (!el) return;
-    // contentRect excludes the padding: rows fill exactly the space inside it.
-    const ro = new ResizeObserver(([entry]) => entry && setWidth(Math.floor(entry.contentRect.width)));
-    ro.observe(el);
-    const cs = getComputedStyle(el);
-    setWidth(Math.floor(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)));
-    return () => ro.disconnect();
-  }, []);
 
   const geo = useMemo(() => ({ width: Math.max(0, width), targetHeight: width < 600 ? 120 : 200, gap: GAP, headerHeight: HEADER }), [width]);
   const [monthRows] = useState(() => new MonthRows());
@@ -58,8 +47,8 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   const nav = useMemo(() => lazyGridIndex(sections, rows, GAP), [sections, rows]);
 
   // [Note: The grid's own windowing] in use-grid-window.ts.
-  const win = useGridWindow(rows, scrollerRef);
-  const { items: virtualRows, starts, offset, screen, total, scrollTo: scrollGridTo } = win;
+  const win = useGridWindow(rows, scrollerRef, screen);
+  const { items: virtualRows, starts, offset, total, scrollTo: scrollGridTo } = win;
 
   // Load the months on screen and one screen either side; months far away stay as counts.
   const wantedKey = useMemo(() => {

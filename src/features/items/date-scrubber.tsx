@@ -89,8 +89,8 @@ export const DateScrubber = memo(function DateScrubber({ spans, total, offset, o
     const next = monthIndexForKey(spans, Math.max(0, current), e.key);
     if (next === null) return;
     e.preventDefault();
-    const span = spans[next];
-    if (span) onJump({ month: span.month, within: 0, height: (spans[next + 1]?.start ?? total) - span.start });
+    const to = anchorAt(spans, total, spans[next]!.start);
+    if (to) onJump(to);
   };
 
   const pointedMonth = pointer === null ? undefined : laid.spans[monthIndexAt(laid.spans, offsetAt(pointer, track, laid.total, 0))]?.month;

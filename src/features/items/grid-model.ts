@@ -104,7 +104,7 @@ export class MonthRows {
       const m = months[i]!;
       return p.row === m.row && p.section.count === m.section.count && p.sectionIndex === m.sectionIndex;
     });
-    const entry = hit && same ? hit : { parts: months, row: sharedRow(months, geo) };
+    const entry = hit && same ? hit : { parts: months, row: sharedRow(months, geo, key) };
     this.shared.set(key, entry);
     return entry.row;
   }
@@ -169,7 +169,8 @@ function smallMonth(section: GridSection, sectionIndex: number, laid: readonly G
   return width < geo.width ? { section, sectionIndex, row, width } : null;
 }
 
-function sharedRow(months: readonly SmallMonth[], geo: GridGeometry): GridRow {
+/** The row `months` share; `key` is their months joined with commas. */
+function sharedRow(months: readonly SmallMonth[], geo: GridGeometry, key: string): GridRow {
   const labels: InlineMonth[] = [];
   const lefts: number[] = [];
   const items: Item[] = [];
@@ -191,7 +192,7 @@ function sharedRow(months: readonly SmallMonth[], geo: GridGeometry): GridRow {
   const first = months[0]!;
   return {
     kind: 'tiles',
-    key: `s:${months.map((m) => m.section.month).join(',')}`,
+    key: `s:${key}`,
     month: first.section.month,
     sectionIndex: first.sectionIndex,
     items,
@@ -226,7 +227,6 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
     pendingWidth = 0;
   };
   sections.forEach((section, sectionIndex) => {
-    const m = memory.entry(section, sectionIndex, geo);
     const laid = section.items ? sectionRows(section.items, section.month, sectionIndex, geo) : null;
     const small = laid ? smallMonth(section, sectionIndex, laid, geo) : null;
     if (small) {
@@ -238,6 +238,7 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
       return;
     }
     flush();
+    const m = memory.entry(section, sectionIndex, geo);
     rows.push(m.header);
     if (section.items && laid) {
       for (const r of laid) rows.push(r);

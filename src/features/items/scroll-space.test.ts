@@ -14,7 +14,7 @@ function album(n: number, months: number) {
     items: null,
   })).filter((s) => s.count > 0);
   const rows = buildGridRows(sections, geo);
-  const starts = rowStarts(rows.map((r) => r.height));
+  const starts = rowStarts(rows);
   const total = starts[starts.length - 1]!;
   return { rows, starts, total, spans: monthSpans(rows, (i) => starts[i]) };
 }
@@ -113,7 +113,7 @@ describe('scroll space', () => {
   });
 
   it('scrolls a row into view by as little as it takes', () => {
-    const starts = rowStarts([100, 100, 100, 100, 100, 100]);
+    const starts = rowStarts(Array.from({ length: 6 }, () => ({ height: 100 })));
     expect(offsetShowing(starts, 2, 0, 250)).toBe(50);
     expect(offsetShowing(starts, 0, 300, 250)).toBe(0);
     expect(offsetShowing(starts, 3, 200, 250)).toBe(200);

@@ -78,9 +78,9 @@ function inWindow(space: ScrollSpace, offset: number, viewport: number): boolean
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
 /** Each row's start, px, and the grid's total as the last entry: rows are laid out once per layout. */
-export function rowStarts(heights: ArrayLike<number>): Float64Array {
-  const starts = new Float64Array(heights.length + 1);
-  for (let i = 0; i < heights.length; i++) starts[i + 1] = starts[i]! + heights[i]!;
+export function rowStarts(rows: ArrayLike<{ readonly height: number }>): Float64Array {
+  const starts = new Float64Array(rows.length + 1);
+  for (let i = 0; i < rows.length; i++) starts[i + 1] = starts[i]! + rows[i]!.height;
   return starts;
 }
 

@@ -15,7 +15,7 @@ import { UrlBatcherContext } from '../../shared/files/use-url';
 import { AlbumGrid } from './album-grid';
 import type { GridRow, GridSection } from './grid-model';
 import { MAX_CANVAS } from './scroll-space';
-import { useGridWindow } from './use-grid-window';
+import { useGridWindow, useScrollerSize } from './use-grid-window';
 import '../../ui/styles.css';
 
 const host = document.createElement('div');
@@ -29,7 +29,7 @@ const rowsOf = (n: number): GridRow[] => Array.from({ length: n }, (_, i) => ({ 
 
 function Rows({ rows, maxCanvas, onStarts }: { rows: GridRow[]; maxCanvas: number; onStarts?: (s: Float64Array) => void }) {
   const ref = useRef<HTMLDivElement>(null);
-  const win = useGridWindow(rows, ref, maxCanvas);
+  const win = useGridWindow(rows, ref, useScrollerSize(ref).height, maxCanvas);
   onStarts?.(win.starts);
   return (
     <div ref={ref} data-testid="rows" style={{ height: 400, overflow: 'auto', overflowAnchor: 'none', position: 'relative' }}>
@@ -96,16 +96,19 @@ function millionSections(): GridSection[] {
   return Array.from({ length: 240 }, (_, i) => ({ month: `${2026 - Math.floor(i / 12)}-${String(12 - (i % 12)).padStart(2, '0')}`, count: i < 160 ? 4167 : 4166, items: null }));
 }
 
+/** The album's grid in a column `height` px tall, as the album screen lays it out. */
+function MillionGrid({ sections, height = 800, onWantedMonths = () => {} }: { sections: GridSection[]; height?: number; onWantedMonths?: (m: ReadonlySet<string>) => void }) {
+  return (
+    <div style={{ height, display: 'flex', flexDirection: 'column' }}>
+      <AlbumGrid sections={sections} selection={{ ids: new Set(), anchor: null }} onSelectionChange={() => {}} onOpen={() => {}} onWantedMonths={onWantedMonths} onDeleteKey={() => {}} label="A million" />
+    </div>
+  );
+}
+
 test('the last month of a 1,000,000-item album is reached from the date scrubber, and the first again', async () => {
   const sections = millionSections();
   expect(sections.reduce((n, s) => n + s.count, 0)).toBe(1_000_000);
-  flushSync(() =>
-    root.render(
-      <div style={{ height: 800, display: 'flex', flexDirection: 'column' }}>
-        <AlbumGrid sections={sections} selection={{ ids: new Set(), anchor: null }} onSelectionChange={() => {}} onOpen={() => {}} onWantedMonths={() => {}} onDeleteKey={() => {}} label="A million" />
-      </div>,
-    ),
-  );
+  flushSync(() => root.render(<MillionGrid sections={sections} />));
   const scroller = document.querySelector<HTMLElement>('[data-testid="grid-scroller"]')!;
   const scrubber = page.getByRole('slider', { name: 'Jump to a date' });
   await expect.element(scrubber).toBeVisible();
@@ -157,9 +160,7 @@ function LiveAlbum({ counts }: { counts: readonly { month: string; count: number
   const [batcher] = useState(() => new UrlBatcher({ urls: () => Promise.resolve(new Map()) }));
   return (
     <UrlBatcherContext.Provider value={batcher}>
-      <div style={{ height: 800, display: 'flex', flexDirection: 'column' }}>
-        <AlbumGrid sections={sections} selection={{ ids: new Set(), anchor: null }} onSelectionChange={() => {}} onOpen={() => {}} onWantedMonths={onWantedMonths} onDeleteKey={() => {}} label="A million" />
-      </div>
+      <MillionGrid sections={sections} onWantedMonths={onWantedMonths} />
     </UrlBatcherContext.Provider>
   );
 }
@@ -199,13 +200,7 @@ test('on a phone the photos keep the whole width, and the scrubber shows over th
   await page.viewport(390, 844);
   try {
     const sections = millionSections();
-    flushSync(() =>
-      root.render(
-        <div style={{ height: 700, display: 'flex', flexDirection: 'column' }}>
-          <AlbumGrid sections={sections} selection={{ ids: new Set(), anchor: null }} onSelectionChange={() => {}} onOpen={() => {}} onWantedMonths={() => {}} onDeleteKey={() => {}} label="A million" />
-        </div>,
-      ),
-    );
+    flushSync(() => root.render(<MillionGrid sections={sections} height={700} />));
     const scroller = document.querySelector<HTMLElement>('[data-testid="grid-scroller"]')!;
     const scrubber = document.querySelector<HTMLElement>('[data-testid="date-scrubber"]')!;
     expect(scroller.getBoundingClientRect().width).toBe(390);

@@ -27,13 +27,13 @@ export interface WindowRow {
  * Here a scroll the grid asks for is known at once: the offset it reports is the one it wrote, never one from
  * before it landed.
  */
-export function useGridWindow(rows: readonly GridRow[], scrollerRef: RefObject<HTMLDivElement | null>, maxCanvas = MAX_CANVAS) {
-  const starts = useMemo(() => rowStarts(rows.map((r) => r.height)), [rows]);
+export function useGridWindow(rows: readonly GridRow[], scrollerRef: RefObject<HTMLDivElement | null>, screen: number, maxCanvas = MAX_CANVAS) {
+  const starts = useMemo(() => rowStarts(rows), [rows]);
   const total = starts[starts.length - 1] ?? 0;
-  /** The element's scrollTop and the window's base as last drawn, and the viewport's height. */
-  const [view, setView] = useState({ top: 0, base: 0, screen: 0 });
+  /** The element's scrollTop and the window's base as last drawn. */
+  const [view, setView] = useState({ top: 0, base: 0 });
   const space = scrollSpace(total, view.base, maxCanvas);
-  const offset = Math.max(0, Math.min(logicalOffset(space, view.top), Math.max(0, total - view.screen)));
+  const offset = Math.max(0, Math.min(logicalOffset(space, view.top), Math.max(0, total - screen)));
 
   // What the scroll listener and the commands read: the space as drawn.
   const drawn = useRef<ScrollSpace>(space);
@@ -76,14 +76,8 @@ export function useGridWindow(rows: readonly GridRow[], scrollerRef: RefObject<H
       const top = el.scrollTop;
       setView((v) => (v.top === top && v.base === cur.base ? v : { ...v, top, base: cur.base }));
     };
-    const ro = new ResizeObserver(() => setView((v) => (v.screen === el.clientHeight ? v : { ...v, screen: el.clientHeight })));
-    ro.observe(el);
     el.addEventListener('scroll', onScroll, { passive: true });
-    setView((v) => ({ ...v, screen: el.clientHeight }));
-    return () => {
-      ro.disconnect();
-      el.removeEventListener('scroll', onScroll);
-    };
+    return () => el.removeEventListener('scroll', onScroll);
   }, [scrollerRef]);
 
   /** Brings the grid's top to logical `to`, drawn at once (the scroll lands with the rows for it). */
@@ -99,14 +93,37 @@ export function useGridWindow(rows: readonly GridRow[], scrollerRef: RefObject<H
   );
 
   const items = useMemo(() => {
-    const w = view.screen > 0 ? rowWindow(starts, offset, view.screen, OVERSCAN) : rowWindow(starts, 0, 1, OVERSCAN);
+    const w = screen > 0 ? rowWindow(starts, offset, screen, OVERSCAN) : rowWindow(starts, 0, 1, OVERSCAN);
     const out: WindowRow[] = [];
     if (w) for (let i = w.first; i <= w.last; i++) out.push({ index: i, key: rows[i]!.key, start: starts[i]!, end: starts[i + 1]! });
     return out;
-  }, [rows, starts, offset, view.screen]);
+  }, [rows, starts, offset, screen]);
 
   /** Scrolls just enough for row `index` to be in view. */
-  const showRow = useCallback((index: number) => scrollTo(offsetShowing(starts, index, offset, view.screen)), [scrollTo, starts, offset, view.screen]);
+  const showRow = useCallback((index: number) => scrollTo(offsetShowing(starts, index, offset, screen)), [scrollTo, starts, offset, screen]);
 
-  return { items, starts, total, offset, screen: view.screen, canvas: space.canvas, base: space.base, scrollTo, showRow };
+  return { items, starts, total, offset, canvas: space.canvas, base: space.base, scrollTo, showRow };
+}
+
+/**
+ * The scrolling element's size, from one ResizeObserver: `width` inside its padding (what rows fill) and
+ * `height` as it shows (the viewport the rows are windowed to).
+ */
+export function useScrollerSize(scrollerRef: RefObject<HTMLDivElement | null>) {
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useLayoutEffect(() => {
+    const el = scrollerRef.current;
+    if (!el) return;
+    const read = () => {
+      const cs = getComputedStyle(el);
+      const width = Math.floor(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
+      const height = el.clientHeight;
+      setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
+    };
+    const ro = new ResizeObserver(read);
+    ro.observe(el);
+    read();
+    return () => ro.disconnect();
+  }, [scrollerRef]);
+  return size;
 }
