@@ -5,7 +5,7 @@ import { DEFAULT_UPLOAD_DB, queueChannelName, UploadStore } from './upload-store
 /** What the app's screens use of the queue: the engine's commands, its snapshot, and its start and end. */
 export type UploadQueueApi = Pick<
   UploadEngine,
-  'start' | 'dispose' | 'enqueue' | 'pause' | 'resume' | 'cancel' | 'retry' | 'uploadPreviewOnly' | 'remove' | 'pauseAll' | 'resumeAll' | 'clearFinished' | 'subscribe' | 'getSnapshot' | 'isRunner'
+  'start' | 'dispose' | 'enqueue' | 'pause' | 'resume' | 'cancel' | 'retry' | 'uploadPreviewOnly' | 'remove' | 'pauseAll' | 'resumeAll' | 'clearFinished' | 'thumbnail' | 'subscribe' | 'getSnapshot' | 'isRunner'
 >;
 
 /** The queue before its engine is loaded: nothing unfinished is stored (else the engine would be loading). */
@@ -112,6 +112,10 @@ export class LazyUploadEngine implements UploadQueueApi {
 
   async clearFinished(): Promise<void> {
     return (await this.load()).clearFinished();
+  }
+
+  async thumbnail(id: string): Promise<Blob | undefined> {
+    return (await this.load()).thumbnail(id);
   }
 
   readonly subscribe = (cb: () => void): (() => void) => {

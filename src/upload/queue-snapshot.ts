@@ -17,6 +17,8 @@ export interface UploadTaskView {
   etaSeconds: number | null;
   /** Stopped because its location could not be removed: what the person may choose (`locationChoiceOf`). */
   locationChoice: LocationChoice;
+  /** Once its thumbnail is made (`UploadEngine.thumbnail`), its thumbhash; none before, and for a file with none. */
+  thumbhash: string | null | undefined;
 }
 
 export interface QueueSnapshot {
@@ -195,6 +197,7 @@ export class QueueSnapshots {
       speedBps,
       etaSeconds: task.state === 'done' ? 0 : task.state === 'uploading' ? etaSeconds(task.bytes - bytesDone, speedBps) : null,
       locationChoice: locationChoiceOf(task),
+      thumbhash: task.processed?.thumbhash,
     };
   }
 

@@ -1,6 +1,6 @@
 import { AppError, throwIfAborted, toAppError } from '../lib/app-error';
 import { abortError } from '../lib/app-error';
-import { UploadStore, type StoredBlobRole } from './upload-store';
+import { BLOB_ROLES, UploadStore, type StoredBlobRole } from './upload-store';
 import { isActive, transition, type TaskEvent, type UploadTask } from './upload-task';
 
 export interface QueueTasksHooks {
@@ -219,14 +219,14 @@ export class QueueTasks {
     }
   }
 
-  /** Stores the task and lets go of its bytes: a done or canceled task no longer needs them. */
-  async saveAndDropBlobs(task: UploadTask): Promise<void> {
+  /** Stores the task and lets go of its bytes (a done or canceled task no longer needs them), all but `keep`. */
+  async saveAndDropBlobs(task: UploadTask, keep?: StoredBlobRole): Promise<void> {
     const store = this.requireStore();
-    await store.saveAndDropBlobs(task);
-    this.dropMemoryBlobs(task.id);
+    await store.saveAndDropBlobs(task, keep);
+    this.dropMemoryBlobs(task.id, keep);
   }
 
-  private dropMemoryBlobs(id: string): void {
-    for (const role of ['source', 'preview', 'thumb'] as const) this.memoryBlobs.delete(`${id}:${role}`);
+  private dropMemoryBlobs(id: string, keep?: StoredBlobRole): void {
+    for (const role of BLOB_ROLES) if (role !== keep) this.memoryBlobs.delete(`${id}:${role}`);
   }
 }

@@ -393,8 +393,9 @@ export class TaskRunner {
       { bytesDone: task.bytes },
       {
         advance: true,
-        // Done: the bytes are in the album now, the queue's copies can go.
-        write: (t) => (t.state === 'done' ? this.tasks.saveAndDropBlobs(t) : this.tasks.save(t)),
+        // Done: the bytes are in the album now, the queue's copies can go; the thumbnail stays for the uploads
+        // list until the task leaves it.
+        write: (t) => (t.state === 'done' ? this.tasks.saveAndDropBlobs(t, 'thumb') : this.tasks.save(t)),
       },
     );
   }

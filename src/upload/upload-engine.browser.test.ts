@@ -67,6 +67,20 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     expect((await backend.files.read(beach?.thumbKey ?? '')).size).toBeGreaterThan(0);
     const notes = items.find((it) => it.filename === 'notes.txt');
     expect(notes).toMatchObject({ kind: 'file', thumbKey: null, previewKey: null });
+
+    // The uploads list keeps each photo's thumbnail, and its thumbhash, until the upload leaves the list.
+    const beachView = s.tasks.find((t) => t.filename === 'beach.jpg')!;
+    expect(beachView.thumbhash).toBe(beach?.thumbhash);
+    expect(beachView.thumbhash).toBeTruthy();
+    const thumb = await engine.thumbnail(beachView.id);
+    expect(thumb?.type).toBe('image/webp');
+    const bitmap = await createImageBitmap(thumb!);
+    expect([bitmap.width, bitmap.height]).toEqual([480, 360]);
+    expect(s.tasks.find((t) => t.filename === 'notes.txt')).toMatchObject({ thumbhash: null });
+    expect(views[0]?.thumbhash).toBeUndefined();
+    expect(await engine.thumbnail(s.tasks.find((t) => t.filename === 'notes.txt')!.id)).toBeUndefined();
+    await engine.remove(beachView.id);
+    expect(await engine.thumbnail(beachView.id)).toBeUndefined();
   });
 
   it('stores a CSV gzip-compressed and a short note as it is; both read back as the very bytes, also after a reload mid-upload', async () => {

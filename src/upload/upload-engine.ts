@@ -187,6 +187,15 @@ export class UploadEngine {
     return this.route('clearFinished', null);
   }
 
+  /**
+   * The thumbnail made for an upload, from this device's queue (any tab's: they share it), from the moment it is
+   * made until the task leaves the list; undefined when there is none (not made yet, a file with no preview,
+   * or the queue could not keep it). Asked for tasks in the snapshot: the queue is open by then.
+   */
+  thumbnail(id: string): Promise<Blob | undefined> {
+    return this.tasks.blob(id, 'thumb');
+  }
+
   /** Bound, so it can be handed to `useSyncExternalStore` as it is. */
   readonly subscribe = (cb: () => void): (() => void) => this.snapshots.subscribe(cb);
 

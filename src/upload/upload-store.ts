@@ -7,6 +7,7 @@ import { isFinished, type UploadTask } from './upload-task';
  * gzip-compressed]).
  */
 export type StoredBlobRole = 'source' | 'preview' | 'thumb' | 'packed';
+export const BLOB_ROLES: readonly StoredBlobRole[] = ['source', 'preview', 'thumb', 'packed'];
 
 /**
  * Files shared into Shoebox from another app (the web share target), kept until the user picks an album
@@ -149,10 +150,14 @@ export class UploadStore {
     return this.db.get('blobs', [id, role]);
   }
 
-  /** Saves the task and frees its blobs (a done or canceled task no longer needs the bytes). */
-  async saveAndDropBlobs(task: UploadTask): Promise<void> {
+  /**
+   * Saves the task and frees its blobs (a done or canceled task no longer needs the bytes); `keep`: all but
+   * that one, which stays until the task is removed (a done upload's thumbnail, for the uploads list).
+   */
+  async saveAndDropBlobs(task: UploadTask, keep?: StoredBlobRole): Promise<void> {
     const tx = this.db.transaction(['tasks', 'blobs'], 'readwrite');
-    await Promise.all([tx.objectStore('tasks').put(task), tx.objectStore('blobs').delete(blobRange(task.id)), tx.done]);
+    const blobs = tx.objectStore('blobs');
+    await Promise.all([tx.objectStore('tasks').put(task), ...BLOB_ROLES.filter((r) => r !== keep).map((r) => blobs.delete([task.id, r])), tx.done]);
   }
 
   async delete(ids: readonly string[]): Promise<void> {

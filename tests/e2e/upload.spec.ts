@@ -36,6 +36,16 @@ test('photos, a PDF and a video upload; thumbnails are upright; everything is st
   await expectItemCount(page, 6);
   await expect(tile(page, 'orientation-6.jpg').locator('img.tile__thumb')).toBeVisible();
 
+  // The uploads list shows each photo's and the video's thumbnail, upright; the PDF its icon.
+  await page.goto('/uploads');
+  const rowThumb = (name: string) => page.locator('.upload-row', { hasText: name }).getByTestId('upload-thumb');
+  await expect(rowThumb('orientation-6.jpg')).toBeVisible();
+  expect(await rowThumb('orientation-6.jpg').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([480, 320]);
+  await expect(rowThumb('clip-320x240.webm')).toBeVisible();
+  await expect(page.locator('.upload-row', { hasText: 'tiny.pdf' }).locator('.upload-row__thumb svg')).toBeVisible();
+  await expect(rowThumb('tiny.pdf')).toHaveCount(0);
+  await page.goBack();
+
   // The video plays in the viewer: its metadata loads from the stored original.
   await tile(page, 'clip-320x240.webm').click();
   const player = page.getByRole('dialog').locator('video');

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { IosStorageNote } from '../../features/uploads/ios-storage-note';
 import { keepsPlace, LocationChoice, LocationChoiceForAll } from '../../features/uploads/location-choice';
 import { OfflineUploadsNote } from '../../features/uploads/offline-uploads-note';
+import { UploadThumb } from '../../features/uploads/upload-thumb';
 import { useUploadEngine, useUploadQueue } from '../../features/uploads/upload-engine-provider';
 import type { TaskState } from '../../upload/upload-task';
 import type { UploadTaskView } from '../../upload/upload-engine';
@@ -99,6 +100,7 @@ function TaskRow({ task }: { task: UploadTaskView }) {
   const corsRule = typeof task.error?.details?.corsRule === 'string' ? task.error.details.corsRule : null;
   return (
     <li className="upload-row" data-state={task.state} data-choice={placeLeft ? 'location' : undefined} data-task-id={task.id} style={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 64px' }}>
+      <UploadThumb id={task.id} kind={task.kind} thumbhash={task.thumbhash} source={engine} />
       <span className="upload-row__name" title={name}>
         {name}
       </span>
