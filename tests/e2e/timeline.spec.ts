@@ -70,6 +70,28 @@ test('the date scrubber jumps to a chosen month of a 100,000-item album, and tha
   await expect.poll(() => thumbnailsInView(page), { timeout: 15_000 }).toBeGreaterThan(3);
 });
 
+test('let go on a month of a few rows, the scrubber brings the heading of that month to the top', async ({ page }) => {
+  test.setTimeout(120_000);
+  // About 19 photos a month over 18 years: each month a few rows, far less than two screens.
+  const albumId = await seedAlbum(page, 4_000);
+  await page.goto(`/albums/${albumId}`);
+  const scrubber = page.getByRole('slider', { name: 'Jump to a date' });
+  await expect(scrubber).toBeVisible();
+  const track = (await scrubber.boundingBox())!;
+  await page.mouse.move(track.x + track.width / 2, track.y + track.height * 0.2);
+  await page.mouse.down();
+  await page.mouse.move(track.x + track.width / 2, track.y + track.height * 0.63, { steps: 6 });
+  const pointed = (await page.getByTestId('scrubber-date').textContent())!;
+  await page.mouse.up();
+  const heading = page.getByRole('columnheader', { name: new RegExp(`^${pointed} ·`) });
+  // At the top of the grid: the heading's text inside the first row's 40 px.
+  const top = (await page.getByTestId('grid-scroller').boundingBox())!.y;
+  const below = async () => ((await heading.boundingBox())?.y ?? -1e6) - top;
+  await expect.poll(below, { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+  expect(await below()).toBeLessThan(40);
+  await expect(scrubber).toHaveAttribute('aria-valuetext', pointed);
+});
+
 test('months of a photo or two share a row, each with its own label, instead of a row each', async ({ page }) => {
   await createAlbum(page, 'Scattered');
   await addFiles(page, [fixture('orientation-1.jpg'), fixture('camera/camera.png'), fixture('camera/camera.tiff')]);

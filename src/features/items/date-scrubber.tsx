@@ -79,6 +79,13 @@ export const DateScrubber = memo(function DateScrubber({ spans, total, offset, o
   };
   const onPointerEnd = (e: PointerEvent<HTMLDivElement>) => {
     if (e.currentTarget.hasPointerCapture(e.pointerId)) e.currentTarget.releasePointerCapture(e.pointerId);
+    // Let go on a month that fits in about two screens: the grid lands at its heading, the month the bubble said,
+    // rather than part way in with the next month's heading in view. A longer month keeps the place pointed at.
+    const to = dragging && e.type === 'pointerup' ? anchorAt(laid.spans, laid.total, offsetAt(yOf(e), track, laid.total, 0)) : null;
+    if (to && to.height <= 2 * track) {
+      cancelAnimationFrame(frame.current);
+      frame.current = requestAnimationFrame(() => onJump({ ...to, within: 0 }));
+    }
     setDragging(false);
     setHeld(null);
     // A mouse still over the track sets it again as it moves.
