@@ -78,6 +78,8 @@ export interface TaskRunnerDeps {
   isDisposed(): boolean;
   /** The original of task `id` went from `before` to `after` bytes sent (already in `tasks`). */
   onProgress(id: string, before: number, after: number): void;
+  /** A done upload keeps its thumbnail in the queue (UploadEngineDeps.keepThumbnails). */
+  keepThumbnails: boolean;
 }
 
 /** Cleaning up after a canceled upload gives up after this long. */
@@ -395,7 +397,7 @@ export class TaskRunner {
         advance: true,
         // Done: the bytes are in the album now, the queue's copies can go; the thumbnail stays for the uploads
         // list until the task leaves it.
-        write: (t) => (t.state === 'done' ? this.tasks.saveAndDropBlobs(t, 'thumb') : this.tasks.save(t)),
+        write: (t) => (t.state === 'done' ? this.tasks.saveAndDropBlobs(t, this.deps.keepThumbnails ? 'thumb' : undefined) : this.tasks.save(t)),
       },
     );
   }

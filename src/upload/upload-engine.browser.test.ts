@@ -83,6 +83,17 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     expect(await engine.thumbnail(beachView.id)).toBeUndefined();
   });
 
+  it('a queue whose done uploads are listed elsewhere (a guest\'s) keeps none of their copies, not even the thumbnail', async () => {
+    const { n, backend, album } = await setup();
+    const engine = newEngine({ backend, dbName: n.queueDb, keepThumbnails: false });
+    await engine.start();
+    const [view] = await engine.enqueue(album.id, [await jpeg('beach.jpg', 640, 480, 10)]);
+    const s = await until(engine, allSettled);
+    expect(s.tasks[0]?.state).toBe('done');
+    expect(s.tasks[0]?.thumbhash).toBeTruthy();
+    expect(await engine.thumbnail(view!.id)).toBeUndefined();
+  });
+
   it('stores a CSV gzip-compressed and a short note as it is; both read back as the very bytes, also after a reload mid-upload', async () => {
     const { n, backend, album } = await setup();
     const first = newEngine({ backend, dbName: n.queueDb });

@@ -31,6 +31,12 @@ export interface UploadEngineDeps {
   hash?: typeof hashFile;
   /** How to tell a dead network from a failing server; see [Note: When is the queue offline]. */
   probe?: Probe;
+  /**
+   * Whether a done upload keeps its thumbnail in the queue until it leaves it, for a list of uploads that shows
+   * them (`thumbnail`); default yes. A guest's page lists what it added from the album instead, and its done
+   * uploads are never shown from the queue.
+   */
+  keepThumbnails?: boolean;
 }
 
 /** One span from `start()` to `dispose()`; a start after a dispose begins a new one (React StrictMode does that). */
@@ -95,6 +101,7 @@ export class UploadEngine {
       isOffline: () => this.isOffline(),
       connectionLost: () => this.connectionLost(),
       isDisposed: () => this.disposed,
+      keepThumbnails: deps.keepThumbnails ?? true,
       onProgress: (id, before, after) => {
         this.snapshots.trackProgress(id, before, after);
         this.snapshots.notify(false);

@@ -108,7 +108,7 @@ function useGuestEngine(token: string, visit: string, guest: StoredGuest) {
     createGuestUploadBackend({ functions: backend.functions, visit, guest: guest.guest })
       .then((guestBackend) => {
         if (gone) return;
-        engine = new UploadEngine({ backend: guestBackend, dbName: `shoebox-guest-uploads:${token}` });
+        engine = new UploadEngine({ backend: guestBackend, dbName: `shoebox-guest-uploads:${token}`, keepThumbnails: false });
         void engine.start();
         setMade({ engine, mine: guestBackend.guest });
       })
