@@ -67,6 +67,16 @@ const EMPTY_SNAPSHOT: QueueSnapshot = Object.freeze({
   },
 }) as QueueSnapshot;
 
+/**
+ * [Note: The queue's time left]
+ * The queue's time left is the bytes still to send over the rate at which the whole queue gets through them.
+ * Importing photos, each file is read and made into previews before its bytes go, and they go in a fraction of
+ * that time, so the queue's bytes move in bursts. The speed was shown only while some file was sending: between
+ * bursts, most of an import, the screen said "—" and no time left. It is now shown whenever any file is being
+ * worked on, measured over the last five seconds, pauses between bursts included (SpeedMeter), which is the
+ * rate the queue gets through its bytes.
+ */
+
 /** Progress notifications reach subscribers at most this often; state changes go out at once. */
 const NOTIFY_INTERVAL_MS = 200;
 
@@ -117,10 +127,10 @@ export class QueueSnapshots {
     this.flushTimer = setTimeout(() => this.flush(), wait);
   }
 
-  /** While bytes move, the speed shown must also fall when they stop moving. */
+  /** While files are worked on, the speed shown must also fall when bytes stop moving. */
   startTicking(): void {
     this.tick = setInterval(() => {
-      if ([...this.source.tasks()].some((t) => t.state === 'uploading')) this.notify(false);
+      if ([...this.source.tasks()].some((t) => isActive(t.state))) this.notify(false);
     }, 1000);
   }
 
@@ -204,7 +214,9 @@ export class QueueSnapshots {
   private build(at: number): QueueSnapshot {
     const all = [...this.source.tasks()];
     const base = queueTotals(all);
-    const speedBps = all.some((t) => t.state === 'uploading') ? this.overall.rate(at) : 0;
+    const running = all.some((t) => isActive(t.state));
+    // [Note: The queue's time left]
+    const speedBps = running ? this.overall.rate(at) : 0;
     const unfinished = all.filter((t) => t.state === 'queued' || t.state === 'paused' || isActive(t.state));
     const tasks = all.map((t) => this.viewOf(t, at));
     const awaitingChoice = tasks.filter((t) => t.locationChoice !== null).length;
@@ -219,7 +231,7 @@ export class QueueSnapshots {
         bytesDone: base.bytesDone,
         speedBps,
         etaSeconds: etaSeconds(base.bytesRemaining, speedBps),
-        running: all.some((t) => isActive(t.state)),
+        running,
         paused: unfinished.length > 0 && unfinished.every((t) => t.state === 'paused'),
         offline: this.source.isOffline(),
       },
