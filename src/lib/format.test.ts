@@ -18,7 +18,7 @@ describe('format', () => {
     // Every byte sent, files still being finished: never "0 s left", and no speed of nought beside it.
     expect(formatEta(0)).toBe('finishing');
     expect(formatTransfer(0, 0)).toBe('finishing');
-    expect(formatTransfer(2 * 1024 * 1024, 90)).toBe('2 MB/s about 2 min left');
+    expect(formatTransfer(2 * 1024 * 1024, 90)).toBe('2 MB/s · about 2 min left');
     expect(formatTransfer(0, null)).toBe('—');
   });
 

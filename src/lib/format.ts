@@ -31,7 +31,9 @@ export function formatEta(seconds: number | null): string {
 
 /** Speed and time left while something moves: only "finishing" once every byte is sent (its speed is nought then). */
 export function formatTransfer(speedBps: number, etaSeconds: number | null): string {
-  return etaSeconds !== null && etaSeconds <= 0 ? formatEta(0) : `${formatSpeed(speedBps)} ${formatEta(etaSeconds)}`.trim();
+  if (etaSeconds !== null && etaSeconds <= 0) return formatEta(0);
+  const eta = formatEta(etaSeconds);
+  return eta ? `${formatSpeed(speedBps)} · ${eta}` : formatSpeed(speedBps);
 }
 
 /** Milliseconds of media as m:ss or h:mm:ss. */

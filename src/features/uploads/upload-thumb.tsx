@@ -12,7 +12,7 @@ export interface ThumbSource {
 /**
  * An upload's thumbnail in the queue, from the moment the media pipeline has made it: its thumbhash at once, then
  * the thumbnail itself, read from the queue when the row comes near the screen (a list of a thousand uploads reads
- * only the ones looked at). Before then, and for a file with no preview, the icon of its kind.
+ * only the ones looked at). Before then, and for a file with no preview, the icon of its kind once it is known.
  */
 export function UploadThumb({ id, kind, thumbhash, source }: { id: string; kind: ItemKind | null; thumbhash: string | null | undefined; source: ThumbSource }) {
   const ref = useRef<HTMLSpanElement>(null);
@@ -50,7 +50,7 @@ export function UploadThumb({ id, kind, thumbhash, source }: { id: string; kind:
   const placeholder = thumbhash ? thumbhashDataUrl(thumbhash) : null;
   return (
     <span ref={ref} className="upload-row__thumb" aria-hidden="true" style={placeholder ? { backgroundImage: `url("${placeholder}")` } : undefined}>
-      {url ? <img src={url} alt="" data-testid="upload-thumb" /> : !placeholder && <Icon name={kind === 'video' ? 'video' : kind === 'image' ? 'image' : 'file'} />}
+      {url ? <img src={url} alt="" data-testid="upload-thumb" /> : !placeholder && kind && <Icon name={kind === 'video' ? 'video' : kind === 'image' ? 'image' : 'file'} />}
     </span>
   );
 }
