@@ -54,10 +54,11 @@ export const DateScrubber = memo(function DateScrubber({ spans, total, offset, o
   const currentMonth = spans[current]?.month;
 
   const yOf = (e: PointerEvent) => e.clientY - (ref.current?.getBoundingClientRect().top ?? 0);
+  /** The place of the grid at `y` on the track, as laid out when the drag began. */
+  const pointedAt = (y: number) => anchorAt(laid.spans, laid.total, offsetAt(y, track, laid.total, 0));
   // One jump per frame however fast the pointer moves: the grid renders each one.
-  const jumpTo = (y: number) => {
+  const jumpTo = (to: GridAnchor | null) => {
     cancelAnimationFrame(frame.current);
-    const to = anchorAt(laid.spans, laid.total, offsetAt(y, track, laid.total, 0));
     frame.current = requestAnimationFrame(() => to && onJump(to));
   };
 
@@ -70,22 +71,19 @@ export const DateScrubber = memo(function DateScrubber({ spans, total, offset, o
     setHeld({ spans, total });
     const y = yOf(e);
     setPointer(y);
-    jumpTo(y);
+    jumpTo(pointedAt(y));
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const y = yOf(e);
     setPointer(y);
-    if (dragging) jumpTo(y);
+    if (dragging) jumpTo(pointedAt(y));
   };
   const onPointerEnd = (e: PointerEvent<HTMLDivElement>) => {
     if (e.currentTarget.hasPointerCapture(e.pointerId)) e.currentTarget.releasePointerCapture(e.pointerId);
     // Let go on a month that fits in about two screens: the grid lands at its heading, the month the bubble said,
     // rather than part way in with the next month's heading in view. A longer month keeps the place pointed at.
-    const to = dragging && e.type === 'pointerup' ? anchorAt(laid.spans, laid.total, offsetAt(yOf(e), track, laid.total, 0)) : null;
-    if (to && to.height <= 2 * track) {
-      cancelAnimationFrame(frame.current);
-      frame.current = requestAnimationFrame(() => onJump({ ...to, within: 0 }));
-    }
+    const to = dragging && e.type === 'pointerup' ? pointedAt(yOf(e)) : null;
+    if (to && to.height <= 2 * track) jumpTo({ ...to, within: 0 });
     setDragging(false);
     setHeld(null);
     // A mouse still over the track sets it again as it moves.
@@ -100,7 +98,7 @@ export const DateScrubber = memo(function DateScrubber({ spans, total, offset, o
     if (to) onJump(to);
   };
 
-  const pointedMonth = pointer === null ? undefined : laid.spans[monthIndexAt(laid.spans, offsetAt(pointer, track, laid.total, 0))]?.month;
+  const pointedMonth = pointer === null ? undefined : pointedAt(pointer)?.month;
   const thumb = trackAt(offset, track, total);
 
   return (
