@@ -223,10 +223,15 @@ describe('A member cannot speak for the database', () => {
     const [owner, cora] = await Promise.all([person('Owner'), person('Cora')]);
     const album = await owner.backend.albums.createAlbum({ title: 'Forged' });
     await invite(owner, cora, album.id, 'contributor');
-    const item = await addReadyItem(owner.backend, album.id);
     const heard: ChangeEvent[] = [];
     const { stop } = await subscribeLive(owner.backend, album.id, { onChange: (ev) => heard.push(ev) });
     try {
+      // The item is added while the owner listens, and its own changes are heard out before the forgeries:
+      // added before, its last change could still be on the way when the listening starts.
+      const item = await addReadyItem(owner.backend, album.id);
+      await waitFor(() => heard.find((ev) => ev.entity === 'item' && ev.row?.status === 'ready'), DEADLINE, "the item's own change");
+      await sleep(300);
+      heard.length = 0;
       const forged = [
         { table: 'comments', op: 'insert', album_id: album.id, row: { id: crypto.randomUUID(), item_id: item.id, album_id: album.id, author_id: owner.userId, body: 'I never wrote this', created_at: new Date().toISOString(), edited_at: null } },
         { table: 'items', op: 'delete', album_id: album.id, row: { id: item.id } },
