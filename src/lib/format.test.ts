@@ -19,7 +19,7 @@ describe('format', () => {
     expect(formatEta(0)).toBe('finishing');
     expect(formatTransfer(0, 0)).toBe('finishing');
     expect(formatTransfer(2 * 1024 * 1024, 90)).toBe('2 MB/s · about 2 min left');
-    expect(formatTransfer(0, null)).toBe('—');
+    expect(formatTransfer(0, null)).toBe('estimating time left');
   });
 
   it('shows a date taken as the clock read it where it was taken, with the offset, when that is known', () => {

@@ -29,9 +29,13 @@ export function formatEta(seconds: number | null): string {
   return `about ${Math.floor(m / 60)} h ${m % 60} min left`;
 }
 
-/** Speed and time left while something moves: only "finishing" once every byte is sent (its speed is nought then). */
+/**
+ * Speed and time left while something moves: only "finishing" once every byte is sent (its speed is nought then),
+ * and "estimating time left" before there is a rate to go by (the first seconds, or nothing moving for a while).
+ */
 export function formatTransfer(speedBps: number, etaSeconds: number | null): string {
   if (etaSeconds !== null && etaSeconds <= 0) return formatEta(0);
+  if (!(speedBps > 0) && etaSeconds === null) return 'estimating time left';
   const eta = formatEta(etaSeconds);
   return eta ? `${formatSpeed(speedBps)} · ${eta}` : formatSpeed(speedBps);
 }
