@@ -300,6 +300,8 @@ export interface UploadRequest {
   contentType: string;
   /** Shown in `Content-Disposition` of downloads; never used in the key. */
   filename?: string;
+  /** The blob's MD5 (base64) when the caller has it already: a single PUT sends it as `Content-MD5` without reading the blob again. */
+  contentMd5?: string;
   checkpoint?: UploadCheckpoint;
 }
 

@@ -12,19 +12,20 @@ export interface DigestOptions {
 }
 
 /**
- * Feeds a blob to a hash-wasm hasher (after `init`) slice by slice, since WebCrypto can only hash a whole
- * buffer; the caller then takes the digest in the form it needs. `onProgress` gets the bytes hashed so far
- * after each slice.
+ * Feeds a blob to hash-wasm hashers (after `init`) slice by slice, since WebCrypto can only hash a whole
+ * buffer; the caller then takes each digest in the form it needs. Several hashers share one read of the
+ * blob. `onProgress` gets the bytes hashed so far after each slice.
  */
-export async function hashBlob(blob: Blob, hasher: IHasher, opts: DigestOptions = {}): Promise<void> {
+export async function hashBlob(blob: Blob, hashers: IHasher | IHasher[], opts: DigestOptions = {}): Promise<void> {
   const { signal, onProgress, sliceBytes = SLICE_BYTES } = opts;
+  const all = Array.isArray(hashers) ? hashers : [hashers];
   throwIfAborted(signal);
-  hasher.init();
+  for (const h of all) h.init();
   for (let offset = 0; offset < blob.size; offset += sliceBytes) {
     const end = Math.min(offset + sliceBytes, blob.size);
     const slice = new Uint8Array(await blob.slice(offset, end).arrayBuffer());
     throwIfAborted(signal);
-    hasher.update(slice);
+    for (const h of all) h.update(slice);
     onProgress?.(end);
   }
 }

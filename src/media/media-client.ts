@@ -4,6 +4,7 @@ import { fileResult } from './file-result';
 import type { ImageLimits } from './image-pipeline';
 import type { ProcessOptions, ProcessedMedia, SniffedType } from './media-types';
 import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
+import type { FileDigests } from './sha256';
 import type { XmpFields } from './xmp-metadata';
 import { processVideo } from './video-poster';
 import { log } from '../lib/log';
@@ -11,11 +12,13 @@ import { log } from '../lib/log';
 export interface HashOptions {
   signal?: AbortSignal;
   onProgress?: (bytes: number) => void;
+  /** Take the MD5 too, in the same read (a single PUT's `Content-MD5`). */
+  md5?: boolean;
 }
 
 export interface MediaClient {
   processMedia(file: Blob, sniffed: SniffedType, opts?: ProcessOptions): Promise<ProcessedMedia>;
-  hashFile(blob: Blob, opts?: HashOptions): Promise<string>;
+  hashFile(blob: Blob, opts?: HashOptions): Promise<FileDigests>;
   /** The file gzip-compressed, or null when that does not pay ([Note: Text files are stored gzip-compressed]). */
   compressText(blob: Blob, opts?: { signal?: AbortSignal }): Promise<Blob | null>;
   /** Where images and hashes run: decided when the first request starts the worker. */
@@ -36,7 +39,7 @@ const defaultWorker = () => new Worker(new URL('./media-worker.ts', import.meta.
 // requests to the main thread too. Aborting a request settles it at once with an AbortError and tells the
 // worker to stop. Videos always run on the main thread: a worker has no video element.
 
-type WorkerAnswer = ProcessedMedia | XmpFields | string | Blob | null;
+type WorkerAnswer = ProcessedMedia | XmpFields | FileDigests | Blob | null;
 
 type Pending = {
   request: Exclude<MediaWorkerRequest, { type: 'abort' }>;
@@ -112,7 +115,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
         pending.delete(msg.id);
         if (msg.type === 'processed') p.resolve(msg.media);
         else if (msg.type === 'sidecar-read') p.resolve(msg.fields);
-        else if (msg.type === 'hashed') p.resolve(msg.hex);
+        else if (msg.type === 'hashed') p.resolve(msg.digests);
         else if (msg.type === 'gzipped') p.resolve(msg.blob);
         else p.reject(Object.assign(new Error(msg.message), { name: msg.name }));
       });
@@ -177,7 +180,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
       return (await import('./sidecar-fields')).withSidecar(media, fields);
     },
     async hashFile(blob, opts = {}) {
-      return (await send({ type: 'hash', id: nextId++, blob }, opts.signal, opts.onProgress)) as string;
+      return (await send({ type: 'hash', id: nextId++, blob, md5: opts.md5 ?? false }, opts.signal, opts.onProgress)) as FileDigests;
     },
     async compressText(blob, opts = {}) {
       return (await send({ type: 'gzip', id: nextId++, blob }, opts.signal)) as Blob | null;
@@ -221,8 +224,8 @@ async function runOnMainThread(
     const { gzipText } = await import('./text-compression');
     return gzipText(request.blob, { signal });
   }
-  const { sha256Hex } = await import('./sha256');
-  return sha256Hex(request.blob, { signal, onProgress });
+  const { fileDigests } = await import('./sha256');
+  return fileDigests(request.blob, { md5: request.md5, signal, onProgress });
 }
 
 /** Settles with an AbortError as soon as `signal` fires, without waiting for `work` to notice. */
@@ -249,7 +252,12 @@ export async function processMedia(file: Blob, sniffed: SniffedType, opts?: Proc
 }
 
 /** The file's SHA-256 (lowercase hex), computed in the media worker, streaming. */
-export async function hashFile(blob: Blob, opts?: HashOptions): Promise<string> {
+export async function hashFile(blob: Blob, opts?: Omit<HashOptions, 'md5'>): Promise<string> {
+  return (await client().hashFile(blob, opts)).sha256;
+}
+
+/** The file's SHA-256 and, when `md5` is set, its MD5 (base64), in one read in the media worker. */
+export async function digestFile(blob: Blob, opts?: HashOptions): Promise<FileDigests> {
   return client().hashFile(blob, opts);
 }
 

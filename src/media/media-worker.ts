@@ -4,7 +4,7 @@ import { isAbortError } from '../lib/app-error';
 import { processImage } from './image-pipeline';
 import { parseXmp } from './xmp-metadata';
 import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
-import { sha256Hex } from './sha256';
+import { fileDigests } from './sha256';
 import { gzipText } from './text-compression';
 
 const scope = globalThis as unknown as {
@@ -36,11 +36,12 @@ async function handle(req: Exclude<MediaWorkerRequest, { type: 'abort' }>, signa
     } else if (req.type === 'gzip') {
       scope.postMessage({ type: 'gzipped', id: req.id, blob: await gzipText(req.blob, { signal }) });
     } else {
-      const hex = await sha256Hex(req.blob, {
+      const digests = await fileDigests(req.blob, {
+        md5: req.md5,
         signal,
         onProgress: (bytes) => scope.postMessage({ type: 'progress', id: req.id, bytes }),
       });
-      scope.postMessage({ type: 'hashed', id: req.id, hex });
+      scope.postMessage({ type: 'hashed', id: req.id, digests });
     }
   } catch (e) {
     if (isAbortError(e)) return; // the client has already settled this request

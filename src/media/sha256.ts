@@ -1,15 +1,23 @@
-import { createSHA256 } from 'hash-wasm';
+import { createMD5, createSHA256 } from 'hash-wasm';
 import { hashBlob } from '../lib/blob-digest';
+import { toBase64 } from '../lib/base64';
+
+/** A file's digests: its SHA-256 (lowercase hex), and its MD5 (base64, as `Content-MD5` has it) when asked for. */
+export interface FileDigests {
+  sha256: string;
+  md5: string | null;
+}
 
 /**
- * The SHA-256 of a blob as lowercase hex, read slice by slice. `onProgress` gets the bytes hashed so far
- * after each slice.
+ * The SHA-256 of a blob as lowercase hex, and its MD5 when `md5` is set, in one read slice by slice.
+ * `onProgress` gets the bytes hashed so far after each slice.
  */
-export async function sha256Hex(
+export async function fileDigests(
   blob: Blob,
-  opts: { signal?: AbortSignal; onProgress?: (bytes: number) => void } = {},
-): Promise<string> {
-  const hasher = await createSHA256();
-  await hashBlob(blob, hasher, opts);
-  return hasher.digest('hex');
+  opts: { md5?: boolean; signal?: AbortSignal; onProgress?: (bytes: number) => void } = {},
+): Promise<FileDigests> {
+  const sha = await createSHA256();
+  const md5 = opts.md5 ? await createMD5() : null;
+  await hashBlob(blob, md5 ? [sha, md5] : sha, opts);
+  return { sha256: sha.digest('hex'), md5: md5 ? toBase64(md5.digest('binary')) : null };
 }

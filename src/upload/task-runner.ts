@@ -3,7 +3,7 @@ import { limits } from '../config';
 import type { ItemKind } from '../domain/entities';
 import { AppError, isAbortError, throwIfAborted, toAppError } from '../lib/app-error';
 import { boundItemMetadata } from '../lib/item-metadata';
-import type { compressText, hashFile, processMedia } from '../media/media-client';
+import type { compressText, digestFile, processMedia } from '../media/media-client';
 import type { StoredCompressed } from '../media/text-compression';
 import type { sniffType } from '../media/sniff-type';
 import type { QueueTasks } from './queue-tasks';
@@ -62,7 +62,7 @@ import { locationNote, locationRefusal, OriginalLocation } from './original-loca
 export interface MediaFns {
   process?: typeof processMedia;
   sniff?: typeof sniffType;
-  hash?: typeof hashFile;
+  hash?: typeof digestFile;
   compress?: typeof compressText;
 }
 
@@ -214,13 +214,13 @@ export class TaskRunner {
     return 'cleaned';
   }
 
-  private async mediaFns(): Promise<{ process: typeof processMedia; sniff: typeof sniffType; hash: typeof hashFile; compress: typeof compressText }> {
+  private async mediaFns(): Promise<{ process: typeof processMedia; sniff: typeof sniffType; hash: typeof digestFile; compress: typeof compressText }> {
     // Loaded on first use so the media code stays out of the first screen's bundle.
     const media = this.deps.media;
     const [process, sniff, hash, compress] = await Promise.all([
       media.process ?? import('../media/media-client').then((m) => m.processMedia),
       media.sniff ?? import('../media/sniff-type').then((m) => m.sniffType),
-      media.hash ?? import('../media/media-client').then((m) => m.hashFile),
+      media.hash ?? import('../media/media-client').then((m) => m.digestFile),
       media.compress ?? import('../media/media-client').then((m) => m.compressText),
     ]);
     return { process, sniff, hash, compress };
@@ -244,10 +244,12 @@ export class TaskRunner {
     throwIfAborted(signal);
     const location = await this.location.decide(task.albumId, source, signal);
     throwIfAborted(signal);
-    const sha256 = await hash(await this.location.original(source, location), { signal });
+    const original = await this.location.original(source, location);
+    // An original that goes up in one PUT has its MD5 taken in the same read (its Content-MD5).
+    const { sha256, md5 } = await hash(original, { signal, md5: original.size < limits().singlePutMaxBytes });
     // A task stored before location was removed may have sent its original already: it goes up again.
     const replan = task.objects ? { objects: null, bytesDone: 0 } : {};
-    await this.tasks.commit(task.id, signal, { sniffed, sha256, location, ...replan }, { advance: true });
+    await this.tasks.commit(task.id, signal, { sniffed, sha256, md5, location, ...replan }, { advance: true });
   }
 
   private async process(task: UploadTask, signal: AbortSignal): Promise<void> {
@@ -326,6 +328,8 @@ export class TaskRunner {
     for (const planned of this.tasks.require(task.id).objects ?? []) {
       if (planned.done) continue;
       const original = planned.role === 'original';
+      // The MD5 taken with the SHA-256 is of the user's file as uploaded: not of a preview or a packed copy sent instead.
+      const md5 = original && task.original !== 'preview' && !sent.stored ? task.md5 : null;
       const blob = !original
         ? await this.blob(task.id, blobRoleOf(planned.role))
         : task.original === 'preview'
@@ -340,6 +344,7 @@ export class TaskRunner {
           blob,
           contentType: planned.contentType,
           ...(original ? { filename: task.filename } : {}),
+          ...(md5 ? { contentMd5: md5 } : {}),
           ...(planned.checkpoint ? { checkpoint: planned.checkpoint } : {}),
         },
         {
@@ -410,7 +415,7 @@ export class TaskRunner {
     const preview = await this.blob(task.id, 'preview');
     let sha256 = task.previewSha256 ?? null;
     if (!sha256) {
-      sha256 = await (await this.mediaFns()).hash(preview, { signal });
+      sha256 = (await (await this.mediaFns()).hash(preview, { signal })).sha256;
       await this.tasks.commit(task.id, signal, { previewSha256: sha256 }, { advance: false });
     }
     const mime = preview.type || 'image/webp';

@@ -1,9 +1,10 @@
+import { md5 } from 'hash-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { overrideLimits } from '../config';
 import { resetLimits } from '../testing/limits';
 import { AppError } from '../lib/app-error';
-import { hashFile } from '../media/media-client';
+import { digestFile, hashFile } from '../media/media-client';
 import { inflatedStream } from '../lib/inflate-capped';
 import {
   ACTIVE,
@@ -92,6 +93,33 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     expect(s.tasks[0]?.state).toBe('done');
     expect(s.tasks[0]?.thumbhash).toBeTruthy();
     expect(await engine.thumbnail(view!.id)).toBeUndefined();
+  });
+
+  it("a photo's original goes to the bucket with the MD5 taken in the read that hashed it; previews and a compressed copy with none", async () => {
+    const { n, backend, album } = await setup();
+    const sent: { key: string; contentMd5: string | undefined; size: number }[] = [];
+    const upload = backend.files.upload.bind(backend.files);
+    backend.files.upload = (req, opts) => {
+      sent.push({ key: req.key, contentMd5: req.contentMd5, size: req.blob.size });
+      return upload(req, opts);
+    };
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    const photo = await jpeg('beach.jpg', 640, 480, 10);
+    const csv = textFile('trips.csv', 'date,place\n'.repeat(400));
+    const [photoView, csvView] = await engine.enqueue(album.id, [photo, csv]);
+    await until(engine, allSettled);
+    const base64Md5 = async (blob: Blob) => {
+      const hex = await md5(new Uint8Array(await blob.arrayBuffer()));
+      return btoa(String.fromCharCode(...hex.match(/../g)!.map((h) => parseInt(h, 16))));
+    };
+    const photoSent = sent.filter((r) => r.key.includes(photoView!.id));
+    expect(photoSent.find((r) => r.key.endsWith('/original'))).toMatchObject({ contentMd5: await base64Md5(photo), size: photo.size });
+    expect(photoSent.filter((r) => !r.key.endsWith('/original')).map((r) => r.contentMd5)).toEqual([undefined, undefined]);
+    // The CSV goes up gzip-compressed: the MD5 of the file as given is not that of what is sent.
+    const csvSent = sent.find((r) => r.key.includes(csvView!.id) && r.key.endsWith('/original'));
+    expect(csvSent!.size).toBeLessThan(csv.size);
+    expect(csvSent!.contentMd5).toBeUndefined();
   });
 
   it('stores a CSV gzip-compressed and a short note as it is; both read back as the very bytes, also after a reload mid-upload', async () => {
@@ -242,12 +270,12 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     const { n, backend, album } = await setup();
     // Reading fails once (as an unreadable disk would), then works: the real hasher on the second try.
     let failures = 1;
-    const hash: typeof hashFile = async (blob, opts) => {
+    const hash: typeof digestFile = async (blob, opts) => {
       if (failures > 0) {
         failures -= 1;
         throw new AppError('upload/interrupted', 'The file could not be read.');
       }
-      return hashFile(blob, opts);
+      return digestFile(blob, opts);
     };
     const engine = newEngine({ backend, dbName: n.queueDb, hash, concurrency: 1 });
     await engine.start();

@@ -1,7 +1,7 @@
 import type { UploadBackend } from '../backend/ports';
 import { limits } from '../config';
 import { AppError } from '../lib/app-error';
-import type { hashFile, processMedia } from '../media/media-client';
+import type { digestFile, processMedia } from '../media/media-client';
 import type { sniffType } from '../media/sniff-type';
 import { abortError } from '../lib/app-error';
 import { batchTasks } from './batch-tasks';
@@ -28,7 +28,7 @@ export interface UploadEngineDeps {
   lockName?: string;
   process?: typeof processMedia;
   sniff?: typeof sniffType;
-  hash?: typeof hashFile;
+  hash?: typeof digestFile;
   /** How to tell a dead network from a failing server; see [Note: When is the queue offline]. */
   probe?: Probe;
   /**

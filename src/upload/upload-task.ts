@@ -88,6 +88,11 @@ export interface UploadTask {
   sniffed: SniffedType | null;
   /** Of the original as uploaded, location removed. */
   sha256: string | null;
+  /**
+   * Of the same bytes, base64, taken in the same read when the original goes up in one PUT: its `Content-MD5`,
+   * so the bucket's adapter does not read the file a second time to hash it. Absent: the adapter hashes it.
+   */
+  md5?: string | null;
   /** Absent in tasks stored before location was removed: read again. */
   location?: LocationDecision | null;
   /**

@@ -1,6 +1,7 @@
 // Bad networks and crashes, against the real gateway through a loopback proxy that fails, cuts and logs
 // requests: uploads must still end byte-exact, and a crash must cost at most the parts that were in flight.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListPartsCommand } from '@aws-sdk/client-s3';
@@ -72,6 +73,31 @@ describe('uploads through failures', () => {
       contentType: 'image/jpeg',
     });
     expect((await storedDigest(unchecked.key)).sha256).not.toBe(sha256(sampleBytes(unchecked.size, unchecked.seed)));
+    proxy.setRules([]);
+  });
+
+  it("an MD5 the queue took with the file's SHA-256 is the Content-MD5 sent, and damage is still refused by it", async () => {
+    const job = { key: freshKey(), size: 300_000, seed: 74 };
+    const bytes = sampleBytes(job.size, job.seed);
+    const md5 = createHash('md5').update(bytes).digest('base64');
+    const sent: (string | undefined)[] = [];
+    proxy.setRules((req) => {
+      if (req.method !== 'PUT' || !req.path.endsWith(`/${job.key}`)) return undefined;
+      sent.push(req.headers['content-md5'] as string | undefined);
+      return sent.length === 1 ? { type: 'corrupt', atByte: 999 } : undefined;
+    });
+    // The file is not read to be hashed again (the body itself is sent by the HTTP client, whole).
+    let sliced = 0;
+    class Counted extends Blob {
+      override slice(...args: Parameters<Blob['slice']>): Blob {
+        sliced++;
+        return super.slice(...args);
+      }
+    }
+    await testFiles({ endpoint: proxy.url }).upload({ key: job.key, blob: new Counted([bytes]), contentType: 'image/jpeg', contentMd5: md5 });
+    expect(sent).toEqual([md5, md5]);
+    expect(sliced).toBe(0);
+    expect(await storedDigest(job.key)).toEqual({ sha256: sha256(bytes), size: job.size });
     proxy.setRules([]);
   });
 

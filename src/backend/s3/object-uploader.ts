@@ -48,7 +48,7 @@ export async function uploadObject(
   // The type and disposition the object is stored with: never a type a browser could render as a page.
   const stored = storedObject(req.key, req.contentType, req.filename);
   if (!usesMultipart(size, limits) && !req.checkpoint?.uploadId) {
-    const md5 = settings.contentMd5 ? await contentMd5(req.blob, opts.signal) : undefined;
+    const md5 = settings.contentMd5 ? (req.contentMd5 ?? (await contentMd5(req.blob, opts.signal))) : undefined;
     await putWhole(caller, { op: 'put', key: req.key, ...stored, ...(md5 ? { contentMd5: md5 } : {}), contentLength: size }, req.blob, opts);
     opts.onProgress?.(size);
     return { bytes: size };
