@@ -23,7 +23,7 @@ export function AlbumFilters({ albumId, favoritesOnly, uploaderId, onChange }: A
         data-testid="filter-favorites"
         onClick={() => onChange({ favoritesOnly: !favoritesOnly, uploaderId })}
       >
-        <Icon name="heart" filled={favoritesOnly} /> Favourites
+        <Icon name="heart" filled={favoritesOnly} /> <span className="album-toolbar__word">Favourites</span>
       </button>
       {offerPeople && (
         <>
