@@ -217,8 +217,8 @@ async function runOnMainThread(
 ): Promise<WorkerAnswer> {
   if (request.type === 'sidecar') return (await import('./xmp-metadata')).parseXmp(request.text);
   if (request.type === 'process') {
-    const { processImage } = await import('./image-pipeline');
-    return processImage(request.blob, request.sniffed, { signal, limits: request.limits });
+    const [{ processImage }, { withDerivedMd5 }] = await Promise.all([import('./image-pipeline'), import('./sha256')]);
+    return withDerivedMd5(await processImage(request.blob, request.sniffed, { signal, limits: request.limits }), signal);
   }
   if (request.type === 'gzip') {
     const { gzipText } = await import('./text-compression');

@@ -25,6 +25,11 @@ export interface ProcessedMedia {
   thumbhash: string | null;
   metadata: ItemMetadata;
   notice: ItemNotice | null;
+  /**
+   * The MD5 (base64) of the preview and the thumbnail, taken in the media worker as they are made: their single
+   * PUTs' `Content-MD5`, so they are not read again on the page to be hashed. Absent where nobody took them.
+   */
+  derivedMd5?: { preview: string | null; thumb: string | null };
 }
 
 export interface ProcessOptions {

@@ -4,7 +4,7 @@ import { isAbortError } from '../lib/app-error';
 import { processImage } from './image-pipeline';
 import { parseXmp } from './xmp-metadata';
 import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
-import { fileDigests } from './sha256';
+import { fileDigests, withDerivedMd5 } from './sha256';
 import { gzipText } from './text-compression';
 
 const scope = globalThis as unknown as {
@@ -29,7 +29,7 @@ scope.addEventListener('message', (ev) => {
 async function handle(req: Exclude<MediaWorkerRequest, { type: 'abort' }>, signal: AbortSignal): Promise<void> {
   try {
     if (req.type === 'process') {
-      const media = await processImage(req.blob, req.sniffed, { signal, limits: req.limits });
+      const media = await withDerivedMd5(await processImage(req.blob, req.sniffed, { signal, limits: req.limits }), signal);
       scope.postMessage({ type: 'processed', id: req.id, media });
     } else if (req.type === 'sidecar') {
       scope.postMessage({ type: 'sidecar-read', id: req.id, fields: parseXmp(req.text) });

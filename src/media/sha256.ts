@@ -1,6 +1,7 @@
 import { createMD5, createSHA256 } from 'hash-wasm';
 import { hashBlob } from '../lib/blob-digest';
 import { toBase64 } from '../lib/base64';
+import type { ProcessedMedia } from './media-types';
 
 /** A file's digests: its SHA-256 (lowercase hex), and its MD5 (base64, as `Content-MD5` has it) when asked for. */
 export interface FileDigests {
@@ -20,4 +21,11 @@ export async function fileDigests(
   const md5 = opts.md5 ? await createMD5() : null;
   await hashBlob(blob, md5 ? [sha, md5] : sha, opts);
   return { sha256: sha.digest('hex'), md5: md5 ? toBase64(md5.digest('binary')) : null };
+}
+
+/** The media with the MD5 of its preview and thumbnail ([ProcessedMedia.derivedMd5]), taken where they were made. */
+export async function withDerivedMd5(media: ProcessedMedia, signal?: AbortSignal): Promise<ProcessedMedia> {
+  const md5 = async (blob: Blob | null) => (blob ? (await fileDigests(blob, { md5: true, ...(signal ? { signal } : {}) })).md5 : null);
+  const [preview, thumb] = await Promise.all([md5(media.preview), md5(media.thumb)]);
+  return { ...media, derivedMd5: { preview, thumb } };
 }

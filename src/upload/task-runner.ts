@@ -276,6 +276,7 @@ export class TaskRunner {
       notice: out.notice,
       hasPreview: out.preview !== null,
       hasThumb: out.thumb !== null,
+      ...(out.derivedMd5 ? { derivedMd5: out.derivedMd5 } : {}),
       ...(stored ? { stored } : {}),
     };
     const derived = { preview: out.preview, thumb: out.thumb, packed };
@@ -329,7 +330,14 @@ export class TaskRunner {
       if (planned.done) continue;
       const original = planned.role === 'original';
       // The MD5 taken with the SHA-256 is of the user's file as uploaded: not of a preview or a packed copy sent instead.
-      const md5 = original && task.original !== 'preview' && !sent.stored ? task.md5 : null;
+      // A preview and a thumbnail come with theirs from the media worker (a video's poster with none).
+      const md5 = !original
+        ? planned.role === 'preview' || planned.role === 'thumb' ? facts.derivedMd5?.[planned.role] : null
+        : task.original === 'preview'
+          ? facts.derivedMd5?.preview
+          : sent.stored
+            ? null
+            : task.md5;
       const blob = !original
         ? await this.blob(task.id, blobRoleOf(planned.role))
         : task.original === 'preview'
