@@ -4,7 +4,7 @@ import { fileResult } from './file-result';
 import type { ImageLimits } from './image-pipeline';
 import type { ProcessOptions, ProcessedMedia, SniffedType } from './media-types';
 import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
-import type { FileDigests } from './sha256';
+import type { FileDigests } from './file-digests';
 import type { XmpFields } from './xmp-metadata';
 import { processVideo } from './video-poster';
 import { log } from '../lib/log';
@@ -217,14 +217,14 @@ async function runOnMainThread(
 ): Promise<WorkerAnswer> {
   if (request.type === 'sidecar') return (await import('./xmp-metadata')).parseXmp(request.text);
   if (request.type === 'process') {
-    const [{ processImage }, { withDerivedMd5 }] = await Promise.all([import('./image-pipeline'), import('./sha256')]);
+    const [{ processImage }, { withDerivedMd5 }] = await Promise.all([import('./image-pipeline'), import('./file-digests')]);
     return withDerivedMd5(await processImage(request.blob, request.sniffed, { signal, limits: request.limits }), signal);
   }
   if (request.type === 'gzip') {
     const { gzipText } = await import('./text-compression');
     return gzipText(request.blob, { signal });
   }
-  const { fileDigests } = await import('./sha256');
+  const { fileDigests } = await import('./file-digests');
   return fileDigests(request.blob, { md5: request.md5, signal, onProgress });
 }
 

@@ -1,6 +1,6 @@
 import type { ImageLimits } from './image-pipeline';
 import type { ProcessedMedia, SniffedType } from './media-types';
-import type { FileDigests } from './sha256';
+import type { FileDigests } from './file-digests';
 import type { XmpFields } from './xmp-metadata';
 
 /** Messages to the media worker. Blobs are structured-cloned (the bytes are shared, not copied). */

@@ -4,7 +4,7 @@ import { isAbortError } from '../lib/app-error';
 import { processImage } from './image-pipeline';
 import { parseXmp } from './xmp-metadata';
 import type { MediaWorkerRequest, MediaWorkerResponse } from './media-worker-protocol';
-import { fileDigests, withDerivedMd5 } from './sha256';
+import { fileDigests, withDerivedMd5 } from './file-digests';
 import { gzipText } from './text-compression';
 
 const scope = globalThis as unknown as {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isAbortError } from '../lib/app-error';
-import { fileDigests } from './sha256';
+import { fileDigests } from './file-digests';
 
 const sha256Hex = async (blob: Blob, opts?: Parameters<typeof fileDigests>[1]) => (await fileDigests(blob, opts)).sha256;
 
