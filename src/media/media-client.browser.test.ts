@@ -452,7 +452,7 @@ describe('the media worker and its fallback', () => {
       expect(await comparable(b)).toEqual(await comparable(a));
     }
     const blob = await fixture('orientation-1.jpg');
-    expect(await fallback.hashFile(blob, { md5: true })).toEqual(await inWorker.hashFile(blob, { md5: true }));
+    expect(await fallback.digestFile(blob, { md5: true })).toEqual(await inWorker.digestFile(blob, { md5: true }));
     expect(warn).toHaveBeenCalledTimes(1);
   });
 

@@ -18,7 +18,8 @@ export interface HashOptions {
 
 export interface MediaClient {
   processMedia(file: Blob, sniffed: SniffedType, opts?: ProcessOptions): Promise<ProcessedMedia>;
-  hashFile(blob: Blob, opts?: HashOptions): Promise<FileDigests>;
+  /** The file's SHA-256 and, when `md5` is set, its MD5, in one read. */
+  digestFile(blob: Blob, opts?: HashOptions): Promise<FileDigests>;
   /** The file gzip-compressed, or null when that does not pay ([Note: Text files are stored gzip-compressed]). */
   compressText(blob: Blob, opts?: { signal?: AbortSignal }): Promise<Blob | null>;
   /** Where images and hashes run: decided when the first request starts the worker. */
@@ -179,7 +180,7 @@ export function createMediaClient(options: { createWorker?: () => Worker } = {})
       }
       return (await import('./sidecar-fields')).withSidecar(media, fields);
     },
-    async hashFile(blob, opts = {}) {
+    async digestFile(blob, opts = {}) {
       return (await send({ type: 'hash', id: nextId++, blob, md5: opts.md5 ?? false }, opts.signal, opts.onProgress)) as FileDigests;
     },
     async compressText(blob, opts = {}) {
@@ -253,12 +254,12 @@ export async function processMedia(file: Blob, sniffed: SniffedType, opts?: Proc
 
 /** The file's SHA-256 (lowercase hex), computed in the media worker, streaming. */
 export async function hashFile(blob: Blob, opts?: Omit<HashOptions, 'md5'>): Promise<string> {
-  return (await client().hashFile(blob, opts)).sha256;
+  return (await client().digestFile(blob, opts)).sha256;
 }
 
 /** The file's SHA-256 and, when `md5` is set, its MD5 (base64), in one read in the media worker. */
 export async function digestFile(blob: Blob, opts?: HashOptions): Promise<FileDigests> {
-  return client().hashFile(blob, opts);
+  return client().digestFile(blob, opts);
 }
 
 /** A text file gzip-compressed in the media worker, or null when it is not worth it. */
