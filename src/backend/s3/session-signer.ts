@@ -14,6 +14,14 @@
  * send it, the usual signing step signs it with `x-amz-content-sha256: UNSIGNED-PAYLOAD` (the engine sends its
  * own Complete body, whose hash is then not part of the signature, as S3 allows), and the request is handed back
  * instead of being sent. Any S3 server takes either form, so every provider gets the same requests.
+ *
+ * [Note: Presigning the busy requests directly]
+ * `getSignedUrl` runs a command's whole middleware stack (serialising, resolving the endpoint from its rules) to
+ * build the request it signs: about 2.3 ms a URL, where signing itself takes 0.08 (Node, 2,000 URLs). Every
+ * single PUT, every part and every thumbnail the grid shows needs one, so with path-style addressing (the
+ * default) those three build the request here, as the SDK's serialiser would (the same path, query and headers),
+ * and hand it to the SDK's own `S3RequestPresigner`: the URL is the one `getSignedUrl` makes (the unit test
+ * compares them). Everything else, and virtual-hosted buckets, go through `getSignedUrl`.
  */
 import {
   AbortMultipartUploadCommand,
@@ -28,7 +36,7 @@ import {
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { servedAs } from './content-disposition';
 import type { S3Signer, SignedRequest, SignOp, SignResult } from './s3-signer';
 
@@ -53,6 +61,8 @@ export interface SessionSignerConfig {
 export class SessionSigner implements S3Signer {
   private readonly client: S3Client;
   private offsetMs = 0;
+  /** For path-style addressing: the presigner and the endpoint the busy requests are built on. */
+  private readonly direct: { presigner: S3RequestPresigner; endpoint: URL } | null;
 
   constructor(private readonly config: SessionSignerConfig) {
     this.client = new S3Client({
@@ -64,6 +74,37 @@ export class SessionSigner implements S3Signer {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    this.direct =
+      (config.forcePathStyle ?? true)
+        ? { presigner: new S3RequestPresigner({ ...this.client.config, region: () => Promise.resolve(config.region), signingName: 's3' }), endpoint: new URL(config.endpoint) }
+        : null;
+  }
+
+  /**
+   * A URL for a request on an object, presigned without the command stack. See [Note: Presigning the busy requests directly].
+   */
+  private async presignDirect(
+    method: 'PUT' | 'GET',
+    key: string,
+    query: Record<string, string>,
+    headers: Record<string, string>,
+    options: { expiresIn: number; signingDate: Date },
+  ): Promise<string> {
+    const { presigner, endpoint } = this.direct!;
+    const path = `${endpoint.pathname.replace(/\/+$/, '')}/${encodeRfc3986(this.config.bucket)}/${key.split('/').map(encodeRfc3986).join('/')}`;
+    const signed = await presigner.presign(
+      {
+        method,
+        protocol: endpoint.protocol,
+        hostname: endpoint.hostname,
+        ...(endpoint.port ? { port: Number(endpoint.port) } : {}),
+        path,
+        query,
+        headers: { ...headers },
+      } as never,
+      { ...options, signableHeaders: new Set(Object.keys(headers)), signingRegion: this.config.region, signingService: 's3' },
+    );
+    return urlOf(signed as unknown as HttpRequestLike);
   }
 
   adjustClock(serverTimeMs: number): void {
@@ -123,6 +164,7 @@ export class SessionSigner implements S3Signer {
     switch (op.op) {
       case 'put': {
         const headers = typed(op.contentType, op.contentDisposition, op.contentMd5);
+        if (this.direct) return { method: 'PUT', url: await this.presignDirect('PUT', Key, { 'x-id': 'PutObject' }, headers, o), headers };
         const command = new PutObjectCommand({
           Bucket,
           Key,
@@ -139,6 +181,10 @@ export class SessionSigner implements S3Signer {
       case 'part': {
         const command = new UploadPartCommand({ Bucket, Key, UploadId: op.uploadId, PartNumber: op.partNumber, ...(op.contentMd5 ? { ContentMD5: op.contentMd5 } : {}) });
         const headers: Record<string, string> = op.contentMd5 ? { 'content-md5': op.contentMd5 } : {};
+        if (this.direct) {
+          const query = { partNumber: String(op.partNumber), uploadId: op.uploadId, 'x-id': 'UploadPart' };
+          return { method: 'PUT', url: await this.presignDirect('PUT', Key, query, headers, o), headers };
+        }
         return { method: 'PUT', url: await getSignedUrl(c, command, { ...o, signableHeaders: new Set(Object.keys(headers)) }), headers };
       }
       case 'complete':
@@ -159,6 +205,10 @@ export class SessionSigner implements S3Signer {
       case 'get': {
         // Always names the type and disposition, so that no stored type (whatever put it there) is rendered.
         const served = servedAs(Key, op.downloadAs);
+        if (this.direct) {
+          const query = { 'response-content-disposition': served.responseDisposition, 'response-content-type': served.responseType, 'x-id': 'GetObject' };
+          return { method: 'GET', url: await this.presignDirect('GET', Key, query, {}, o), headers: {} };
+        }
         const command = new GetObjectCommand({ Bucket, Key, ResponseContentType: served.responseType, ResponseContentDisposition: served.responseDisposition });
         return { method: 'GET', url: await getSignedUrl(c, command, o), headers: {} };
       }
