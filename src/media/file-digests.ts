@@ -1,6 +1,7 @@
 import { createMD5, createSHA256 } from 'hash-wasm';
 import { hashBlob } from '../lib/blob-digest';
 import { toBase64 } from '../lib/base64';
+import { contentMd5 } from '../lib/content-md5';
 import type { ProcessedMedia } from './media-types';
 
 /** A file's digests: its SHA-256 (lowercase hex), and its MD5 (base64, as `Content-MD5` has it) when asked for. */
@@ -25,7 +26,7 @@ export async function fileDigests(
 
 /** The media with the MD5 of its preview and thumbnail ([ProcessedMedia.derivedMd5]), taken where they were made. */
 export async function withDerivedMd5(media: ProcessedMedia, signal?: AbortSignal): Promise<ProcessedMedia> {
-  const md5 = async (blob: Blob | null) => (blob ? (await fileDigests(blob, { md5: true, ...(signal ? { signal } : {}) })).md5 : null);
+  const md5 = (blob: Blob | null) => (blob ? contentMd5(blob, signal) : null);
   const [preview, thumb] = await Promise.all([md5(media.preview), md5(media.thumb)]);
   return { ...media, derivedMd5: { preview, thumb } };
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error';
 import { abortError } from '../../lib/app-error';
 import type { UploadCheckpoint, UploadOptions, UploadRequest } from '../ports';
 import { storedObject, type StoredAs } from './content-disposition';
-import { contentMd5 } from './content-md5';
+import { contentMd5 } from '../../lib/content-md5';
 import { partCount, partRange, partSizeFor, usesMultipart, type PartPlanLimits } from './part-plan';
 import type { S3Caller } from './s3-caller';
 import type { SignOp } from './s3-signer';
@@ -19,7 +19,7 @@ export interface UploaderLimits extends PartPlanLimits {
 
 export interface UploaderSettings {
   /**
-   * Send a single PUT's Content-MD5 so the provider refuses bytes damaged on the way (content-md5.ts).
+   * Send a single PUT's Content-MD5 so the provider refuses bytes damaged on the way (src/lib/content-md5.ts).
    * [Note: No MD5 per part] Parts are not hashed: reading and hashing every part in the tab took a 1 GiB
    * upload from 5.4 to 12.8 CPU-seconds in Chromium, below lib-storage's speed, and grew the tab by ~100 MiB
    * (bench/results/s3.md). A multipart object is checked by its size and by the parts' ETags the provider

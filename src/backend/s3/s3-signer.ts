@@ -6,7 +6,7 @@
  * - `FunctionSigner` asks the `storage-sign` edge function, which holds the provider's secret and checks
  *   membership and role first (any other S3 provider).
  * The operations and their fields are the `storage-sign` wire protocol (supabase/functions/storage-sign).
- * `contentMd5` (base64, content-md5.ts) becomes a signed `Content-MD5` header the provider checks the body by.
+ * `contentMd5` (base64, src/lib/content-md5.ts) becomes a signed `Content-MD5` header the provider checks the body by.
  */
 import type { ErrorCode } from '../../lib/app-error';
 
