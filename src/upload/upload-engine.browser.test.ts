@@ -1,4 +1,3 @@
-import { md5 } from 'hash-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import { overrideLimits } from '../config';
@@ -6,6 +5,7 @@ import { resetLimits } from '../testing/limits';
 import { AppError } from '../lib/app-error';
 import { digestFile, hashFile } from '../media/media-client';
 import { inflatedStream } from '../lib/inflate-capped';
+import { md5Base64 } from '../testing/md5-base64';
 import {
   ACTIVE,
   allSettled,
@@ -109,16 +109,12 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     const csv = textFile('trips.csv', 'date,place\n'.repeat(400));
     const [photoView, csvView] = await engine.enqueue(album.id, [photo, csv]);
     await until(engine, allSettled);
-    const base64Md5 = async (blob: Blob) => {
-      const hex = await md5(new Uint8Array(await blob.arrayBuffer()));
-      return btoa(String.fromCharCode(...hex.match(/../g)!.map((h) => parseInt(h, 16))));
-    };
     const photoSent = sent.filter((r) => r.key.includes(photoView!.id));
-    expect(photoSent.find((r) => r.key.endsWith('/original'))).toMatchObject({ contentMd5: await base64Md5(photo), size: photo.size });
+    expect(photoSent.find((r) => r.key.endsWith('/original'))).toMatchObject({ contentMd5: await md5Base64(photo), size: photo.size });
     // The preview and the thumbnail each with the MD5 the media worker took of its bytes as it made them.
     const derived = photoSent.filter((r) => !r.key.endsWith('/original'));
     expect(derived).toHaveLength(2);
-    for (const r of derived) expect(r.contentMd5, r.key).toBe(await base64Md5(await backend.files.read(r.key)));
+    for (const r of derived) expect(r.contentMd5, r.key).toBe(await md5Base64(await backend.files.read(r.key)));
     // The CSV goes up gzip-compressed: the MD5 of the file as given is not that of what is sent.
     const csvSent = sent.find((r) => r.key.includes(csvView!.id) && r.key.endsWith('/original'));
     expect(csvSent!.size).toBeLessThan(csv.size);
