@@ -179,12 +179,12 @@ export class SessionSigner implements S3Signer {
         return this.signedInHeaders(command, 'POST', typed(op.contentType, op.contentDisposition));
       }
       case 'part': {
-        const command = new UploadPartCommand({ Bucket, Key, UploadId: op.uploadId, PartNumber: op.partNumber, ...(op.contentMd5 ? { ContentMD5: op.contentMd5 } : {}) });
         const headers: Record<string, string> = op.contentMd5 ? { 'content-md5': op.contentMd5 } : {};
         if (this.direct) {
           const query = { partNumber: String(op.partNumber), uploadId: op.uploadId, 'x-id': 'UploadPart' };
           return { method: 'PUT', url: await this.presignDirect('PUT', Key, query, headers, o), headers };
         }
+        const command = new UploadPartCommand({ Bucket, Key, UploadId: op.uploadId, PartNumber: op.partNumber, ...(op.contentMd5 ? { ContentMD5: op.contentMd5 } : {}) });
         return { method: 'PUT', url: await getSignedUrl(c, command, { ...o, signableHeaders: new Set(Object.keys(headers)) }), headers };
       }
       case 'complete':
