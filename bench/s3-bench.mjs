@@ -41,6 +41,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { startS3TestServer } from '../scripts/s3-test-server.mjs';
 import { median, serveStatic, writeResult } from './bench-utils.mjs';
+import { tabRenderer, vmRss } from './tab-memory.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const MiB = 1024 * 1024;
@@ -239,15 +240,6 @@ function gatewayCpu() {
   return ticks / 100;
 }
 
-function vmRss(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
 /** Samples the tab's renderer RSS (every 50 ms), its JS heap (CDP, every 250 ms) and the whole browser's RSS. */
 function memorySampler(rendererPid, browserPids, cdp) {
   const rss = [];
@@ -271,23 +263,6 @@ function memorySampler(rendererPid, browserPids, cdp) {
     await heapLoop;
     return { rss, total, heap };
   };
-}
-
-/**
- * Chromium keeps spare renderers, so the tab's is found by touching 128 MiB in the page and seeing which
- * renderer grew; the memory is let go again before anything is measured.
- */
-async function tabRenderer(page, candidates) {
-  const before = new Map(candidates.map((pid) => [pid, vmRss(pid)]));
-  await page.evaluate(() => {
-    window.benchMarker = new Uint8Array(128 * 1024 * 1024).fill(1);
-  });
-  const grown = candidates.filter((pid) => vmRss(pid) - before.get(pid) > 96 * MiB);
-  await page.evaluate(() => {
-    delete window.benchMarker;
-  });
-  if (grown.length !== 1) throw new Error(`cannot tell the tab's renderer among ${candidates.join(', ')}`);
-  return { pid: grown[0], rssBefore: before.get(grown[0]) };
 }
 
 const started = Date.now();

@@ -30,5 +30,5 @@ export async function launchChromium() {
 export async function launchChromiumProfile(options = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'shoebox-profile-'));
   const context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath(), args: chromiumArgs, headless: true, ...options });
-  return { context, close: async () => { await context.close(); await rm(dir, { recursive: true, force: true }); } };
+  return { context, dir, close: async () => { await context.close(); await rm(dir, { recursive: true, force: true }); } };
 }

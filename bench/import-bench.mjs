@@ -1,0 +1,190 @@
+// Importing a shoot end to end on the local backend: N camera JPEGs (24 MP, made here with sharp; 1,000 unless
+// IMPORT_BENCH_N says otherwise) dropped into an album of the built app in headless Chromium, until every one is in
+// the album's grid. Against two baselines measured in the same run, on the same photos, in the same browser:
+//   (a) the media pipeline alone (the app's media client, as many files at once as the upload queue runs);
+//   (b) bare writes of the same bytes to the origin's private file system (OPFS), where the local backend keeps
+//       originals.
+// During the import the tab's renderer (page and media worker) is sampled for memory, and the upload bar's time
+// left is read when half the files are done, to be held against the time that actually remained.
+// Targets: import ≤ 1.25 × the larger baseline; tab under 500 MB throughout; time left at halfway within 20%.
+// Run: node bench/import-bench.mjs   (writes bench/results/import.md)
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import sharp from 'sharp';
+import { buildApp, launchChromiumProfile, serveDist } from '../scripts/built-app.mjs';
+import { photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
+import { tabRenderer, vmRss } from './tab-memory.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const N = Number(process.env.IMPORT_BENCH_N ?? 1000);
+const WIDTH = 6000;
+const HEIGHT = 4000;
+/** Distinct pictures; each file is one of them with a comment of its own, so that no two files are the same bytes. */
+const PICTURES = 4;
+const TARGET = { vsBaseline: 1.25, tabBytes: 500 * 1024 * 1024, etaError: 0.2 };
+const MB = 1024 * 1024;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function picture(seed) {
+  return sharp(photoLikePixels(WIDTH, HEIGHT, seed), { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .withExif({ IFD0: { Make: 'Shoebox Optics', Model: 'Bench 24' }, IFD2: { DateTimeOriginal: `2024:05:0${1 + (seed % 9)} 10:00:00` } })
+    .toBuffer();
+}
+
+/** The shoot: N files in `dir`, `IMG_0001.JPG`…, each a picture with its own JPEG comment (COM) after SOI. */
+async function writeShoot(dir) {
+  mkdirSync(dir, { recursive: true });
+  const pictures = [];
+  for (let i = 0; i < PICTURES; i++) pictures.push(await picture(1000 + i));
+  let bytes = 0;
+  for (let i = 0; i < N; i++) {
+    const jpeg = pictures[i % PICTURES];
+    const note = Buffer.from(`Shoebox import bench, photo ${i + 1}`);
+    const com = Buffer.alloc(4);
+    com.writeUInt16BE(0xfffe, 0);
+    com.writeUInt16BE(note.length + 2, 2);
+    const file = Buffer.concat([jpeg.subarray(0, 2), com, note, jpeg.subarray(2)]);
+    writeFileSync(join(dir, `IMG_${String(i + 1).padStart(4, '0')}.JPG`), file);
+    bytes += file.length;
+  }
+  return { paths: readdirSync(dir).sort().map((f) => join(dir, f)), bytes };
+}
+
+/** The renderers of the Chromium that keeps its profile in `profileDir` (descendants of its browser process). */
+function renderersOf(profileDir) {
+  const procs = readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map((pid) => {
+      try {
+        const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+        return { pid: Number(pid), ppid, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8') };
+      } catch {
+        return null;
+      }
+    })
+    .filter(Boolean);
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  const ours = (p) => {
+    for (let q = p; q; q = byPid.get(q.ppid)) if (q.cmd.includes(profileDir) && !q.cmd.includes('--type=')) return true;
+    return false;
+  };
+  return procs.filter((p) => p.cmd.includes('--type=renderer') && ours(p)).map((p) => p.pid);
+}
+
+/** "about 3 min left", "12 s left", "about 1 h 5 min left", "finishing": seconds; null while estimating. */
+function secondsLeft(text) {
+  if (/finishing/.test(text)) return 0;
+  const h = /(\d+) h/.exec(text);
+  const m = /(\d+) min left/.exec(text);
+  const s = /(\d+) s left/.exec(text);
+  if (!h && !m && !s) return null;
+  return (h ? Number(h[1]) * 3600 : 0) + (m ? Number(m[1]) * 60 : 0) + (s ? Number(s[1]) : 0);
+}
+
+const started = Date.now();
+const loadBefore = loadavg();
+const work = await mkdtemp(join(tmpdir(), 'shoebox-import-bench-'));
+let browser;
+let pageServer;
+let app;
+try {
+  const shoot = await writeShoot(join(work, 'shoot'));
+  console.log(`${N} photos, ${(shoot.bytes / MB).toFixed(0)} MiB, made in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const pageDir = join(work, 'page');
+  await build({ configFile: false, root: join(root, 'bench', 'import-page'), base: './', logLevel: 'warn', worker: { format: 'es' }, build: { outDir: pageDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false } });
+  pageServer = await serveStatic(pageDir);
+  await buildApp();
+  app = await serveDist();
+  // A profile on disk: the originals and previews of a shoot are gigabytes, past an in-memory profile's quota.
+  browser = await launchChromiumProfile();
+  const profileDir = browser.dir;
+
+  // (a) and (b): the baselines, in a page of their own origin.
+  const bench = await browser.context.newPage();
+  bench.on('console', (m) => process.env.IMPORT_BENCH_DEBUG && console.log('page:', m.text()));
+  bench.on('pageerror', (e) => console.error('page error:', e.message));
+  await bench.goto(`http://127.0.0.1:${pageServer.address().port}/index.html`);
+  await bench.waitForFunction(() => document.body.dataset.ready === 'true');
+  await bench.locator('#files').setInputFiles(shoot.paths);
+  const benchTab = await tabRenderer(bench, renderersOf(browser.dir));
+  const pipelineRss = [];
+  const sampling = setInterval(() => pipelineRss.push(vmRss(benchTab.pid)), 250);
+  const pipeline = await bench.evaluate(() => window.benchPipeline());
+  clearInterval(sampling);
+  const pipelinePeak = Math.max(...pipelineRss);
+  console.log(`pipeline alone: ${(pipeline.ms / 1000).toFixed(1)} s (${pipeline.made} of ${N} made copies), renderer ${(benchTab.rssBefore / MB).toFixed(0)} → peak ${(pipelinePeak / MB).toFixed(0)} MiB`);
+  if (process.env.IMPORT_BENCH_PIPELINE_ONLY) process.exit(0);
+  const writes = await bench.evaluate(() => window.benchWrite());
+  console.log(`bare writes: ${(writes.ms / 1000).toFixed(1)} s`);
+  await bench.close();
+
+  // The import, in the app.
+  const page = await browser.context.newPage();
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(`${app.url}/`);
+  await page.getByRole('button', { name: /new album|create your first album/i }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New album' });
+  await dialog.getByLabel('Title').fill('The shoot');
+  await dialog.getByRole('button', { name: 'Create album' }).click();
+  await page.getByRole('heading', { level: 1, name: 'The shoot' }).waitFor();
+  const candidates = renderersOf(profileDir);
+  const { pid: tab, rssBefore } = await tabRenderer(page, candidates);
+
+  const samples = [];
+  const t0 = performance.now();
+  await page.getByTestId('add-files-input').first().setInputFiles(shoot.paths);
+  const wanted = `${N.toLocaleString('en-US')} item${N === 1 ? '' : 's'} ·`;
+  for (;;) {
+    const state = await page.evaluate((want) => {
+      const bar = document.querySelector('aside[aria-label="Upload progress"] .upload-bar__text');
+      const counted = [...document.querySelectorAll('p, span, div')].some((el) => el.childElementCount === 0 && el.textContent?.startsWith(want));
+      return { bar: bar?.textContent ?? '', counted, thumbs: document.querySelectorAll('img.tile__thumb').length };
+    }, wanted);
+    const done = /Uploading ([\d,]+) of/.exec(state.bar);
+    samples.push({ t: performance.now() - t0, rss: vmRss(tab), done: done ? Number(done[1].replace(/,/g, '')) : null, bar: state.bar });
+    if (state.counted && !state.bar && state.thumbs > 0) break;
+    if (performance.now() - t0 > N * 5000) throw new Error(`the import did not finish: ${state.bar}`);
+    await sleep(250);
+  }
+  const importMs = performance.now() - t0;
+  const half = samples.find((s) => s.done !== null && s.done >= N / 2 && secondsLeft(s.bar) !== null);
+  const etaSaid = half ? secondsLeft(half.bar) : null;
+  const etaActual = half ? (importMs - half.t) / 1000 : null;
+  const etaError = etaSaid === null ? null : Math.abs(etaSaid - etaActual) / etaActual;
+  const peak = Math.max(...samples.map((s) => s.rss));
+  const baseline = Math.max(pipeline.ms, writes.ms);
+  const ratio = importMs / baseline;
+  const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  const met = (ok) => (ok ? 'met' : 'NOT met');
+  writeResult(
+    'import',
+    `Importing ${N.toLocaleString('en-US')} camera photos (24 MP JPEG) into an album, local backend`,
+    ['what', 'time', 'per photo', 'of the larger baseline'],
+    [
+      ['the media pipeline alone (app media client, queue concurrency)', s(pipeline.ms), `${(pipeline.ms / N).toFixed(0)} ms`, (pipeline.ms / baseline).toFixed(2)],
+      ['bare writes of the same bytes to OPFS (queue concurrency)', s(writes.ms), `${(writes.ms / N).toFixed(0)} ms`, (writes.ms / baseline).toFixed(2)],
+      ['the import: files chosen → every photo in the grid', s(importMs), `${(importMs / N).toFixed(0)} ms`, ratio.toFixed(2)],
+    ],
+    [
+      `Photos: ${N} files, ${(shoot.bytes / MB).toFixed(0)} MiB (${(shoot.bytes / N / MB).toFixed(1)} MiB each), ${WIDTH}×${HEIGHT} quality 90, ${PICTURES} distinct pictures each with its own JPEG comment. Headless Chromium with a profile on disk; the app is the production build (\`vite build\`, served by \`vite preview\`).`,
+      `Import vs the larger baseline: ${ratio.toFixed(2)}× (target ≤ ${TARGET.vsBaseline}) — ${met(ratio <= TARGET.vsBaseline)}.`,
+      `The tab's renderer (page and media worker), RSS: ${(rssBefore / MB).toFixed(0)} MiB before, peak ${(peak / MB).toFixed(0)} MiB during the import (target < 500 MB) — ${met(peak < TARGET.tabBytes)}.`,
+      half
+        ? `Time left at halfway (${half.done} of ${N} done, ${s(half.t)} in): the bar said ${etaSaid} s ("${half.bar.split('·').pop().trim()}"), ${etaActual.toFixed(0)} s remained: ${(etaError * 100).toFixed(0)}% off (target ≤ 20%) — ${met(etaError <= TARGET.etaError)}.`
+        : 'Time left at halfway: the bar gave none — NOT met.',
+      `For comparison, the pipeline alone took the baseline page's renderer from ${(benchTab.rssBefore / MB).toFixed(0)} MiB to a peak of ${(pipelinePeak / MB).toFixed(0)} MiB.`,
+      `Done means: the album's header counts all ${N} items, the upload bar is gone, and the grid shows thumbnails.`,
+      `Machine: ${cpus().length} cores, load ${loadBefore.map((l) => l.toFixed(1)).join(' ')} at the start. Whole benchmark: ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+    ],
+  );
+  if (!(ratio <= TARGET.vsBaseline && peak < TARGET.tabBytes && etaError !== null && etaError <= TARGET.etaError)) process.exitCode = 1;
+} finally {
+  await browser?.close();
+  pageServer?.close();
+  await app?.close();
+  await rm(work, { recursive: true, force: true });
+}
