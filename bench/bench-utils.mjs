@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { build } from 'vite';
 import { root } from '../scripts/built-app.mjs';
 
 export function writeResult(name, title, header, rows, notes = []) {
@@ -24,6 +25,23 @@ export function writeResult(name, title, header, rows, notes = []) {
   ].join('\n');
   writeFileSync(join(dir, `${name}.md`), md);
   console.log(`\n${md}`);
+}
+
+/**
+ * Builds the bench page `bench/<name>/` (its index.html, script and workers) into `outDir`, for `serveStatic`.
+ * `options` adds to Vite's inline config (plugins) and to its `build` section (`build: { minify }`).
+ */
+export async function buildBenchPage(name, outDir, options = {}) {
+  const { build: buildOptions, ...rest } = options;
+  await build({
+    configFile: false,
+    root: join(root, 'bench', name),
+    base: './',
+    logLevel: 'warn',
+    worker: { format: 'es' },
+    ...rest,
+    build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false, ...buildOptions },
+  });
 }
 
 export const kib = (bytes) => (bytes / 1024).toFixed(1);

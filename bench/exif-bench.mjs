@@ -9,13 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'vite';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { ensureDebianTool } from '../scripts/ensure-debian-tool.mjs';
 import { exifReaderBuild } from '../scripts/vite-exifreader.mjs';
-import { median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const COUNT = 1000;
@@ -240,14 +239,9 @@ async function tail(k) {
 
 async function buildPage(outDir) {
   const exifreaderBuild = join(root, 'scripts', 'exifreader-build.json');
-  await build({
-    configFile: false,
-    root: join(root, 'bench', 'exif-page'),
-    base: './',
-    logLevel: 'warn',
+  await buildBenchPage('exif-page', outDir, {
     plugins: [exifReaderBuild(exifreaderBuild)],
     worker: { format: 'es', plugins: () => [exifReaderBuild(exifreaderBuild)] },
-    build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
   });
 }
 

@@ -11,12 +11,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'vite';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { ensureDebianTool } from '../scripts/ensure-debian-tool.mjs';
-import { kib, median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, kib, median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const WIDTH = 4032;
@@ -44,14 +43,7 @@ try {
   const heic = await readFile(join(work, 'photo.heic'));
 
   const pageDir = join(work, 'page');
-  await build({
-    configFile: false,
-    root: join(root, 'bench', 'heic-page'),
-    base: './',
-    logLevel: 'warn',
-    worker: { format: 'es' },
-    build: { outDir: pageDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
-  });
+  await buildBenchPage('heic-page', pageDir);
   server = await serveStatic(pageDir, { '/photo.jpg': jpeg, '/photo.heic': heic });
   const origin = `http://127.0.0.1:${server.address().port}`;
   browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });

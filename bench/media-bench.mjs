@@ -9,11 +9,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'vite';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
-import { kib, median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, kib, median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const WIDTH = 6000;
@@ -36,16 +35,6 @@ async function cameraJpeg() {
     .toBuffer();
 }
 
-async function buildPage(outDir) {
-  await build({
-    configFile: false,
-    root: join(root, 'bench', 'media-page'),
-    base: './',
-    logLevel: 'warn',
-    worker: { format: 'es' },
-    build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
-  });
-}
 
 
 /** sharp's fastest honest route to both files: each its own pipeline, so each gets JPEG shrink-on-load. */
@@ -67,7 +56,7 @@ let server;
 try {
   const jpeg = await cameraJpeg();
   const pageDir = join(work, 'page');
-  await buildPage(pageDir);
+  await buildBenchPage('media-page', pageDir);
   const bic = await readFile(join(root, 'node_modules', 'browser-image-compression', 'dist', 'browser-image-compression.js'));
   server = await serveStatic(pageDir, { '/photo.jpg': jpeg, '/bic.js': bic });
   const origin = `http://127.0.0.1:${server.address().port}`;

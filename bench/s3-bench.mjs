@@ -25,7 +25,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { build } from 'vite';
 import { chromium } from 'playwright-core';
 import {
   AbortMultipartUploadCommand,
@@ -40,7 +39,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { startS3TestServer } from '../scripts/s3-test-server.mjs';
-import { median, serveStatic, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, median, serveStatic, writeResult } from './bench-utils.mjs';
 import { tabRenderer, vmRss } from './tab-memory.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -98,16 +97,6 @@ function writeSmallFiles(dir, allPath) {
   return paths;
 }
 
-async function buildPage(outDir) {
-  await build({
-    configFile: false,
-    root: join(root, 'bench', 's3-page'),
-    base: './',
-    logLevel: 'warn',
-    // Profiled, the names are kept (the profile lists functions by them); the measured runs are minified as the app is.
-    build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false, chunkSizeWarningLimit: 2000, minify: !process.env.S3_BENCH_PROFILE },
-  });
-}
 
 
 function s3Client(s3) {
@@ -285,7 +274,8 @@ try {
   // What the upload queue hands the engine with each original: its MD5, taken in the media worker's read for the SHA-256.
   const smallMd5s = smallPaths.map((path) => createHash('md5').update(readFileSync(path)).digest('base64'));
   const pageDir = join(work, 'page');
-  await buildPage(pageDir);
+  // Profiled, the names are kept (the profile lists functions by them); the measured runs are minified as the app is.
+  await buildBenchPage('s3-page', pageDir, { build: { chunkSizeWarningLimit: 2000, minify: !process.env.S3_BENCH_PROFILE } });
   server = await serveStatic(pageDir);
   const origin = `http://127.0.0.1:${server.address().port}`;
 

@@ -16,16 +16,14 @@ import { chromium } from 'playwright';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { build } from 'vite';
-import { writeResult } from './bench-utils.mjs';
+import { buildBenchPage, writeResult } from './bench-utils.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
 const FILES = Number(process.env.ZIP_BENCH_FILES ?? 50);
 const MIB = Number(process.env.ZIP_BENCH_MIB ?? 100);
 const LIMIT_MB = 200;
 
 const outDir = await mkdtemp(join(tmpdir(), 'shoebox-zip-bench-'));
-await build({ configFile: false, root: join(root, 'bench', 'zip-page'), base: './', logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022', reportCompressedSize: false } });
+await buildBenchPage('zip-page', outDir);
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 const server = createServer(async (req, res) => {
   const asked = decodeURIComponent(new URL(req.url, 'http://x').pathname);

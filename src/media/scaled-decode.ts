@@ -6,7 +6,8 @@ import type { ImageSize } from './image-header';
 // and as 13.5 MB of pixels instead of 96 MB. The preview needs no more than that. Chromium's WebCodecs
 // ImageDecoder does it when asked for a smaller size: it picks the largest n/8 scale whose pixel count is within
 // desiredWidth × desiredHeight, and gives the frame with the EXIF turn as its rotation (and mirror), which
-// drawImage applies. So the pipeline asks for exactly the size of the smallest scale that still covers the
+// createImageBitmap applies when it copies the frame out (drawing the frame itself would apply it too, but a
+// frame drawn onto a canvas was held in memory past close()). So the pipeline asks for exactly the size of the smallest scale that still covers the
 // preview's long edge, and uses it only where frames carry their rotation (else the EXIF turn would be lost) and
 // the size given is large enough; anything else is decoded whole, as before.
 
