@@ -14,11 +14,27 @@ export function vmRss(pid) {
 }
 
 /**
+ * A process's private memory footprint, in bytes: its anonymous resident memory and its swap, as Chromium
+ * counts a process's footprint on Linux and Android (statm's resident minus shared, plus swap). Unlike VmRSS it
+ * leaves out pages shared with other processes: Chromium's own binary and libraries, and shared-memory buffers.
+ */
+export function footprint(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+    return (kb('RssAnon') + kb('VmSwap')) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * Chromium keeps spare renderers, so the tab's is found by touching 128 MiB in the page and seeing which
  * renderer grew; the memory is let go again before anything is measured.
  */
 export async function tabRenderer(page, candidates) {
   const before = new Map(candidates.map((pid) => [pid, vmRss(pid)]));
+  const footprints = new Map(candidates.map((pid) => [pid, footprint(pid)]));
   await page.evaluate(() => {
     window.benchMarker = new Uint8Array(128 * 1024 * 1024).fill(1);
   });
@@ -27,5 +43,5 @@ export async function tabRenderer(page, candidates) {
     delete window.benchMarker;
   });
   if (grown.length !== 1) throw new Error(`cannot tell the tab's renderer among ${candidates.join(', ')}`);
-  return { pid: grown[0], rssBefore: before.get(grown[0]) };
+  return { pid: grown[0], rssBefore: before.get(grown[0]), footprintBefore: footprints.get(grown[0]) };
 }
