@@ -105,7 +105,7 @@ function png(chunks: [string, Uint8Array][]): Uint8Array {
 }
 
 describe('findLocationPatches', () => {
-  it('reads only the metadata of a large file: a 4 GiB JPEG costs a few kilobytes of reads, and nothing is copied', async () => {
+  it('reads only the metadata of a large file: a 4 GiB JPEG costs a read-ahead or two, and nothing is copied', async () => {
     const camera = fixture('orientation-1.jpg');
     // The camera JPEG's segments up to its scan, then a scan that goes on for 4 GiB.
     let sos = 2;
@@ -113,7 +113,8 @@ describe('findLocationPatches', () => {
     const { file, bytesRead } = hugeFile(camera.subarray(0, sos + 4), 4 * 1024 ** 3);
     const found = await findLocationPatches(file);
     expect(found.outcome).toBe('removed');
-    expect(bytesRead()).toBeLessThan(sos + 4096);
+    // The segments are read through the reader's 64 KiB read-ahead (blobReader).
+    expect(bytesRead()).toBeLessThanOrEqual(sos + 2 * 64 * 1024);
     expect(found.patches.reduce((n, p) => n + p.bytes.length, 0)).toBeLessThan(1024);
   });
 

@@ -21,8 +21,24 @@ export type ReadAt = (offset: number, length: number) => Promise<Uint8Array>;
 /** A metadata block over this size is not read into memory: the file is kept as it is instead. */
 export const MAX_BLOCK_BYTES = 16 * 1024 * 1024;
 
+/** How much a blobReader reads at a time: a JPEG's or a PNG's metadata blocks near its start come in one read. */
+const READ_AHEAD_BYTES = 64 * 1024;
+
+/**
+ * Reads `blob` for the walkers, which read a few bytes at a time (a segment's header, then the segment): each
+ * read of a blob is a round trip to the browser's blob store (and for a queued file, to IndexedDB's files), so a
+ * read shorter than READ_AHEAD_BYTES takes that much, and the reads that fall inside it are served from it.
+ */
 export function blobReader(blob: Blob): ReadAt {
-  return async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
+  let window: { offset: number; bytes: Uint8Array } | null = null;
+  const readBlob = async (offset: number, length: number) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
+  return async (offset, length) => {
+    const at = window ? offset - window.offset : -1;
+    if (window && at >= 0 && at + length <= window.bytes.length) return window.bytes.slice(at, at + length);
+    if (length >= READ_AHEAD_BYTES) return readBlob(offset, length);
+    window = { offset, bytes: await readBlob(offset, READ_AHEAD_BYTES) };
+    return window.bytes.slice(0, length);
+  };
 }
 
 /** A reader of bytes [offset, offset + length) of `read`'s file, as if they were a file of their own. */

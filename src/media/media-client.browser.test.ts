@@ -1,21 +1,13 @@
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import exifr from 'exifr';
 import { thumbHashToRGBA } from 'thumbhash';
 import { DEFAULT_LIMITS, overrideLimits } from '../config';
 import { resetLimits } from '../testing/limits';
-import { md5Base64 } from '../testing/md5-base64';
-import { isAbortError } from '../lib/app-error';
-import { createMediaClient, hashFile, processMedia } from './media-client';
+import { fixture, pixels } from '../testing/media-fixtures';
+import { createMediaClient, processMedia } from './media-client';
 import type { ProcessedMedia } from './media-types';
 import { sniffType } from './sniff-type';
 import { processVideo } from './video-poster';
-
-const fixture = async (name: string): Promise<Blob> => {
-  const res = await fetch(`/tests/fixtures/${name}`);
-  if (!res.ok) throw new Error(`fixture ${name}: ${res.status}`);
-  // A Blob, not a File: the pipeline never sees a name.
-  return new Blob([await res.arrayBuffer()]);
-};
 
 const run = async (name: string) => {
   const blob = await fixture(name);
@@ -26,21 +18,6 @@ const run = async (name: string) => {
 const RED = [220, 30, 30];
 const GREEN = [30, 190, 40];
 const BLUE = [30, 60, 220];
-
-async function pixels(blob: Blob) {
-  const bitmap = await createImageBitmap(blob);
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-  const ctx = canvas.getContext('2d')!;
-  ctx.drawImage(bitmap, 0, 0);
-  const { width, height } = bitmap;
-  bitmap.close();
-  const data = ctx.getImageData(0, 0, width, height).data;
-  const at = (fx: number, fy: number) => {
-    const i = (Math.floor(fy * height) * width + Math.floor(fx * width)) * 4;
-    return [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
-  };
-  return { width, height, at };
-}
 
 const near = (px: number[], rgb: number[]) => rgb.every((v, i) => Math.abs(v - px[i]!) < 35);
 
@@ -413,88 +390,5 @@ describe('processMedia: videos', () => {
     const media = await processMedia(broken, { mime: 'video/webm', kind: 'video', decodable: false });
     expect(media).toMatchObject({ kind: 'video', preview: null, thumb: null, thumbhash: null });
     expect(performance.now() - started).toBeLessThan(16_000);
-  });
-});
-
-describe('the media worker and its fallback', () => {
-  const clients: ReturnType<typeof createMediaClient>[] = [];
-  afterAll(() => clients.forEach((c) => c.dispose()));
-
-  // Each side's preview and thumbnail come with their own MD5 (the bytes of two encoders may differ).
-  const comparable = async (media: ProcessedMedia) => ({
-    ...media,
-    derivedMd5: media.derivedMd5 && {
-      preview: media.derivedMd5.preview === (media.preview && (await md5Base64(media.preview))),
-      thumb: media.derivedMd5.thumb === (media.thumb && (await md5Base64(media.thumb))),
-    },
-    preview: media.preview && { type: media.preview.type, ...(await pixels(media.preview)), at: undefined },
-    thumb: media.thumb && { type: media.thumb.type, ...(await pixels(media.thumb)), at: undefined },
-  });
-
-  it('runs in a worker, and the main-thread fallback gives the same result, warning once', async () => {
-    const inWorker = createMediaClient();
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    // A worker script that does not exist: the worker fails to load, so the main thread takes over.
-    const fallback = createMediaClient({ createWorker: () => new Worker('/does-not-exist-worker.js', { type: 'module' }) });
-    clients.push(inWorker, fallback);
-    expect(await inWorker.mode()).toBe('worker');
-    expect(await fallback.mode()).toBe('main-thread');
-
-    for (const name of ['orientation-6.jpg', 'xmp.jpg', 'corrupt.jpg']) {
-      const blob = await fixture(name);
-      const sniffed = await sniffType(blob);
-      const [a, b] = await Promise.all([inWorker.processMedia(blob, sniffed), fallback.processMedia(blob, sniffed)]);
-      expect(await comparable(b)).toEqual(await comparable(a));
-    }
-    const blob = await fixture('orientation-1.jpg');
-    expect(await fallback.digestFile(blob, { md5: true })).toEqual(await inWorker.digestFile(blob, { md5: true }));
-    expect(warn).toHaveBeenCalledTimes(1);
-  });
-
-  it('hashes in the worker with progress, matching WebCrypto', async () => {
-    const blob = new Blob([new Uint8Array(9 * 1024 * 1024).map((_, i) => (i * 31) & 0xff)]);
-    const progress: number[] = [];
-    const hex = await hashFile(blob, { onProgress: (b) => progress.push(b) });
-    const expected = [...new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()))]
-      .map((b) => b.toString(16).padStart(2, '0'))
-      .join('');
-    expect(hex).toBe(expected);
-    expect(progress.at(-1)).toBe(blob.size);
-  });
-
-  it('aborts a request at once with an AbortError, and keeps serving the next ones', async () => {
-    const blob = await fixture('orientation-1.jpg');
-    const sniffed = await sniffType(blob);
-    const controller = new AbortController();
-    const pending = processMedia(blob, sniffed, { signal: controller.signal });
-    controller.abort();
-    expect(isAbortError(await pending.catch((e: unknown) => e))).toBe(true);
-
-    const aborted = AbortSignal.abort();
-    expect(isAbortError(await processMedia(blob, sniffed, { signal: aborted }).catch((e: unknown) => e))).toBe(true);
-    expect(isAbortError(await hashFile(blob, { signal: aborted }).catch((e: unknown) => e))).toBe(true);
-
-    const hashing = new AbortController();
-    const big = new Blob([new Uint8Array(64 * 1024 * 1024)]);
-    const hash = hashFile(big, { signal: hashing.signal, onProgress: () => hashing.abort() });
-    expect(isAbortError(await hash.catch((e: unknown) => e))).toBe(true);
-
-    expect((await processMedia(blob, sniffed)).kind).toBe('image');
-  });
-
-  it('aborts on the main thread too', async () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const client = createMediaClient({ createWorker: () => { throw new Error('no workers here'); } });
-    clients.push(client);
-    const blob = await fixture('orientation-6.jpg');
-    const controller = new AbortController();
-    const pending = client.processMedia(blob, await sniffType(blob), { signal: controller.signal });
-    controller.abort();
-    expect(isAbortError(await pending.catch((e: unknown) => e))).toBe(true);
-    const video = await fixture('clip-320x240.webm');
-    const videoAbort = new AbortController();
-    const poster = client.processMedia(video, await sniffType(video), { signal: videoAbort.signal });
-    videoAbort.abort();
-    expect(isAbortError(await poster.catch((e: unknown) => e))).toBe(true);
   });
 });

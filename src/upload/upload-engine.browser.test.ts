@@ -96,7 +96,9 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
   });
 
   it("a photo's original goes to the bucket with the MD5 taken in the read that hashed it, its previews with theirs; a compressed copy with none", async () => {
-    const { n, backend, album } = await setup();
+    const { n, backend: local, album } = await setup();
+    // Files kept in a bucket, as on Supabase + S3.
+    const backend = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false, sidecars: true } } };
     const sent: { key: string; contentMd5: string | undefined; size: number }[] = [];
     const upload = backend.files.upload.bind(backend.files);
     backend.files.upload = (req, opts) => {
@@ -119,6 +121,24 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     const csvSent = sent.find((r) => r.key.includes(csvView!.id) && r.key.endsWith('/original'));
     expect(csvSent!.size).toBeLessThan(csv.size);
     expect(csvSent!.contentMd5).toBeUndefined();
+  });
+
+  it('takes no MD5 of an original kept on this device: no request carries it', async () => {
+    const { n, backend, album } = await setup();
+    const sent: { key: string; contentMd5: string | undefined }[] = [];
+    const upload = backend.files.upload.bind(backend.files);
+    backend.files.upload = (req, opts) => {
+      sent.push({ key: req.key, contentMd5: req.contentMd5 });
+      return upload(req, opts);
+    };
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    const photo = await jpeg('beach.jpg', 640, 480, 10);
+    const [view] = await engine.enqueue(album.id, [photo]);
+    expect((await until(engine, allSettled)).tasks[0]?.state).toBe('done');
+    const original = sent.find((r) => r.key.includes(view!.id) && r.key.endsWith('/original'));
+    expect(original).toMatchObject({ contentMd5: undefined });
+    expect(new Uint8Array(await (await backend.files.read(original!.key)).arrayBuffer())).toEqual(new Uint8Array(await photo.arrayBuffer()));
   });
 
   it('stores a CSV gzip-compressed and a short note as it is; both read back as the very bytes, also after a reload mid-upload', async () => {
