@@ -304,7 +304,7 @@ describe('local backend', () => {
     const [item] = await b.itemWrites.reserveItems(album.id, [reserveInput()]);
     const controller = new AbortController();
     const upload = b.files.upload(
-      { key: item!.originalKey, blob: new Blob([new Uint8Array(4 * 1024 * 1024)]), contentType: 'image/jpeg' },
+      { key: item!.originalKey, blob: new Blob([new Uint8Array(20 * 1024 * 1024)]), contentType: 'image/jpeg' },
       { signal: controller.signal, onProgress: () => controller.abort() },
     );
     await expectAbortError(upload);
