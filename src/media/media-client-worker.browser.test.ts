@@ -141,6 +141,20 @@ describe('a worker per core', () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
+  it('does not hold photos back for a worker slow to start: they go to the one running', async () => {
+    const blob = await fixture('orientation-1.jpg');
+    const sniffed = await sniffType(blob);
+    // A second worker that loads and never says it is ready.
+    const silent = () => new Worker(URL.createObjectURL(new Blob(['// nothing here'], { type: 'text/javascript' })), { type: 'module' });
+    const { client, started } = counted(2, (n) => (n === 1 ? realWorker() : silent()));
+    const t0 = performance.now();
+    const made = await Promise.all([1, 2, 3].map(() => client.processMedia(blob, sniffed)));
+    expect(made.every((m) => m.kind === 'image')).toBe(true);
+    expect(started.count).toBe(2);
+    // Well before the 20 s a worker is given to start.
+    expect(performance.now() - t0).toBeLessThan(15_000);
+  });
+
   it('aborts a request in whichever worker holds it, and the pool keeps serving', async () => {
     const blob = await fixture('orientation-3.jpg');
     const sniffed = await sniffType(blob);

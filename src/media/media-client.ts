@@ -29,6 +29,8 @@ export interface MediaClient {
 
 /** How long a worker may take to load its modules before the main thread takes over. */
 const WORKER_START_MS = 20_000;
+/** How long a request waits for another worker to start before it queues at a busy one instead. */
+const GROW_WAIT_MS = 2_000;
 
 const defaultWorker = () => new Worker(new URL('./media-worker.ts', import.meta.url), { type: 'module' });
 
@@ -190,7 +192,7 @@ export function createMediaClient(options: { createWorker?: () => Worker; worker
         if (!failedOver) log.warn('Shoebox: another media worker could not start; going on with fewer.', r.error);
         return null;
       });
-      await growing;
+      await Promise.race([growing, new Promise((resolve) => setTimeout(resolve, GROW_WAIT_MS))]);
     }
     const slot = leastLoaded();
     if (slot) slot.load++;
