@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { buildApp, launchChromiumProfile, serveDist } from '../scripts/built-app.mjs';
 import { buildBenchPage, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
-import { footprint, tabRenderer, vmRss } from './tab-memory.mjs';
+import { footprint, procStat, tabRenderer, vmRss } from './tab-memory.mjs';
 
 const N = Number(process.env.IMPORT_BENCH_N ?? 1000);
 const WIDTH = 6000;
@@ -61,10 +61,9 @@ function chromiumProcesses(profileDir) {
     .filter((p) => /^\d+$/.test(p))
     .map((pid) => {
       try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        const stat = procStat(`/proc/${pid}/stat`);
         const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        // After the name: state ppid … utime (11) stime (12), in clock ticks of 1/100 s.
-        return { pid: Number(pid), ppid: Number(stat[1]), cmd, type: /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser', cpu: (Number(stat[11]) + Number(stat[12])) / 100 };
+        return stat && { pid: Number(pid), ppid: stat.ppid, cmd, type: /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser', cpu: stat.cpu };
       } catch {
         return null;
       }
@@ -88,14 +87,10 @@ function cpuByThread(pid) {
     return byName;
   }
   for (const tid of tids) {
-    try {
-      const raw = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')')).replace(/\d+$/, '');
-      const stat = raw.slice(raw.lastIndexOf(') ') + 2).split(' ');
-      byName[name] = (byName[name] ?? 0) + (Number(stat[11]) + Number(stat[12])) / 100;
-    } catch {
-      // the thread ended
-    }
+    const stat = procStat(`/proc/${pid}/task/${tid}/stat`);
+    if (!stat) continue; // the thread ended
+    const name = stat.name.replace(/\d+$/, '');
+    byName[name] = (byName[name] ?? 0) + stat.cpu;
   }
   return byName;
 }

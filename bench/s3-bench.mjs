@@ -40,7 +40,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { startS3TestServer } from '../scripts/s3-test-server.mjs';
 import { buildBenchPage, median, serveStatic, writeResult } from './bench-utils.mjs';
-import { tabRenderer, vmRss } from './tab-memory.mjs';
+import { procStat, tabRenderer, vmRss } from './tab-memory.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const MiB = 1024 * 1024;
@@ -215,18 +215,18 @@ async function nodeFetchMany(client, s3, prefix, paths) {
 /** CPU seconds the gateway's daemons (radosgw and the OSD) have used so far, from their pid files. */
 function gatewayCpu() {
   const run = join(process.env.S3_TEST_DIR || '/tmp/shoebox-s3-test', 'run');
-  let ticks = 0;
+  let seconds = 0;
   for (const name of ['client.rgw', 'osd.0']) {
+    let stat = null;
     try {
-      const pid = readFileSync(join(run, `${name}.pid`), 'utf8').trim();
-      // utime and stime: fields 14 and 15, counted after the command name in parentheses.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      stat = procStat(`/proc/${readFileSync(join(run, `${name}.pid`), 'utf8').trim()}/stat`);
     } catch {
-      return NaN;
+      // no pid file
     }
+    if (!stat) return NaN;
+    seconds += stat.cpu;
   }
-  return ticks / 100;
+  return seconds;
 }
 
 /** Samples the tab's renderer RSS (every 50 ms), its JS heap (CDP, every 250 ms) and the whole browser's RSS. */

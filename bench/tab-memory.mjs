@@ -1,7 +1,24 @@
-// The memory of one Chromium tab, read from /proc: what the benchmarks that hold a tab to a memory target sample.
+// What the benchmarks read of a process from /proc: a Chromium tab's memory, and the CPU a process or thread used.
 import { readFileSync } from 'node:fs';
 
 const MiB = 1024 * 1024;
+
+/**
+ * A /proc stat file (`/proc/PID/stat`, `/proc/PID/task/TID/stat`): the command name, the parent's pid and the CPU
+ * used so far (user + system, in seconds); null once the process or thread is gone.
+ */
+export function procStat(path) {
+  try {
+    const raw = readFileSync(path, 'utf8');
+    // The name is in parentheses and may hold ") " itself: the fields are what follows the last one, from
+    // state (0) and ppid (1) to utime (11) and stime (12), in clock ticks of 1/100 s.
+    const close = raw.lastIndexOf(') ');
+    const fields = raw.slice(close + 2).split(' ');
+    return { name: raw.slice(raw.indexOf('(') + 1, close), ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 };
+  } catch {
+    return null;
+  }
+}
 
 /** A process's resident set, in bytes (0 once it is gone). */
 export function vmRss(pid) {
