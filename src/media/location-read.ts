@@ -30,14 +30,14 @@ const READ_AHEAD_BYTES = 64 * 1024;
  * read shorter than READ_AHEAD_BYTES takes that much, and the reads that fall inside it are served from it.
  */
 export function blobReader(blob: Blob): ReadAt {
-  let window: { offset: number; bytes: Uint8Array } | null = null;
+  let ahead: { offset: number; bytes: Uint8Array } | null = null;
   const readBlob = async (offset: number, length: number) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
   return async (offset, length) => {
-    const at = window ? offset - window.offset : -1;
-    if (window && at >= 0 && at + length <= window.bytes.length) return window.bytes.slice(at, at + length);
+    const at = ahead ? offset - ahead.offset : -1;
+    if (ahead && at >= 0 && at + length <= ahead.bytes.length) return ahead.bytes.slice(at, at + length);
     if (length >= READ_AHEAD_BYTES) return readBlob(offset, length);
-    window = { offset, bytes: await readBlob(offset, READ_AHEAD_BYTES) };
-    return window.bytes.slice(0, length);
+    ahead = { offset, bytes: await readBlob(offset, READ_AHEAD_BYTES) };
+    return ahead.bytes.slice(0, length);
   };
 }
 
