@@ -139,7 +139,7 @@ test('a feed that cannot reach the server is a quiet line with Try again, leavin
   await eventually(() => entries().map(entryText)).toEqual([`${(await real.auth.getSession())!.profile.displayName} created Still here`]);
 });
 
-test('each album shows what is new since it was opened ("99+" from 100); opening one clears its badge without reading the counts again', async () => {
+test('each album shows what is new since it was opened ("99+" from 100); opening one clears its badge without waiting for the counts to be read again', async () => {
   const real = createLocalBackend(isolated());
   // Made in a row within one millisecond, as a fast device makes them: still listed newest first.
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -147,21 +147,18 @@ test('each album shows what is new since it was opened ("99+" from 100); opening
   const porto = await real.albums.createAlbum({ title: 'Porto' });
   await real.albums.createAlbum({ title: 'Quiet' });
   vi.useRealTimers();
-  // As the server would: counts per album until the album is marked seen.
-  const unread: Record<string, number> = { [lisbon.id]: 3, [porto.id]: 100 };
+  // The counts are read once; every later read (the albums screen reads them again a moment after it starts
+  // listening for changes, which may have been missed meanwhile) never answers, so a badge that clears did
+  // not wait for one.
   const seen: string[] = [];
   let reads = 0;
   const backend: Backend = {
     ...real,
     activity: withOverrides(real.activity, {
-      unreadCounts: () => {
-        reads++;
-        return Promise.resolve({ ...unread });
-      },
+      unreadCounts: () => (++reads === 1 ? Promise.resolve({ [lisbon.id]: 3, [porto.id]: 100 }) : new Promise<never>(() => {})),
       markAlbumSeen: async (id, opts) => {
         await real.activity.markAlbumSeen(id, opts);
         seen.push(id);
-        delete unread[id];
       },
     }),
   };
@@ -189,7 +186,6 @@ test('each album shows what is new since it was opened ("99+" from 100); opening
     ['Porto', '99+'],
     ['Lisbon', null],
   ]);
-  expect(reads).toBe(1);
   expect(seen).toEqual([lisbon.id]);
 });
 
