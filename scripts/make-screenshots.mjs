@@ -3,27 +3,11 @@
 // picture): the production build on the local backend in Debian's Chromium, an album made through the app's own
 // screens from real photographs (Debian's mate-backgrounds package), its grid once every thumbnail has drawn.
 //   node scripts/make-screenshots.mjs
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp, launchChromium, root, serveDist } from './built-app.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
-
-// The package's photographs; its other folders hold drawn patterns, logos and a painting.
-const photoDir = '/usr/share/backgrounds/mate/nature';
-
-function ensureMateBackgrounds() {
-  if (existsSync(photoDir)) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot) throw new Error('The photographs are missing. Install them (Debian: sudo apt-get install -y mate-backgrounds).');
-  console.log('Installing mate-backgrounds from Debian packages…');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'mate-backgrounds']]) {
-    const r = spawnSync('apt-get', args, { stdio: 'inherit', env });
-    if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${r.status})`);
-  }
-  if (!existsSync(photoDir)) throw new Error('mate-backgrounds installed but its photographs are not where expected.');
-}
+import { mateJpegs, photoDir } from './mate-backgrounds.mjs';
 
 const shots = [
   { file: 'wide.png', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
@@ -57,9 +41,8 @@ async function seedAlbum(page, url, photos) {
   await page.waitForTimeout(800);
 }
 
-ensureMateBackgrounds();
 ensureChromium();
-const photos = readdirSync(photoDir).filter((name) => /\.jpe?g$/i.test(name)).sort().map((name) => join(photoDir, name));
+const photos = mateJpegs();
 if (photos.length < 8) throw new Error(`Only ${photos.length} photographs found in ${photoDir}`);
 
 await buildApp();

@@ -24,6 +24,8 @@ declare global {
   interface Window {
     benchSetup(photoUrl: string, libURL: string): Promise<void>;
     benchRun(contender: Contender): Promise<Run>;
+    /** The pipeline's preview of the photo at `photoUrl`, its bytes in base64 (bench/preview-quality-bench.mjs). */
+    benchPreview(photoUrl: string): Promise<string>;
   }
 }
 
@@ -71,6 +73,16 @@ window.benchRun = async (contender) => {
   const out = contender === 'ours' ? await ours(photo) : await compression(photo, contender === 'bic-worker');
   const ms = performance.now() - t0;
   return { ms, preview: await describe(out.preview), thumb: await describe(out.thumb) };
+};
+
+window.benchPreview = async (photoUrl) => {
+  const res = await fetch(photoUrl);
+  const blob = new Blob([await res.arrayBuffer()], { type: res.headers.get('content-type') ?? 'image/jpeg' });
+  const { preview } = await ours(blob);
+  const bytes = new Uint8Array(await preview.arrayBuffer());
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
 };
 
 document.body.dataset.ready = 'true';
