@@ -8,121 +8,19 @@
 // left is read when half the files are done, to be held against the time that actually remained.
 // Targets: import ≤ 1.25 × the larger baseline; tab under 500 MB throughout; time left at halfway within 20%.
 // Run: node bench/import-bench.mjs   (writes bench/results/import.md)
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { buildApp, launchChromiumProfile, serveDist } from '../scripts/built-app.mjs';
-import { buildBenchPage, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
-import { footprint, procStat, tabRenderer, vmRss } from './tab-memory.mjs';
+import { buildBenchPage, serveStatic, writeResult } from './bench-utils.mjs';
+import { cpuByKind, cpuByThread, cpuSpent, renderersOf, secondsLeft } from './chromium-procs.mjs';
+import { HEIGHT, PICTURES, WIDTH, writeShoot } from './shoot.mjs';
+import { footprint, tabRenderer, vmRss } from './tab-memory.mjs';
 
 const N = Number(process.env.IMPORT_BENCH_N ?? 1000);
-const WIDTH = 6000;
-const HEIGHT = 4000;
-/** Distinct pictures; each file is one of them with a comment of its own, so that no two files are the same bytes. */
-const PICTURES = 4;
 const TARGET = { vsBaseline: 1.25, tabBytes: 500e6, etaError: 0.2 };
 const MB = 1024 * 1024;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function picture(seed) {
-  return sharp(photoLikePixels(WIDTH, HEIGHT, seed), { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
-    .jpeg({ quality: 90 })
-    .withExif({ IFD0: { Make: 'Shoebox Optics', Model: 'Bench 24' }, IFD2: { DateTimeOriginal: `2024:05:0${1 + (seed % 9)} 10:00:00` } })
-    .toBuffer();
-}
-
-/** The shoot: N files in `dir`, `IMG_0001.JPG`…, each a picture with its own JPEG comment (COM) after SOI. */
-async function writeShoot(dir) {
-  mkdirSync(dir, { recursive: true });
-  const pictures = [];
-  for (let i = 0; i < PICTURES; i++) pictures.push(await picture(1000 + i));
-  let bytes = 0;
-  for (let i = 0; i < N; i++) {
-    const jpeg = pictures[i % PICTURES];
-    const note = Buffer.from(`Shoebox import bench, photo ${i + 1}`);
-    const com = Buffer.alloc(4);
-    com.writeUInt16BE(0xfffe, 0);
-    com.writeUInt16BE(note.length + 2, 2);
-    const file = Buffer.concat([jpeg.subarray(0, 2), com, note, jpeg.subarray(2)]);
-    writeFileSync(join(dir, `IMG_${String(i + 1).padStart(4, '0')}.JPG`), file);
-    bytes += file.length;
-  }
-  return { paths: readdirSync(dir).sort().map((f) => join(dir, f)), bytes };
-}
-
-/**
- * The processes of the Chromium that keeps its profile in `profileDir` (its browser process and descendants), each
- * with its kind (`browser`, `renderer`, `gpu-process`, `utility`…) and the CPU it has used so far, in seconds.
- */
-function chromiumProcesses(profileDir) {
-  const procs = readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map((pid) => {
-      try {
-        const stat = procStat(`/proc/${pid}/stat`);
-        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return stat && { pid: Number(pid), ppid: stat.ppid, cmd, type: /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser', cpu: stat.cpu };
-      } catch {
-        return null;
-      }
-    })
-    .filter(Boolean);
-  const byPid = new Map(procs.map((p) => [p.pid, p]));
-  const ours = (p) => {
-    for (let q = p; q; q = byPid.get(q.ppid)) if (q.cmd.includes(profileDir) && !q.cmd.includes('--type=')) return true;
-    return false;
-  };
-  return procs.filter(ours);
-}
-
-/** CPU seconds used so far by each thread of `pid`, summed by the thread's name (CrRendererMain, DedicatedWorker…). */
-function cpuByThread(pid) {
-  const byName = {};
-  let tids = [];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return byName;
-  }
-  for (const tid of tids) {
-    const stat = procStat(`/proc/${pid}/task/${tid}/stat`);
-    if (!stat) continue; // the thread ended
-    const name = stat.name.replace(/\d+$/, '');
-    byName[name] = (byName[name] ?? 0) + stat.cpu;
-  }
-  return byName;
-}
-
-const renderersOf = (profileDir) => chromiumProcesses(profileDir).filter((p) => p.type === 'renderer').map((p) => p.pid);
-
-/** CPU seconds used so far by each kind of process of that Chromium. */
-function cpuByKind(profileDir) {
-  const byKind = {};
-  for (const p of chromiumProcesses(profileDir)) byKind[p.type] = (byKind[p.type] ?? 0) + p.cpu;
-  return byKind;
-}
-
-/** The CPU used between two `cpuByKind` readings, largest first: "renderer 40.1 s, browser 12.0 s…". */
-function cpuSpent(before, after) {
-  return Object.entries(after)
-    .map(([kind, s]) => [kind, s - (before[kind] ?? 0)])
-    .filter(([, s]) => s >= 0.05)
-    .sort((x, y) => y[1] - x[1])
-    .map(([kind, s]) => `${kind} ${s.toFixed(1)} s`)
-    .join(', ');
-}
-
-/** "about 3 min left", "12 s left", "about 1 h 5 min left", "finishing": seconds; null while estimating. */
-function secondsLeft(text) {
-  if (/finishing/.test(text)) return 0;
-  const h = /(\d+) h/.exec(text);
-  const m = /(\d+) min left/.exec(text);
-  const s = /(\d+) s left/.exec(text);
-  if (!h && !m && !s) return null;
-  return (h ? Number(h[1]) * 3600 : 0) + (m ? Number(m[1]) * 60 : 0) + (s ? Number(s[1]) : 0);
-}
 
 const started = Date.now();
 const loadBefore = loadavg();
@@ -132,7 +30,7 @@ let pageServer;
 let app;
 /** The three measurements and the report; returns early after the pipeline with IMPORT_BENCH_PIPELINE_ONLY. */
 async function run() {
-  const shoot = await writeShoot(join(work, 'shoot'));
+  const shoot = await writeShoot(join(work, 'shoot'), N);
   console.log(`${N} photos, ${(shoot.bytes / MB).toFixed(0)} MiB, made in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const pageDir = join(work, 'page');
   await buildBenchPage('import-page', pageDir);

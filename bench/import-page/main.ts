@@ -1,7 +1,7 @@
-// The page bench/import-bench.mjs loads in headless Chromium for the import's two baselines, over the same photos
-// the app is given: the media pipeline alone (the app's media client, as many files at once as the upload queue
-// runs), and bare writes of the same bytes to the origin's private file system (what the local backend's
-// uploads come down to).
+// The page the import benchmarks (bench/import-bench.mjs, bench/import-s3.bench.ts) load in headless Chromium for
+// the import's baselines, over the same photos the app is given: the media pipeline alone (the app's media client,
+// as many files at once as the upload queue runs), bare writes of the same bytes to the origin's private file
+// system (what the local backend's uploads come down to), and bare XMLHttpRequest PUTs of them to a bucket.
 import { DEFAULT_LIMITS } from '../../src/config';
 import { processMedia } from '../../src/media/media-client';
 import { sniffType } from '../../src/media/sniff-type';
@@ -10,6 +10,8 @@ declare global {
   interface Window {
     benchPipeline(): Promise<{ ms: number; made: number }>;
     benchWrite(): Promise<{ ms: number; bytes: number }>;
+    /** Each chosen file in one PUT to `urls[i]` (presigned elsewhere), as many at once as the upload queue runs. */
+    benchPut(urls: string[]): Promise<{ ms: number; bytes: number }>;
   }
 }
 
@@ -48,6 +50,24 @@ window.benchWrite = async () => {
   const ms = performance.now() - t0;
   await root.removeEntry('bench', { recursive: true });
   return { ms, bytes };
+};
+
+window.benchPut = async (urls) => {
+  const all = files();
+  if (urls.length !== all.length) throw new Error(`${urls.length} URLs for ${all.length} files`);
+  const url = new Map(all.map((f, i) => [f, urls[i]!]));
+  let bytes = 0;
+  const t0 = performance.now();
+  await inLanes(all, DEFAULT_LIMITS.filesInFlight, (f) =>
+    new Promise<void>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('PUT', url.get(f)!);
+      xhr.onload = () => (xhr.status === 200 ? resolve() : reject(new Error(`PUT answered ${xhr.status}`)));
+      xhr.onerror = () => reject(new Error('PUT got no answer'));
+      xhr.send(f);
+    }).then(() => void (bytes += f.size)),
+  );
+  return { ms: performance.now() - t0, bytes };
 };
 
 document.body.dataset.ready = 'true';
