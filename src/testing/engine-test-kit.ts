@@ -133,6 +133,26 @@ export function withPort<K extends 'items' | 'itemWrites' | 'albums'>(backend: B
   return { ...backend, [name]: withOverrides(backend[name], overrides) };
 }
 
+/**
+ * The backend as one whose files are kept in a bucket (Supabase + S3) rather than on this device, and, with
+ * `networkRequired`, whose calls need the network: the engine reads what a backend declares, not its kind.
+ */
+export function filesInBucket(backend: Backend, opts: { networkRequired?: boolean } = {}): Backend {
+  const capabilities = { ...backend.capabilities, storage: { onDevice: false, sidecars: true } };
+  return { ...backend, capabilities: opts.networkRequired ? { ...capabilities, network: { required: true } } : capabilities };
+}
+
+/** Each request the engine hands `backend.files.upload`, in order (the backend still sends it): key, MD5, size. */
+export function recordUploads(backend: Backend): { key: string; contentMd5: string | undefined; size: number }[] {
+  const sent: { key: string; contentMd5: string | undefined; size: number }[] = [];
+  const upload = backend.files.upload.bind(backend.files);
+  backend.files.upload = (req, opts) => {
+    sent.push({ key: req.key, contentMd5: req.contentMd5, size: req.blob.size });
+    return upload(req, opts);
+  };
+  return sent;
+}
+
 /** An answer still on its way: it never arrives, and the call rejects once its signal aborts. */
 export function answerLostOnAbort(signal: AbortSignal | undefined): Promise<never> {
   return new Promise((_, reject) => {

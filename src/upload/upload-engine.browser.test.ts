@@ -11,16 +11,17 @@ import {
   allSettled,
   binaryFile,
   disposeEngines,
+  filesInBucket,
   gatedProcess,
   jpeg,
   newEngine,
   readyItems,
+  recordUploads,
   sameBytes,
   setup,
   stateOf,
   textFile,
   until,
-  withPort,
 } from '../testing/engine-test-kit';
 import type { UploadTaskView } from './upload-engine';
 
@@ -97,14 +98,8 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
 
   it("a photo's original goes to the bucket with the MD5 taken in the read that hashed it, its previews with theirs; a compressed copy with none", async () => {
     const { n, backend: local, album } = await setup();
-    // Files kept in a bucket, as on Supabase + S3.
-    const backend = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false, sidecars: true } } };
-    const sent: { key: string; contentMd5: string | undefined; size: number }[] = [];
-    const upload = backend.files.upload.bind(backend.files);
-    backend.files.upload = (req, opts) => {
-      sent.push({ key: req.key, contentMd5: req.contentMd5, size: req.blob.size });
-      return upload(req, opts);
-    };
+    const backend = filesInBucket(local);
+    const sent = recordUploads(backend);
     const engine = newEngine({ backend, dbName: n.queueDb });
     await engine.start();
     const photo = await jpeg('beach.jpg', 640, 480, 10);
@@ -125,12 +120,7 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
 
   it('takes no MD5 of an original kept on this device: no request carries it', async () => {
     const { n, backend, album } = await setup();
-    const sent: { key: string; contentMd5: string | undefined }[] = [];
-    const upload = backend.files.upload.bind(backend.files);
-    backend.files.upload = (req, opts) => {
-      sent.push({ key: req.key, contentMd5: req.contentMd5 });
-      return upload(req, opts);
-    };
+    const sent = recordUploads(backend);
     const engine = newEngine({ backend, dbName: n.queueDb });
     await engine.start();
     const photo = await jpeg('beach.jpg', 640, 480, 10);
@@ -392,104 +382,5 @@ describe('UploadEngine with the local backend and the real media pipeline', () =
     await until(b, allSettled);
     expect(gateB.calls()).toBe(1);
     expect((await readyItems(backend, album.id)).map((i) => i.id).sort()).toEqual(views.map((v) => v.id).sort());
-  });
-});
-
-describe('UploadEngine offline, by what the backend declares', () => {
-  afterEach(() => {
-    window.dispatchEvent(new Event('online'));
-  });
-
-  it('a backend that keeps albums on the device uploads while the browser is offline', async () => {
-    const { n, backend, album } = await setup();
-    expect(backend.capabilities.network.required).toBe(false);
-    const engine = newEngine({ backend, dbName: n.queueDb });
-    await engine.start();
-    window.dispatchEvent(new Event('offline'));
-    await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
-    const s = await until(engine, allSettled);
-    expect(s.tasks.map((t) => t.state)).toEqual(['done']);
-    expect(s.totals.offline).toBe(false);
-  });
-
-  it('a backend that needs the network holds uploads while offline and sends them once online', async () => {
-    const { n, backend: local, album } = await setup();
-    const backend = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false, sidecars: true }, network: { required: true } } };
-    const engine = newEngine({ backend, dbName: n.queueDb });
-    await engine.start();
-    window.dispatchEvent(new Event('offline'));
-    // The file is read and processed on the device, then its task goes back in line for the network: nothing
-    // runs any more until `online`.
-    let worked = false;
-    const waitingForNetwork = until(engine, (s) => {
-      const state = s.tasks[0]?.state;
-      if (state && ACTIVE.has(state)) worked = true;
-      return worked && state === 'queued' && !s.totals.running;
-    });
-    const [view] = await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
-    const waiting = await waitingForNetwork;
-    expect(stateOf(waiting, view!.id)).toBe('queued');
-    expect(waiting.totals.offline).toBe(true);
-    expect(await readyItems(backend, album.id)).toEqual([]);
-
-    window.dispatchEvent(new Event('online'));
-    const s = await until(engine, allSettled);
-    expect(s.tasks.map((t) => t.state)).toEqual(['done']);
-    expect((await readyItems(backend, album.id)).map((i) => i.filename)).toEqual(['list.txt']);
-  });
-
-  it('when the browser still says online, a request without an answer and a silent network hold the queue until a probe is answered', async () => {
-    const { n, backend: local, album } = await setup();
-    const network = { up: false, probes: 0 };
-    const cutOff = (signal?: AbortSignal) => {
-      if (!network.up) return Promise.reject(new AppError('backend/unreachable', 'no answer', { retryable: true }));
-      return signal?.aborted ? Promise.reject(new DOMException('aborted', 'AbortError')) : null;
-    };
-    const needsNetwork = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false, sidecars: true }, network: { required: true } } };
-    const backend = withPort(needsNetwork, 'itemWrites', {
-      reserveItems: (albumId, items, opts) => cutOff(opts?.signal) ?? local.itemWrites.reserveItems(albumId, items, opts),
-      finalizeItem: (albumId, id, facts, opts) => cutOff(opts?.signal) ?? local.itemWrites.finalizeItem(albumId, id, facts, opts),
-    });
-    const probe = () => {
-      network.probes += 1;
-      return Promise.resolve(network.up);
-    };
-    const engine = newEngine({ backend, dbName: n.queueDb, probe });
-    await engine.start();
-    const seen = new Set<string>();
-    engine.subscribe(() => {
-      for (const t of engine.getSnapshot().tasks) seen.add(t.state);
-    });
-    expect(navigator.onLine).toBe(true);
-
-    const [view] = await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n'), textFile('eggs.txt', 'Eggs\n')]);
-    const waiting = await until(engine, (s) => s.totals.offline && !s.totals.running);
-    expect(waiting.tasks.map((t) => t.state)).toEqual(['queued', 'queued']);
-    expect(await readyItems(backend, album.id)).toEqual([]);
-    const probesWhileDown = network.probes;
-    await expect.poll(() => network.probes, { timeout: 10_000 }).toBeGreaterThan(probesWhileDown);
-    expect(engine.getSnapshot().totals.offline).toBe(true);
-
-    network.up = true;
-    const s = await until(engine, allSettled, 90_000);
-    expect(s.tasks.map((t) => t.state)).toEqual(['done', 'done']);
-    expect(s.totals.offline).toBe(false);
-    expect(seen.has('failed')).toBe(false);
-    expect((await readyItems(backend, album.id)).map((i) => i.id)).toContain(view!.id);
-  }, 120_000);
-
-  it('a server that does not answer while the network does fails the upload (retryable) instead of waiting as if offline', async () => {
-    const { n, backend: local, album } = await setup();
-    const needsNetwork = { ...local, capabilities: { ...local.capabilities, storage: { onDevice: false, sidecars: true }, network: { required: true } } };
-    const backend = withPort(needsNetwork, 'itemWrites', {
-      reserveItems: () => Promise.reject(new AppError('backend/unreachable', 'HTTP 503', { retryable: true })),
-    });
-    // The real probe: a HEAD request to this page's own origin, which answers.
-    const engine = newEngine({ backend, dbName: n.queueDb });
-    await engine.start();
-    await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
-    const s = await until(engine, allSettled);
-    expect(s.tasks.map((t) => [t.state, t.error?.code, t.error?.retryable])).toEqual([['failed', 'backend/unreachable', true]]);
-    expect(s.totals.offline).toBe(false);
   });
 });
