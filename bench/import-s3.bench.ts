@@ -8,7 +8,9 @@
  * which turns what this writes to IMPORT_S3_RESULT into the result table.
  *
  * The owner's browser keeps its profile on disk (the upload queue keeps each file until it is sent: gigabytes, past
- * an in-memory profile's quota) and reaches the bucket directly, not through Playwright's routing (`directBucket`).
+ * an in-memory profile's quota) and runs with no Playwright route: it reaches the project through
+ * bench/direct-gateway.ts and the bucket at its endpoint. The second member's browser is routed as in the end-to-end
+ * tests, its bucket requests excepted (`directBucket`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +24,8 @@ import { buildBenchPage, serveStatic } from './bench-utils.mjs';
 import { browserProcessOf, cpuByKind, cpuByThread, renderersOf, secondsLeft } from './chromium-procs.mjs';
 import { writeShoot } from './shoot.mjs';
 import { footprint, tabRenderer, vmRss } from './tab-memory.mjs';
-import { expect, test } from '../tests/e2e/supabase-world';
+import { expect, PASSWORD, test } from '../tests/e2e/supabase-world';
+import { startDirectGateway } from './direct-gateway';
 
 const N = Number(process.env.IMPORT_BENCH_N ?? 1000);
 const VIEWPORT = { width: 1280, height: 800 };
@@ -95,15 +98,16 @@ async function albumState(page: Page, want: string) {
 test('import a shoot into an album on Supabase and S3, against the pipeline alone and bare PUTs', async ({ world, signIn }) => {
   test.setTimeout(N * 10_000 + 600_000);
   const work = mkdtempSync(join(tmpdir(), 'shoebox-import-s3-'));
-  const gateway = bucketClient(process.env.S3_TEST_ENDPOINT!);
+  const bucket = bucketClient(process.env.S3_TEST_ENDPOINT!);
   const benchPrefix = `bench-import-${Date.now()}/`;
   let albumPrefix: string | null = null;
-  // Each person's own browser, trusting the bucket endpoint's certificate everywhere (the app's service worker
-  // fetches thumbnails too, and a context's ignoreHTTPSErrors does not reach it).
-  const launch = () =>
-    launchChromiumProfile({ baseURL: test.info().project.use.baseURL, ignoreHTTPSErrors: true, viewport: VIEWPORT, args: [...chromiumArgs, '--ignore-certificate-errors'] });
-  const owner = await launch();
-  const second = await launch();
+  // The owner's browser reaches the project by name (bench/direct-gateway.ts), with no Playwright route in the
+  // way; the second member's is routed as the end-to-end tests are. Both trust the bucket endpoint's certificate
+  // everywhere (the app's service worker fetches thumbnails too, and a context's ignoreHTTPSErrors does not reach it).
+  const appUpstream = test.info().project.use.baseURL!;
+  const projectGateway = await startDirectGateway(world, appUpstream);
+  const owner = await launchChromiumProfile({ baseURL: projectGateway.appOrigin, ignoreHTTPSErrors: true, viewport: VIEWPORT, args: [...chromiumArgs, ...projectGateway.chromiumArgs] });
+  const second = await launchChromiumProfile({ baseURL: appUpstream, ignoreHTTPSErrors: true, viewport: VIEWPORT, args: [...chromiumArgs, '--ignore-certificate-errors'] });
   const pageServer = await serveStatic(join(work, 'page'));
   try {
     const shoot = await writeShoot(join(work, 'shoot'), N);
@@ -128,11 +132,16 @@ test('import a shoot into an album on Supabase and S3, against the pipeline alon
     const u1 = cpuByKind(owner.dir);
     console.log(`bare PUTs: ${(puts.ms / 1000).toFixed(1)} s`);
     await bench.close();
-    await empty(gateway, benchPrefix);
+    await empty(bucket, benchPrefix);
 
     // The owner makes the album; the second member is let in and opens it.
     const [olive, ben] = [await world.newPerson('Olive'), await world.newPerson('Ben')];
-    const page = await signIn(owner.context, olive);
+    const page = await owner.context.newPage();
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(olive.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).not.toHaveURL(/\/sign-in/);
     page.on('console', (m) => m.type() === 'error' && console.error('owner page:', m.text()));
     await page.getByRole('button', { name: /new album|create your first album/i }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New album' });
@@ -213,10 +222,11 @@ test('import a shoot into an album on Supabase and S3, against the pipeline alon
   } finally {
     await owner.close();
     await second.close();
+    await projectGateway.stop();
     pageServer.close();
-    if (albumPrefix) await empty(gateway, albumPrefix);
-    await empty(gateway, benchPrefix);
-    gateway.destroy();
+    if (albumPrefix) await empty(bucket, albumPrefix);
+    await empty(bucket, benchPrefix);
+    bucket.destroy();
     rmSync(work, { recursive: true, force: true });
   }
 });

@@ -53,7 +53,8 @@ async function fulfillFrom(route: Route, response: Response, extra: Record<strin
   await route.fulfill({ status: response.status, headers: { ...headers, ...extra }, body: Buffer.from(await response.arrayBuffer()) });
 }
 
-async function serveProject(route: Route, t: GatewayTargets): Promise<void> {
+/** Answers one request to the project (`route` may be any object that reads and fulfills like Playwright's). */
+export async function serveProject(route: Route, t: GatewayTargets): Promise<void> {
   const req = route.request();
   const url = new URL(req.url());
   const body = req.postDataBuffer();

@@ -59,6 +59,12 @@ interface WorldParts extends SupabaseWorld {
   appConfig: Record<string, unknown>;
 }
 
+/** Where the world's project is served from and the config.json that points the app at it (bench/direct-gateway.ts). */
+export function worldWiring(world: SupabaseWorld): { targets: GatewayTargets; appConfig: Record<string, unknown> } {
+  const { targets, appConfig } = world as WorldParts;
+  return { targets, appConfig };
+}
+
 /**
  * Where the project's files go: the Ceph bucket through the storage-sign function (`provider: 's3'`), or the real
  * Supabase Storage server (`provider: 'supabase'`, scripts/supabase-storage-test-server.mjs), whose database the
