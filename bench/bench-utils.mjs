@@ -4,7 +4,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { root } from '../scripts/built-app.mjs';
 
 export function writeResult(name, title, header, rows, notes = []) {
@@ -53,6 +55,28 @@ export const median = (xs) => {
 };
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.jpg': 'image/jpeg', '.wasm': 'application/wasm' };
+
+/**
+ * Serves the built bench page in `dir` (and `extra` beside it, see serveStatic), opens it in headless Chromium and
+ * waits until it says it is ready. Returns { server, browser, page, origin }; the caller closes the first two.
+ */
+export async function openBenchPage(dir, extra = {}) {
+  const server = await serveStatic(dir, extra);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(`${origin}/index.html`);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    return { server, browser, page, origin };
+  } catch (e) {
+    await browser?.close();
+    server.close();
+    throw e;
+  }
+}
 
 /** Serves a built bench page from `dir` on 127.0.0.1 (a free port), and `extra` (path → bytes) beside it. */
 export function serveStatic(dir, extra = {}) {

@@ -10,11 +10,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
+import { chromiumPath } from '../scripts/chromium.mjs';
 import { ensureDebianTool } from '../scripts/ensure-debian-tool.mjs';
 import { exifReaderBuild } from '../scripts/vite-exifreader.mjs';
-import { buildBenchPage, median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, openBenchPage, median, photoLikePixels, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const COUNT = 1000;
@@ -276,13 +275,9 @@ try {
   await buildPage(pageDir);
   const extra = { '/heads.bin': Buffer.concat(heads), '/heads.json': Buffer.from(JSON.stringify(index)) };
   tails.forEach((t, k) => (extra[`/tail-${k}.bin`] = t));
-  server = await serveStatic(pageDir, extra);
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
-  const page = await browser.newPage();
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`${origin}/index.html`);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  let page;
+  let origin;
+  ({ server, browser, page, origin } = await openBenchPage(pageDir, extra));
   const count = await page.evaluate(([o, n, t]) => window.exifBenchSetup(o, n, t), [origin, COUNT, TAILS]);
   if (count !== COUNT) throw new Error(`the worker holds ${count} photos`);
 

@@ -12,10 +12,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
+import { chromiumPath } from '../scripts/chromium.mjs';
 import { ensureDebianTool } from '../scripts/ensure-debian-tool.mjs';
-import { buildBenchPage, kib, median, photoLikePixels, serveStatic, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, openBenchPage, kib, median, photoLikePixels, writeResult } from './bench-utils.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const WIDTH = 4032;
@@ -44,13 +43,9 @@ try {
 
   const pageDir = join(work, 'page');
   await buildBenchPage('heic-page', pageDir);
-  server = await serveStatic(pageDir, { '/photo.jpg': jpeg, '/photo.heic': heic });
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
-  const page = await browser.newPage();
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`${origin}/index.html`);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  let page;
+  let origin;
+  ({ server, browser, page, origin } = await openBenchPage(pageDir, { '/photo.jpg': jpeg, '/photo.heic': heic }));
   await page.evaluate(([h, j]) => window.benchSetup(h, j), [`${origin}/photo.heic`, `${origin}/photo.jpg`]);
 
   // Interleaved rounds, so a burst of load falls on every contender alike; round 0 (module and wasm loading,

@@ -14,10 +14,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { ssim } from 'ssim.js';
-import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
+import { chromiumPath } from '../scripts/chromium.mjs';
 import { mateJpegs, photoDir } from '../scripts/mate-backgrounds.mjs';
-import { buildBenchPage, kib, serveStatic, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, openBenchPage, kib, writeResult } from './bench-utils.mjs';
 
 const PREVIEW_EDGE = 2048;
 const OUR_QUALITY = 85;
@@ -60,13 +59,8 @@ try {
   const pageDir = join(work, 'page');
   await buildBenchPage('media-page', pageDir);
   const extra = Object.fromEntries(photos.map((p) => [`/photos/${basename(p)}`, readFileSync(p)]));
-  server = await serveStatic(pageDir, extra);
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs, headless: true });
-  const page = await browser.newPage();
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`${origin}/index.html`);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  let page;
+  ({ server, browser, page } = await openBenchPage(pageDir, extra));
 
   // Per reference filter: each photograph's bytes, ours and sharp's at our SSIM. Lanczos is the table's;
   // Mitchell (a softer filter) shows how much the verdict hangs on the reference.
