@@ -10,7 +10,6 @@
  *     through) with the world's config.json.
  * The certificate is made for this run; the browser is started with --ignore-certificate-errors.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -19,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Route } from '@playwright/test';
 import { WebSocket, WebSocketServer } from 'ws';
+import { makeCertificate } from '../tests/e2e/bucket-endpoint';
 import { serveProject } from '../tests/e2e/emulated-gateway';
 import { worldWiring, type SupabaseWorld } from '../tests/e2e/supabase-world';
 
@@ -30,14 +30,12 @@ export interface DirectGateway {
   stop(): Promise<void>;
 }
 
+/** A certificate made for this run (bucket-endpoint.ts's; the browser is told to trust any). */
 function certificate(): { key: Buffer; cert: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'shoebox-gateway-tls-'));
   try {
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=gateway'], {
-      encoding: 'utf8',
-    });
-    if (made.status !== 0) throw new Error(`openssl could not make the gateway's certificate: ${made.stderr}`);
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+    const files = makeCertificate(dir);
+    return { key: readFileSync(files.key), cert: readFileSync(files.cert) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -26,7 +26,7 @@ export interface BucketEndpoint {
 }
 
 /** A self-signed certificate for 127.0.0.1, valid from now for a day (so whatever the machine's date is). */
-function makeCertificate(dir: string): { key: string; cert: string } {
+export function makeCertificate(dir: string): { key: string; cert: string } {
   const key = join(dir, 'key.pem');
   const cert = join(dir, 'cert.pem');
   const made = spawnSync(
