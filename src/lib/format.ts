@@ -90,6 +90,19 @@ export function formatMonth(month: string): string {
   return name;
 }
 
+const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const dayNames = new Map<number, string>();
+
+/** A day, as days since 1970-01-01 (UTC) → "Sat, 29 Nov 2025" in the user's locale. Cached, as months are. */
+export function formatDay(day: number): string {
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    name = dayFormat.format(new Date(day * 86_400_000));
+    dayNames.set(day, name);
+  }
+  return name;
+}
+
 // Formatters are costly to make and cheap to reuse: the grid formats numbers on every frame it draws.
 const numberFormat = new Intl.NumberFormat();
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,7 +1,8 @@
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Item } from '../../domain/entities';
 import type { TileSocial } from '../../shared/social-keys';
-import { formatMonth, formatNumber } from '../../lib/format';
+import { formatDay, formatMonth, formatNumber } from '../../lib/format';
+import type { ItemSort } from '../../domain/queries';
 import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, tileLefts, type GridRow, type GridSection } from './grid-model';
 import { DateScrubber } from './date-scrubber';
 import { anchorAt, anchoredOffset, type GridAnchor } from './grid-anchor';
@@ -13,11 +14,15 @@ import { selectAll, selectRange, toggle, type Selection } from './selection';
 
 const GAP = 4;
 const HEADER = 44;
+/** A day's label above its first photos ([Note: Days flow together]). */
+const DAY_LABEL = 30;
 /** The date scrubber shows beside a grid at least this many screens high. */
 const SCRUB_SCREENS = 3;
 
-export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, social: latestSocial, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label }: {
+export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, social: latestSocial, selection, onSelectionChange, onOpen, onWantedMonths, onDeleteKey, label, sort = 'taken' }: {
   sections: GridSection[];
+  /** The order the sections are in: a day's label is the day of the time it orders by. */
+  sort?: ItemSort;
   /** Each loaded tile's comment and heart counts, by item id (none in a shared album). */
   social?: TileSocial | undefined;
   selection: Selection;
@@ -41,7 +46,10 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
   const [focusedId, setFocusedId] = useState<string | null>(null);
   const focusPending = useRef(false);
 
-  const geo = useMemo(() => ({ width: Math.max(0, width), targetHeight: width < 600 ? 120 : 200, gap: GAP, headerHeight: HEADER }), [width]);
+  const geo = useMemo(
+    () => ({ width: Math.max(0, width), targetHeight: width < 600 ? 120 : 200, gap: GAP, headerHeight: HEADER, days: { sort, height: DAY_LABEL } }),
+    [width, sort],
+  );
   const [monthRows] = useState(() => new MonthRows());
   const rows = useMemo(() => buildGridRows(sections, geo, monthRows), [sections, geo, monthRows]);
   const nav = useMemo(() => lazyGridIndex(sections, rows, GAP), [sections, rows]);
@@ -307,11 +315,17 @@ const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, 
   const shared = row.shared;
   return (
     <div className="grid-row" role="row" aria-rowindex={rowIndex + 1} style={{ top, height: row.height - GAP }}>
-      {shared?.labels.map((l) => (
-        <div key={l.month} className="grid-month grid-month--inline" role="columnheader" style={{ left: l.left, width: l.width, height: shared.headerHeight }}>
-          {formatMonth(l.month)} <span className="muted">· {formatNumber(l.count)}</span>
-        </div>
-      ))}
+      {shared?.labels.map((l) =>
+        l.day === undefined ? (
+          <div key={l.month} className="grid-month grid-month--inline" role="columnheader" style={{ left: l.left, width: l.width, height: shared.headerHeight }}>
+            {formatMonth(l.month)} <span className="muted">· {formatNumber(l.count)}</span>
+          </div>
+        ) : (
+          <div key={l.day} className="grid-day" role="columnheader" style={{ left: l.left, width: l.width, height: shared.headerHeight }}>
+            {formatDay(l.day)}
+          </div>
+        ),
+      )}
       {row.items.map((item, i) => (
         <ItemTile
           key={item.id}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Item } from '../../domain/entities';
 import { rowStarts } from './scroll-space';
 import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, orderedItems, type GridRow, type GridSection } from './grid-model';
+import { monthSpans } from './scrubber-model';
 
 function item(id: string, width: number | null, height: number | null): Item {
   return {
@@ -201,5 +202,57 @@ describe('small months', () => {
     const rows = buildGridRows([{ ...one('2024-05', 'a'), count: 2, partial: true }, one('2024-04', 'b')], geo);
     expect(rows[0]).toMatchObject({ kind: 'header', month: '2024-05' });
     expect(rows.some((r) => r.kind === 'tiles' && r.shared)).toBe(false);
+  });
+});
+
+describe('days', () => {
+  const days = { ...geo, days: { sort: 'taken' as const, height: 30 } };
+  /** `n` 4:3 photos taken on `date` (YYYY-MM-DD), ids `${prefix}0`… */
+  const on = (date: string, n: number, prefix: string) =>
+    Array.from({ length: n }, (_, i) => ({ ...item(`${prefix}${i}`, 4000, 3000), takenAt: `${date}T${String(20 - i).padStart(2, '0')}:00:00Z` }));
+  const labelsOf = (rows: GridRow[]) => rows.flatMap((r) => (r.kind === 'tiles' && r.shared ? r.shared.labels.map((l) => l.day) : []));
+  const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+
+  it('label each day of a month, and small days share a row with their neighbours', () => {
+    // 240 px photos in 900 px: a day of 12 fills rows of its own; days of 1 and 2 fit side by side.
+    const items = [...on('2024-05-20', 1, 'a'), ...on('2024-05-18', 2, 'b'), ...on('2024-05-11', 12, 'c'), ...on('2024-05-02', 1, 'd')];
+    const rows = buildGridRows([{ month: '2024-05', count: items.length, items }, { month: '2024-04', count: 40, items: null }], days);
+    expect(rows.map((r) => r.kind)).toEqual(['header', 'tiles', 'tiles', 'tiles', 'tiles', 'tiles', 'header', 'placeholder']);
+    const [, shared, big, , , last] = rows;
+    if (shared?.kind !== 'tiles' || big?.kind !== 'tiles' || last?.kind !== 'tiles') throw new Error('not tiles');
+    // The 20th and the 18th share the first row, each labelled above its first photo, further apart than photos.
+    expect(shared.shared?.labels.map((l) => l.day)).toEqual([dayNumber('2024-05-20'), dayNumber('2024-05-18')]);
+    expect(shared.items.map((i) => i.id)).toEqual(['a0', 'b0', 'b1']);
+    expect(shared.shared!.labels.map((l) => l.left)).toEqual(shared.shared!.lefts.slice(0, 2));
+    expect(shared.shared!.lefts[1]! - shared.widths[0]!).toBeGreaterThan(geo.gap);
+    expect(shared.height).toBe(30 + 180 + geo.gap);
+    // The 11th starts a row of its own under its label; its next rows have none; the 2nd after it.
+    expect(big.shared?.labels).toEqual([{ month: '2024-05', day: dayNumber('2024-05-11'), count: 12, left: 0, width: geo.width }]);
+    expect(big.items[0]?.id).toBe('c0');
+    expect(labelsOf(rows)).toEqual(['2024-05-20', '2024-05-18', '2024-05-11', '2024-05-02'].map(dayNumber));
+    expect(last.items.map((i) => i.id)).toEqual(['d0']);
+    // Every photo once, in order; every row's key its own.
+    expect(orderedItems([{ month: '2024-05', count: 0, items }]).map((i) => i.id)).toEqual(rows.flatMap((r) => (r.kind === 'tiles' ? r.items.map((i) => i.id) : [])));
+    expect(new Set(rows.map((r) => r.key)).size).toBe(rows.length);
+  });
+
+  it('are not months: the scrubber and the months wanted see each month once', () => {
+    const items = [...on('2024-05-20', 1, 'a'), ...on('2024-05-11', 12, 'c')];
+    const rows = buildGridRows([{ month: '2024-05', count: items.length, items }, { month: '2024-04', count: 3, items: null }], days);
+    const starts = spansOf(rows);
+    expect(monthSpans(rows, (i) => starts[i]).map((s) => s.month)).toEqual(['2024-05', '2024-04']);
+    expect([...monthsNear(rows, starts, 0, 100)]).toEqual(['2024-05']);
+  });
+
+  it('follow the order the album is in: by date added, days are the days photos were added', () => {
+    const items = on('2024-05-20', 3, 'a').map((it, i) => ({ ...it, createdAt: `2024-06-0${i + 1}T10:00:00Z` }));
+    const rows = buildGridRows([{ month: '2024-06', count: 3, items }], { ...geo, days: { sort: 'added', height: 30 } });
+    expect(labelsOf(rows)).toEqual(['2024-06-01', '2024-06-02', '2024-06-03'].map(dayNumber));
+  });
+
+  it('leave a small month in the row it shares with other months, under its month', () => {
+    const rows = buildGridRows([{ month: '2024-05', count: 2, items: [...on('2024-05-20', 1, 'a'), ...on('2024-05-03', 1, 'b')] }, { month: '2024-03', count: 1, items: on('2024-03-01', 1, 'c') }], days);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.kind === 'tiles' && rows[0].shared?.labels.map((l) => [l.month, l.day])).toEqual([['2024-05', undefined], ['2024-03', undefined]]);
   });
 });

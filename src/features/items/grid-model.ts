@@ -1,5 +1,7 @@
 import type { Item } from '../../domain/entities';
-import { justifiedRows } from './justified-layout';
+import type { ItemSort } from '../../domain/queries';
+import { dayOf } from '../../shared/live/item-order';
+import { justifiedRows, type LayoutRow } from './justified-layout';
 
 /** One month of an album: its count is known first; its items arrive when it nears the viewport. */
 export interface GridSection {
@@ -10,9 +12,15 @@ export interface GridSection {
   partial?: boolean;
 }
 
-/** A month's label within a row that several small months share, above its first tile. */
+/**
+ * A label within a row, above the first of its tiles: a month's, when several small months share the row
+ * ([Note: Small months share a row]), or a day's, above the first row of each day of a month ([Note: Days flow
+ * together]).
+ */
 export interface InlineMonth {
   month: string;
+  /** The day (days since 1970-01-01, UTC) of a day's label; absent for a month's. */
+  day?: number;
   count: number;
   left: number;
   width: number;
@@ -42,6 +50,11 @@ export interface GridGeometry {
   targetHeight: number;
   gap: number;
   headerHeight: number;
+  /**
+   * Days within months, each labelled, small ones sharing rows ([Note: Days flow together]): by the order's time
+   * (`sort`), with labels `height` px high. Absent: months only.
+   */
+  days?: { sort: ItemSort; height: number };
 }
 
 /** Files and undated items have no shape of their own: show them square. */
@@ -81,7 +94,7 @@ export class MonthRows {
   at(geo: GridGeometry): this {
     if (geo === this.geo) return this;
     this.geo = geo;
-    const geoKey = `${geo.width}:${geo.targetHeight}:${geo.gap}:${geo.headerHeight}`;
+    const geoKey = geometryKey(geo);
     if (geoKey !== this.geoKey) {
       this.geoKey = geoKey;
       this.months.clear();
@@ -156,32 +169,47 @@ const MIN_SHARED_WIDTH = 128;
 interface SmallMonth {
   section: GridSection;
   sectionIndex: number;
+  /** Its photos in one row, unlabelled: what it brings to a row it shares. */
   row: Extract<GridRow, { kind: 'tiles' }>;
   width: number;
+  /** Its rows when it has a heading of its own: the same photos, with their days' labels when there are days. */
+  rows: readonly GridRow[];
 }
 
 /** The month's one row when it is small enough to share one: loaded whole, in one row that leaves room. */
-function smallMonth(section: GridSection, sectionIndex: number, laid: readonly GridRow[], geo: GridGeometry): SmallMonth | null {
-  if (!section.items || section.partial || laid.length !== 1) return null;
-  const row = laid[0];
-  if (row?.kind !== 'tiles') return null;
-  const width = row.widths.reduce((a, b) => a + b, 0) + geo.gap * (row.widths.length - 1);
-  return width < geo.width ? { section, sectionIndex, row, width } : null;
+function smallMonth(section: GridSection, sectionIndex: number, laid: MonthLayout, geo: GridGeometry): SmallMonth | null {
+  if (!section.items || section.partial || !laid.single) return null;
+  const width = rowWidth(laid.single.widths, geo.gap);
+  return width < geo.width ? { section, sectionIndex, row: laid.single, width, rows: laid.rows } : null;
 }
 
-/** The row `months` share; `key` is their months joined with commas. */
-function sharedRow(months: readonly SmallMonth[], geo: GridGeometry, key: string): GridRow {
+const rowWidth = (widths: readonly number[], gap: number) => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
+
+/** What one label brings to a row it shares: its photos, laid out in one row of their own. */
+interface LabelledPart {
+  label: Omit<InlineMonth, 'left' | 'width'>;
+  items: readonly Item[];
+  widths: readonly number[];
+  rowHeight: number;
+  width: number;
+}
+
+/**
+ * One row of several parts side by side (small months, or a month's small days), each with its label above its
+ * first photo and a wider gap between them. `labelHeight` px of labels, then the photos.
+ */
+function labelledRow(parts: readonly LabelledPart[], geo: GridGeometry, labelHeight: number, key: string, month: string, sectionIndex: number): Extract<GridRow, { kind: 'tiles' }> {
   const labels: InlineMonth[] = [];
   const lefts: number[] = [];
   const items: Item[] = [];
   const widths: number[] = [];
   let x = 0;
-  for (const m of months) {
-    const span = Math.max(m.width, MIN_SHARED_WIDTH);
-    labels.push({ month: m.section.month, count: m.section.count, left: x, width: span });
+  for (const p of parts) {
+    const span = Math.max(p.width, MIN_SHARED_WIDTH);
+    labels.push({ ...p.label, left: x, width: span });
     let left = x;
-    m.row.items.forEach((item, i) => {
-      const w = m.row.widths[i] ?? 0;
+    p.items.forEach((item, i) => {
+      const w = p.widths[i] ?? 0;
       items.push(item);
       widths.push(w);
       lefts.push(left);
@@ -189,17 +217,28 @@ function sharedRow(months: readonly SmallMonth[], geo: GridGeometry, key: string
     });
     x += span + geo.gap * MONTH_GAP_FACTOR;
   }
-  const first = months[0]!;
   return {
     kind: 'tiles',
-    key: `s:${key}`,
-    month: first.section.month,
-    sectionIndex: first.sectionIndex,
+    key,
+    month,
+    sectionIndex,
     items,
     widths,
-    height: geo.headerHeight + first.row.height,
-    shared: { labels, lefts, headerHeight: geo.headerHeight },
+    height: labelHeight + Math.max(...parts.map((p) => p.rowHeight)),
+    shared: { labels, lefts, headerHeight: labelHeight },
   };
+}
+
+/** The row `months` share; `key` is their months joined with commas. */
+function sharedRow(months: readonly SmallMonth[], geo: GridGeometry, key: string): GridRow {
+  const parts = months.map((m) => ({
+    label: { month: m.section.month, count: m.section.count },
+    items: m.row.items,
+    widths: m.row.widths,
+    rowHeight: m.row.height,
+    width: m.width,
+  }));
+  return labelledRow(parts, geo, geo.headerHeight, `s:${key}`, months[0]!.section.month, months[0]!.sectionIndex);
 }
 
 /**
@@ -220,14 +259,14 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
     if (pending.length === 1) {
       const only = pending[0]!;
       const e = memory.entry(only.section, only.sectionIndex, geo);
-      e.laidHeight = only.row.height;
-      rows.push(e.header, only.row);
+      e.laidHeight = only.rows.reduce((h, r) => h + r.height, 0);
+      rows.push(e.header, ...only.rows);
     } else if (pending.length > 1) rows.push(memory.sharedRow(pending, geo));
     pending = [];
     pendingWidth = 0;
   };
   sections.forEach((section, sectionIndex) => {
-    const laid = section.items ? sectionRows(section.items, section.month, sectionIndex, geo) : null;
+    const laid = section.items ? monthLayout(section.items, section.month, sectionIndex, geo) : null;
     const small = laid ? smallMonth(section, sectionIndex, laid, geo) : null;
     if (small) {
       const span = Math.max(small.width, MIN_SHARED_WIDTH);
@@ -241,7 +280,7 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
     const m = memory.entry(section, sectionIndex, geo);
     rows.push(m.header);
     if (section.items && laid) {
-      for (const r of laid) rows.push(r);
+      for (const r of laid.rows) rows.push(r);
       const rest = section.count - section.items.length;
       if (section.partial && rest > 0) {
         // The items still coming keep their place, so the months below do not jump up and back down.
@@ -249,7 +288,7 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
         rows.push(m.rest);
       } else {
         // Only the height is kept, never the rows: they hold the month's items, which go when the month does.
-        m.laidHeight = laid.reduce((h, r) => h + r.height, 0);
+        m.laidHeight = laid.rows.reduce((h, r) => h + r.height, 0);
       }
     } else {
       if (m.laidHeight !== undefined && m.placeholder.height !== m.laidHeight) m.placeholder = { ...m.placeholder, height: m.laidHeight };
@@ -260,24 +299,97 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
   return rows;
 }
 
-const layoutCache = new WeakMap<Item[], { geoKey: string; sectionIndex: number; rows: GridRow[] }>();
+function geometryKey(geo: GridGeometry): string {
+  return `${geo.width}:${geo.targetHeight}:${geo.gap}:${geo.headerHeight}:${geo.days ? `${geo.days.sort}:${geo.days.height}` : ''}`;
+}
 
-function sectionRows(items: Item[], month: string, sectionIndex: number, geo: GridGeometry): GridRow[] {
-  const geoKey = `${geo.width}:${geo.targetHeight}:${geo.gap}`;
+/** A loaded month laid out: its rows, and its photos in one unlabelled row when they fit in one. */
+interface MonthLayout {
+  rows: GridRow[];
+  single: Extract<GridRow, { kind: 'tiles' }> | null;
+}
+
+const layoutCache = new WeakMap<Item[], { geoKey: string; sectionIndex: number; layout: MonthLayout }>();
+
+function monthLayout(items: Item[], month: string, sectionIndex: number, geo: GridGeometry): MonthLayout {
+  const geoKey = geometryKey(geo);
   const hit = layoutCache.get(items);
-  if (hit && hit.geoKey === geoKey && hit.sectionIndex === sectionIndex) return hit.rows;
-  const layout = justifiedRows(items.map(itemAspect), { width: geo.width, targetHeight: geo.targetHeight, gap: geo.gap });
-  const rows: GridRow[] = layout.map((r, i) => ({
-    kind: 'tiles',
-    key: `t:${month}:${i}`,
-    month,
-    sectionIndex,
-    items: items.slice(r.start, r.start + r.count),
-    widths: r.widths,
-    height: r.height + geo.gap,
-  }));
-  layoutCache.set(items, { geoKey, sectionIndex, rows });
+  if (hit && hit.geoKey === geoKey && hit.sectionIndex === sectionIndex) return hit.layout;
+  const aspects = items.map(itemAspect);
+  const plain = justifiedRows(aspects, { width: geo.width, targetHeight: geo.targetHeight, gap: geo.gap });
+  const at = { month, sectionIndex, gap: geo.gap };
+  const single = plain.length === 1 && rowWidth(plain[0]!.widths, geo.gap) < geo.width ? tilesRow(items, plain[0]!, 0, 0, at) : null;
+  const rows = geo.days && month !== 'unknown' ? dayRows(items, aspects, at, geo, geo.days) : plain.map((r, i) => tilesRow(items, r, 0, i, at));
+  const layout = { rows, single };
+  layoutCache.set(items, { geoKey, sectionIndex, layout });
+  return layout;
+}
+
+/**
+ * [Note: Days flow together]
+ * Within a month, each day's photos start with the day's label, as in Google Photos and Immich. A day whose
+ * photos fill less than one row shares its row with the small days next to it, each labelled above its first
+ * photo (as small months do, [Note: Small months share a row]); a larger day starts a row of its own, the day's
+ * label above it. Days are UTC days of the time the album is ordered by, as its months are: a photo whose
+ * file gave its clock's offset sits under the UTC day, which near midnight is not the day its clock showed.
+ */
+function dayRows(items: readonly Item[], aspects: readonly number[], at: RowPlace, geo: GridGeometry, days: NonNullable<GridGeometry['days']>): GridRow[] {
+  const rows: GridRow[] = [];
+  const opts = { width: geo.width, targetHeight: geo.targetHeight, gap: geo.gap };
+  // Small days waiting to share a row, and the width they take so far.
+  let pending: LabelledPart[] = [];
+  let pendingWidth = 0;
+  const flush = () => {
+    if (pending.length > 0) rows.push(labelledRow(pending, geo, days.height, `t:${at.month}:${rows.length}`, at.month, at.sectionIndex));
+    pending = [];
+    pendingWidth = 0;
+  };
+  let start = 0;
+  while (start < items.length) {
+    const day = dayOf(items[start]!, days.sort);
+    let end = start + 1;
+    while (end < items.length && dayOf(items[end]!, days.sort) === day) end++;
+    const laid = justifiedRows(aspects.slice(start, end), opts);
+    const width = laid.length === 1 ? rowWidth(laid[0]!.widths, geo.gap) : Number.POSITIVE_INFINITY;
+    const label = { month: at.month, day, count: end - start };
+    if (width < geo.width) {
+      const span = Math.max(width, MIN_SHARED_WIDTH);
+      const needed = pending.length === 0 ? span : pendingWidth + geo.gap * MONTH_GAP_FACTOR + span;
+      if (pending.length > 0 && needed > geo.width) flush();
+      pendingWidth = pending.length === 0 ? span : needed;
+      const row = laid[0]!;
+      pending.push({ label, items: items.slice(start, end), widths: row.widths, rowHeight: row.height + geo.gap, width });
+    } else {
+      flush();
+      laid.forEach((r, i) => {
+        const row = tilesRow(items, r, start, rows.length, at);
+        rows.push(i > 0 ? row : labelledRow([{ label, items: row.items, widths: row.widths, rowHeight: row.height, width: geo.width }], geo, days.height, row.key, at.month, at.sectionIndex));
+      });
+    }
+    start = end;
+  }
+  flush();
   return rows;
+}
+
+/** The month a row is in, its place among the sections, and the gap under each row. */
+interface RowPlace {
+  month: string;
+  sectionIndex: number;
+  gap: number;
+}
+
+/** Laid-out row `r` of `items` from index `from` on, as the `index`th row of its month. */
+function tilesRow(items: readonly Item[], r: LayoutRow, from: number, index: number, at: RowPlace): Extract<GridRow, { kind: 'tiles' }> {
+  return {
+    kind: 'tiles',
+    key: `t:${at.month}:${index}`,
+    month: at.month,
+    sectionIndex: at.sectionIndex,
+    items: items.slice(from + r.start, from + r.start + r.count),
+    widths: r.widths,
+    height: r.height + at.gap,
+  };
 }
 
 function placeholderRow(section: GridSection, sectionIndex: number, geo: GridGeometry): GridRow {

@@ -42,9 +42,11 @@ export function monthSpans(rows: readonly GridRow[], startOf: (index: number) =>
     if (row.kind !== 'header' && !shared) return;
     const start = startOf(i);
     if (start === undefined) return;
-    // Months sharing a row start together, in their order along it.
-    if (shared) for (const l of shared.labels) spans.push({ month: l.month, start });
-    else spans.push({ month: row.month, start });
+    // Months sharing a row start together, in their order along it. A day's label is not a month's start: its
+    // month's heading came before it ([Note: Days flow together]).
+    if (shared) {
+      for (const l of shared.labels) if (l.day === undefined || spans[spans.length - 1]?.month !== l.month) spans.push({ month: l.month, start });
+    } else spans.push({ month: row.month, start });
   });
   return spans;
 }

@@ -66,7 +66,7 @@ export function useAlbumGrid(albumId: string, view: AlbumView, basePath: string,
     setParams(next, { replace: !push });
   };
 
-  return { months, sections, error, setWanted, getItems, selection, setSelection, selectedItems, itemPath, open, close, setView, searching: search === null ? null : found };
+  return { months, sections, error, sort: search === null ? view.sort : ('taken' as const), setWanted, getItems, selection, setSelection, selectedItems, itemPath, open, close, setView, searching: search === null ? null : found };
 }
 
 const noDelete = () => undefined;
@@ -92,6 +92,7 @@ export function AlbumGridBody({ grid, label, empty, social, onRetry, onDeleteKey
     <AlbumGrid
       label={label}
       sections={grid.sections}
+      sort={grid.sort}
       social={social}
       selection={grid.selection}
       onSelectionChange={grid.setSelection}

@@ -17,6 +17,16 @@ export function monthOf(item: Pick<Item, 'takenAt' | 'createdAt'>, sort: ItemSor
   return Number.isNaN(t) ? 'unknown' : new Date(t).toISOString().slice(0, 7);
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The grid's day of an item, as days since 1970-01-01 in UTC (within its UTC month, as the backends count them);
+ * NaN for an item with no time.
+ */
+export function dayOf(item: Pick<Item, 'takenAt' | 'createdAt'>, sort: ItemSort): number {
+  return Math.floor(sortTime(item, sort) / DAY_MS);
+}
+
 /** Newest first by (time, id), the order of every item list. Negative when `a` comes first. */
 export function compareItems(a: Item, b: Item, sort: ItemSort): number {
   const ta = sortTime(a, sort);
