@@ -342,7 +342,8 @@ export interface BackendCapabilities {
     onDevice: boolean;
     /**
      * The bucket keeps an XMP sidecar beside each original, written on upload and after edits ([Note: Sidecars
-     * beside originals] in sidecar-writer.ts). Not for a link's visitor or guest, who cannot write one.
+     * beside originals] in sidecar-writer.ts). Not for a link's visitor; a guest's upload writes the one its photo
+     * came with.
      */
     sidecars: boolean;
   };

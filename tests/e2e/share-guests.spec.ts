@@ -29,21 +29,31 @@ test('a guest adds two photos through a link, deletes one, and the owner sees th
   await panel.getByRole('button', { name: 'Continue' }).click();
 
   const mine = [fixture('orientation-6.jpg'), fixture('xmp.jpg')];
+  // The first comes with a darktable sidecar: merged into the photo and kept beside it, not an item of its own.
+  const sidecar = Buffer.from(
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+      '<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:darktable="http://darktable.sf.net/" darktable:xmp_version="5">' +
+      '<dc:title><rdf:Alt><rdf:li xml:lang="x-default">First dance</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>',
+  );
   const add = page.getByTestId('add-files-input').first();
   await expect(add).toBeEnabled();
-  await add.setInputFiles(mine);
+  await add.setInputFiles([
+    ...mine.map((f) => ({ name: basename(f), mimeType: 'image/jpeg', buffer: readFileSync(f) })),
+    { name: 'orientation-6.xmp', mimeType: 'application/rdf+xml', buffer: sidecar },
+  ]);
   const list = page.getByTestId('guest-uploads-mine');
   for (const f of mine) await expect(list.getByText(basename(f))).toBeVisible({ timeout: 120_000 });
   // What the guest added is in the album's grid on the same page.
   await expect(page.getByRole('gridcell')).toHaveCount(3, { timeout: 30_000 });
 
-  // Taking a photo back takes its bytes out of the bucket too, not only its row.
-  const [taken] = await world.query<{ original_key: string; preview_key: string | null; thumb_key: string | null }>(
-    'select original_key, preview_key, thumb_key from public.items where album_id = $1 and filename = $2',
+  // Taking a photo back takes its bytes out of the bucket too (its sidecar with them), not only its row.
+  const [taken] = await world.query<{ original_key: string; preview_key: string | null; thumb_key: string | null; metadata: { title?: string; sidecar?: boolean } }>(
+    'select original_key, preview_key, thumb_key, metadata from public.items where album_id = $1 and filename = $2',
     [albumId, basename(mine[0]!)],
   );
-  const objects = [taken!.original_key, taken!.preview_key, taken!.thumb_key].filter((k): k is string => k !== null);
-  expect(objects).toHaveLength(3);
+  expect(taken!.metadata).toMatchObject({ title: 'First dance', sidecar: true });
+  const objects = [taken!.original_key, taken!.preview_key, taken!.thumb_key, `${taken!.original_key}.xmp`].filter((k): k is string => k !== null);
+  expect(objects).toHaveLength(4);
   for (const key of objects) expect(await world.bucketHas(key), key).toBe(true);
   await list.getByRole('button', { name: `Delete ${basename(mine[0]!)}` }).click();
   await expect(list.getByText(basename(mine[0]!))).toHaveCount(0);

@@ -40,7 +40,9 @@ export function createGuestBackend(config: GuestBackendConfig): UploadBackend & 
   };
 
   return {
-    capabilities: NO_ACCOUNT_CAPABILITIES,
+    // A guest's photo that came with a sidecar keeps it beside the original, as a member's does; share-upload
+    // signs that write while the upload is in progress, and no read of one.
+    capabilities: { ...NO_ACCOUNT_CAPABILITIES, storage: { ...NO_ACCOUNT_CAPABILITIES.storage, sidecars: true } },
     files,
     items: {
       async getItem(albumId, itemId, opts) {

@@ -4,7 +4,7 @@
  * "Your uploads", and the deletion of the objects of the items they take back.
  */
 import type { Sql, Tx } from '../_shared/database.ts';
-import { mayStore } from '../storage-sign/content-safety.ts';
+import { mayStore, signedLength as sidecarLength } from '../storage-sign/content-safety.ts';
 import { type ItemRow, overridesFor } from '../storage-sign/overrides.ts';
 import type { Presign, SignedRequest } from '../storage-sign/presign.ts';
 import { ACTION_OF, type ParsedRequest, parseSignRequest } from '../storage-sign/sign-request.ts';
@@ -81,10 +81,13 @@ async function partSizesOf(
 /**
  * The Content-Length a guest's write is signed with, null for requests that carry no body, or why it is refused.
  * An original is the size it was reserved at: one PUT of exactly that, or parts of exactly the lengths the
- * item's part size gives, none past the last. Thumbnails and previews are one PUT of a bounded size.
+ * item's part size gives, none past the last. Thumbnails and previews are one PUT of a bounded size; so is the
+ * sidecar a photo came with.
  */
 function signedLength(p: ParsedRequest, item: GuestItemRow, partSize: number | null | undefined): number | null | Refusal {
   const req = p.request;
+  // A sidecar as a member's is signed: one PUT at its length, at most 2 MiB, never in parts.
+  if (p.key.file === 'original.xmp') return sidecarLength(p.key.file, req);
   const original = p.key.file === 'original';
   switch (req.op) {
     case 'put':

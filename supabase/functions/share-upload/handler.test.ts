@@ -95,21 +95,43 @@ test('a guest signs only their own items: another\'s key, a finished item\'s wri
   assert.equal(await got.text(), 'guest photo bytes');
 });
 
-test('a guest never writes a sidecar, not while uploading nor after; taking an item back deletes the one an editor wrote', async () => {
+test('a guest writes the sidecar of their own upload while it is in progress, one PUT at its length, never reads one; taking an item back deletes it', async () => {
   const { album, visit } = await albumWithLink();
   const ana = await join(visit, 'Ana');
+  const ben = await join(visit, 'Ben');
   const pending = file();
   await ok({ op: 'reserve', visit, guest: ana, items: [pending] });
+  const bens = file();
+  await ok({ op: 'reserve', visit, guest: ben, items: [bens] });
   const done = await uploadAsGuest(visit, ana);
   const xmp = (id: string) => key(album.id, id, 'original.xmp');
+  const sidecar = '<x:xmpmeta xmlns:x="adobe:ns:meta/"/>';
+  const put = (id: string, contentLength = sidecar.length, contentType = 'application/octet-stream') => ({ op: 'put', key: xmp(id), contentType, contentLength });
   const { results } = await ok({
-    op: 'sign', visit, guest: ana, requests: [pending.id, done].flatMap((id) => [
-      { op: 'put', key: xmp(id), contentType: 'application/octet-stream', contentLength: 100 },
-      { op: 'create', key: xmp(id), contentType: 'application/octet-stream' },
-      { op: 'get', key: xmp(id) },
-    ]),
+    op: 'sign', visit, guest: ana, requests: [
+      put(pending.id),
+      put(pending.id, 2 * 1024 * 1024 + 1),
+      put(pending.id, sidecar.length, 'application/rdf+xml'),
+      { op: 'put', key: xmp(pending.id), contentType: 'application/octet-stream' },
+      { op: 'create', key: xmp(pending.id), contentType: 'application/octet-stream' },
+      { op: 'get', key: xmp(pending.id) },
+      put(done),
+      put(bens.id),
+    ],
   });
-  assert.deepEqual(results, Array(6).fill({ error: 'storage/denied' }));
+  assert.deepEqual(results.slice(1), [
+    { error: 'upload/too-large' },
+    { error: 'upload/unsupported' },
+    { error: 'validation/invalid' },
+    { error: 'storage/denied' },
+    { error: 'storage/denied' },
+    { error: 'storage/denied' },
+    { error: 'storage/denied' },
+  ]);
+  // Signed at its length: the sidecar goes in, and a longer body would not.
+  assert.notEqual((await send(signed(results[0]), `${sidecar}   `)).status, 200);
+  assert.equal((await send(signed(results[0]), sidecar)).status, 200);
+  assert.equal(await readObject(xmp(pending.id)), sidecar);
 
   // An editor gave the guest's photo details, and its sidecar was written; the guest takes the photo back.
   const written = await deps.presign({ op: 'put', key: xmp(done), contentType: 'application/octet-stream' }, {}, 60, new Date());
