@@ -134,7 +134,7 @@ if (want('unit')) {
   // The privacy tests give photographs a place with ExifTool and read it back.
   ensureExiftool();
   const file = join(out, 'unit.json');
-  step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder, ...browserFiles]));
+  step('unit', run('unit tests', 'npx', ['vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder]));
   if (!countVitest(file)) failures.push('unit (no report)');
 }
 
@@ -322,7 +322,7 @@ try {
   if (want('browser')) {
     const file = join(out, 'browser.json');
     const url = postgresUrl();
-    step('browser', run('browser tests', 'npx', ['vitest', 'run', '--project', 'browser', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder], url ? { DATABASE_URL: url } : {}));
+    step('browser', run('browser tests', 'npx', ['vitest', 'run', '--project', 'browser', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...vitestOrder, ...browserFiles], url ? { DATABASE_URL: url } : {}));
     if (!countVitest(file)) failures.push('browser (no report)');
   }
 
