@@ -5,6 +5,7 @@
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import axe from 'axe-core';
+import { openDB } from 'idb';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
@@ -48,6 +49,16 @@ function render(visitor: Backend, token: string, visit: string, link = { guestMa
   );
 }
 
+/** The records in the guest's upload queue in this browser (IndexedDB), finished ones included. */
+async function queuedTasks(token: string): Promise<number> {
+  const db = await openDB(`shoebox-guest-uploads:${token}`);
+  try {
+    return db.objectStoreNames.contains('tasks') ? await db.count('tasks') : 0;
+  } finally {
+    db.close();
+  }
+}
+
 const mineNames = () => [...document.querySelectorAll('[data-testid="guest-uploads-mine"] .guest-uploads__name')].map((e) => e.textContent);
 
 test('a guest uploads two photos, sees them as theirs, deletes one, and members see the other "added by Ana (guest)"', async () => {
@@ -69,6 +80,8 @@ test('a guest uploads two photos, sees them as theirs, deletes one, and members 
   await expect
     .poll(() => [...document.querySelectorAll<HTMLImageElement>('[data-testid="guest-uploads-mine"] img')].filter((i) => i.complete && i.naturalWidth > 0).length, { timeout: 15_000 })
     .toBe(2);
+  // Listed from the server, the finished uploads leave nothing behind in this browser's queue.
+  await expect.poll(() => queuedTasks(token), { timeout: 15_000 }).toBe(0);
   const a11y = await axe.run(host);
   expect(a11y.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   const before = (await olive.backend.items.listItems(album.id, { sort: 'added' })).rows;

@@ -132,7 +132,9 @@ function GuestUploader({ token, visit, guest, onChanged, onForgotten }: { token:
   const filesDone = snapshot?.totals.filesDone ?? 0;
   useEffect(() => {
     if (filesDone === 0) return;
-    void qc.invalidateQueries({ queryKey });
+    // A finished upload is listed under "Your uploads" from the server: its record in this browser's queue is
+    // no longer needed, and would otherwise stay in IndexedDB for good (a guest has no uploads screen to clear it).
+    void qc.invalidateQueries({ queryKey }).then(() => made?.engine.clearFinished());
     onChanged?.();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the key is made of these
   }, [filesDone, qc, token, guest.guest]);
