@@ -47,11 +47,20 @@ export async function processImage(
   if (stored && isTooLargeToDecode(stored, limits)) return fileResult(sniffed.mime, 'image/too-large', await readPhotoMetadata(blob));
 
   // Metadata is read from the file while the pixels are decoded.
-  const [photo, drawn, animated] = await Promise.all([
+  const [read, drew, animation] = await Promise.allSettled([
     readPhotoMetadata(blob),
     drawCopies(blob, sniffed.mime, stored, limits, signal),
     sniffed.mime === 'image/webp' ? isAnimatedWebp(blob) : false,
   ]);
+  if (drew.status === 'rejected') throw drew.reason;
+  const drawn = drew.value;
+  const fail = (reason: unknown): never => {
+    // The copies drawn go at once, not when the collector comes to them: a worker holds one picture at a time.
+    if (drawn && drawn !== 'too-large') release(drawn);
+    throw reason;
+  };
+  const photo = read.status === 'fulfilled' ? read.value : fail(read.reason);
+  const animated = animation.status === 'fulfilled' ? animation.value : fail(animation.reason);
   // The viewer plays an animated WebP as it is; the preview and thumbnail hold its first frame.
   if (animated) photo.metadata.animated = true;
   if (drawn === 'too-large') return fileResult(sniffed.mime, 'image/too-large', photo);
@@ -64,9 +73,14 @@ export async function processImage(
     // Copies that could not be encoded: keep the file.
     return fileResult(sniffed.mime, 'image/undecodable', photo);
   } finally {
-    drawn.preview.canvas.width = 0;
-    drawn.thumb.canvas.width = 0;
+    release(drawn);
   }
+}
+
+/** Gives back the memory of the copies' canvases at once. */
+function release(drawn: { preview: { canvas: { width: number } }; thumb: { canvas: { width: number } } }): void {
+  drawn.preview.canvas.width = 0;
+  drawn.thumb.canvas.width = 0;
 }
 
 // [Note: One full-size picture at a time]
