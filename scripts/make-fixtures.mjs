@@ -536,6 +536,135 @@ async function gainMapHeic() {
   }
 }
 
+/**
+ * The parts of a `meta` box this rewrites: its children, with `pitm`'s primary item, and `iloc`'s field sizes.
+ */
+function metaParts(heic) {
+  const [, metaStart, metaEnd] = heifBoxes(heic, 0, heic.length).find(([t]) => t === 'meta');
+  const children = heifBoxes(heic, metaStart + 12, metaEnd);
+  if (children.some(([t]) => t === 'iref' || t === 'grpl')) throw new Error('HEIF fixture: an iref or grpl this does not extend');
+  return { metaStart, metaEnd, children };
+}
+
+const fullBox = (type, version, body) => withSize(type, Buffer.concat([Buffer.from([version, 0, 0, 0]), body]));
+const u16 = (...values) => Buffer.from(values.flatMap((v) => [v >> 8, v & 255]));
+const u32 = (...values) => Buffer.concat(values.map((v) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(v >>> 0);
+  return b;
+}));
+
+/** `iloc` with one more item, its one extent at `offset` (a file offset), `length` bytes long. */
+function ilocWithItem(iloc, item, offset, length) {
+  const version = iloc[8];
+  const offsetSize = iloc[12] >> 4, lengthSize = iloc[12] & 15, baseSize = iloc[13] >> 4, indexSize = version ? iloc[13] & 15 : 0;
+  if (version > 1 || lengthSize !== 4 || ![0, 4].includes(baseSize) || (offsetSize !== 4 && !baseSize)) throw new Error('HEIF fixture: an iloc this does not extend');
+  const count = iloc.readUInt16BE(14);
+  const n = (size, v) => (size === 0 ? Buffer.alloc(0) : u32(v));
+  const entry = Buffer.concat([
+    u16(item), version ? u16(0) : Buffer.alloc(0), u16(0), n(baseSize, baseSize ? offset : 0), u16(1),
+    Buffer.alloc(indexSize), n(offsetSize, baseSize ? 0 : offset), u32(length),
+  ]);
+  const out = Buffer.concat([iloc, entry]);
+  out.writeUInt32BE(out.length, 0);
+  out.writeUInt16BE(count + 1, 14);
+  return out;
+}
+
+/** ISO 21496-1 gain map metadata (version 0, one channel): headroom 0 for the base, 1 (2×) for the HDR rendition. */
+function gainMapMetadata() {
+  return Buffer.concat([
+    Buffer.from([0]), u16(0, 0), Buffer.from([0x40]),
+    u32(0, 1, 1, 1), // base and alternate HDR headroom
+    u32(0, 1, 1, 1, 1, 1, 1, 64, 1, 64), // gain map min, max, gamma, base and alternate offsets
+  ]);
+}
+
+/**
+ * `heic`, made by heif-enc from three pictures (items 1, 2 and 3, item 1 primary), turned into the layout of an
+ * iPhone photo on iOS 18 with adaptive HDR: item 4 a `tmap` derived picture (ISO 21496-1) made from the photo and
+ * item 2, its gain map (hidden), the two pictures alternatives in an `altr` group, the tone-mapped one first; item 3
+ * Apple's own HDR gain map (hidden, `auxC`), auxiliary to both the photo and the `tmap` at once, which libheif
+ * before 1.18 refused ("Too many auxiliary image references"). The `tmap`'s metadata goes in an `mdat` of its own
+ * at the end; the `ftyp` is iOS 18's.
+ */
+function withToneMap(heic) {
+  const { metaStart, metaEnd, children } = metaParts(heic);
+  const [, pitmStart] = children.find(([t]) => t === 'pitm');
+  if (heic[pitmStart + 8] !== 0 || heic.readUInt16BE(pitmStart + 12) !== 1) throw new Error('HEIF fixture: item 1 is not primary');
+  const out = Buffer.from(heic);
+  const metadata = gainMapMetadata();
+  const rebuilt = children.flatMap(([type, start, end]) => {
+    if (type === 'iinf') {
+      const version = out[start + 8];
+      const entriesAt = start + 12 + (version === 0 ? 2 : 4);
+      const infes = heifBoxes(out, entriesAt, end).map(([, s, e]) => {
+        const infe = Buffer.from(out.subarray(s, e));
+        if (infe[8] >= 2 && [2, 3].includes(infe.readUInt16BE(12))) infe[11] |= 1; // hidden
+        return infe;
+      });
+      const tmap = fullBox('infe', 2, Buffer.concat([u16(4, 0), Buffer.from('tmap\0', 'latin1')]));
+      const count = version === 0 ? u16(infes.length + 1) : u32(infes.length + 1);
+      const iref = fullBox('iref', 0, Buffer.concat([withSize('dimg', u16(4, 2, 1, 2)), withSize('auxl', u16(3, 2, 1, 4))]));
+      return [fullBox('iinf', version, Buffer.concat([count, ...infes, tmap])), iref];
+    }
+    if (type === 'iloc') return [ilocWithItem(out.subarray(start, end), 4, heic.length + 8, metadata.length)];
+    if (type !== 'iprp') return [out.subarray(start, end)];
+    const inner = heifBoxes(out, start + 8, end);
+    const [, ipcoStart, ipcoEnd] = inner.find(([t]) => t === 'ipco');
+    const first = heifBoxes(out, ipcoStart + 8, ipcoEnd).length + 1;
+    const auxC = withSize('auxC', Buffer.concat([Buffer.alloc(4), Buffer.from(`${APPLE_GAIN_MAP}\0`, 'latin1')]));
+    const ispe = fullBox('ispe', 0, u32(96, 64));
+    const ipco = withSize('ipco', Buffer.concat([out.subarray(ipcoStart + 8, ipcoEnd), auxC, ispe]));
+    const [, ipmaStart] = inner.find(([t]) => t === 'ipma');
+    if (out[ipmaStart + 8] !== 0 || out.readUIntBE(ipmaStart + 9, 3) & 1 || first + 1 > 127) throw new Error('HEIF fixture: an ipma this does not rewrite');
+    const count = out.readUInt32BE(ipmaStart + 12);
+    const entries = [];
+    let at = ipmaStart + 16;
+    for (let i = 0; i < count; i++) {
+      const item = out.readUInt16BE(at);
+      const n = out[at + 2];
+      let associations = Buffer.from(out.subarray(at + 3, at + 3 + n));
+      if (item === 3) associations = Buffer.concat([associations, Buffer.from([0x80 | first])]);
+      entries.push(u16(item), Buffer.from([associations.length]), associations);
+      at += 3 + n;
+    }
+    entries.push(u16(4), Buffer.from([1, first + 1]));
+    const ipma = withSize('ipma', Buffer.concat([out.subarray(ipmaStart + 8, ipmaStart + 12), u32(count + 1), ...entries]));
+    return [withSize('iprp', Buffer.concat(inner.map(([t, s, e]) => (t === 'ipco' ? ipco : t === 'ipma' ? ipma : out.subarray(s, e)))))];
+  });
+  const grpl = withSize('grpl', fullBox('altr', 0, u32(1000, 2, 4, 1)));
+  const meta = withSize('meta', Buffer.concat([out.subarray(metaStart + 8, metaStart + 12), ...rebuilt, grpl]));
+  shiftIloc(meta, meta.length - (metaEnd - metaStart));
+  return withIos18Ftyp(Buffer.concat([out.subarray(0, metaStart), meta, out.subarray(metaEnd), withSize('mdat', metadata)]));
+}
+
+/**
+ * An iPhone photo as iOS 18 stores one with adaptive HDR (see withToneMap): the photo the visual picture, 96 × 64;
+ * its ISO gain map mid-grey, Apple's white. Shown in SDR, the file is the photo alone, not brightened.
+ */
+async function toneMapHeic() {
+  ensureDebianTool('heif-enc', ['--version'], 'libheif-examples');
+  const dir = await mkdtemp(join(tmpdir(), 'shoebox-tmap-'));
+  try {
+    const flat = (width, height, background) => sharp({ create: { width, height, channels: 3, background } }).png();
+    await sharp(await visualPicture(96, 64)).png().toFile(join(dir, '1.png'));
+    await flat(96, 64, { r: 128, g: 128, b: 128 }).toFile(join(dir, '2.png'));
+    await flat(96, 64, { r: 255, g: 255, b: 255 }).toFile(join(dir, '3.png'));
+    const r = spawnSync('heif-enc', ['-q', '90', '-o', join(dir, 'three.heic'), join(dir, '1.png'), join(dir, '2.png'), join(dir, '3.png')], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`heif-enc failed: ${r.stderr}`);
+    const bytes = withToneMap(await readFile(join(dir, 'three.heic')));
+    await writeFile(join(dir, 'ios18-hdr.heic'), bytes);
+    // libheif before 1.18 refuses it as it refused iOS 18's photos; a later one shows the photo, item 1.
+    const info = spawnSync('heif-info', [join(dir, 'ios18-hdr.heic')], { encoding: 'utf8' });
+    const said = `${info.stdout}${info.stderr}`;
+    if (!/Too many auxiliary image references/.test(said) && !/image: 96x64 \(id=1\), primary/.test(said)) throw new Error(`ios18-hdr.heic is not read as made: ${said}`);
+    return bytes;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** A camera fixture: the visual picture in `name`'s format, tagged by ExifTool, checked by ExifTool and exifr. */
 async function cameraFixture(name) {
   ensureDebianTool('exiftool', ['-ver'], 'libimage-exiftool-perl');
@@ -602,6 +731,7 @@ const files = {
   ...Object.fromEntries(Object.keys(CAMERA_FORMATS).map((name) => [`camera/${name}`, () => cameraFixture(name)])),
   'camera/rotated.heic': rotatedHeic,
   'camera/gain-map.heic': gainMapHeic,
+  'camera/ios18-hdr.heic': toneMapHeic,
 };
 if (process.argv.includes('--video')) files['clip-320x240.webm'] = recordWebm;
 

@@ -203,6 +203,18 @@ describe('processMedia: HEIF, which only Safari decodes itself', () => {
     }
   });
 
+  it('shows an iOS 18 adaptive-HDR HEIC (a tmap picture and gain maps shared with the photo) as its SDR photo', async () => {
+    // libheif before 1.18 refused such a file outright; the tone-mapped alternative and both gain maps are not the photo.
+    const media = await run('camera/ios18-hdr.heic');
+    expect(media).toMatchObject({ kind: 'image', mime: 'image/heic', width: 96, height: 64, notice: null });
+    for (const out of [await pixels(media.preview!), await pixels(media.thumb!)]) {
+      expect([out.width, out.height]).toEqual([96, 64]);
+      expect(near(out.at(0.05, 0.05), RED)).toBe(true);
+      expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
+      expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+    }
+  });
+
   it("reads the capture time with its offset, camera and lens of an iOS 18 HEIC, a WebP, a PNG and a TIFF in the worker, and no place", async () => {
     const expected = {
       'camera/camera.heic': { takenAt: '2024-09-20T15:15:30.123Z', cameraModel: 'iPhone 15 Pro', fNumber: 1.78, iso: 50 },
