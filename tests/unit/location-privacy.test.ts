@@ -7,13 +7,14 @@
  * image items (where ExifTool says they are); every other tag reads as before.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crc32, findLocationPatches, withPatches } from '../../src/media/location-patches';
 import { makeLocationFixtures } from '../../scripts/make-location-fixtures.mjs';
 
+const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 let dir: string;
 let fixtures: Map<string, string>;
 
@@ -143,6 +144,18 @@ describe('originals without location', { timeout: 60_000 }, () => {
     for (let i = 0; i < before.length; i++) {
       if (before[i] !== after[i] && !metadata.some((p) => i >= p.start && i < p.start + p.length)) throw new Error(`byte ${i} changed outside the metadata items`);
     }
+  });
+
+  it('HEIC as iOS 18 lays it out (a tmap picture, an altr group, gain maps shared with the photo): no GPS tag left', async () => {
+    const path = join(dir, 'in', 'ios18-hdr.heic');
+    copyFileSync(join(FIXTURES, 'camera/ios18-hdr.heic'), path);
+    execFileSync('exiftool', [
+      '-q', '-overwrite_original', '-n', '-EXIF:Make=Shoebox', '-XMP-dc:Title=Tour',
+      '-EXIF:GPSLatitude=48.858222', '-EXIF:GPSLatitudeRef=N', '-EXIF:GPSLongitude=2.2945', '-EXIF:GPSLongitudeRef=E',
+      '-XMP-exif:GPSLatitude=48.858222', '-XMP-exif:GPSLongitude=2.2945', path,
+    ]);
+    fixtures.set('ios18-hdr.heic', path);
+    await expectNoPlace('ios18-hdr.heic');
   });
 
   it('keeps a file as it is when its location cannot be removed in place, and says so', async () => {
