@@ -6,12 +6,13 @@ import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeAll, expect, test } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import type { Item } from '../../domain/entities';
 import { UrlBatcher } from '../../shared/files/url-batcher';
 import { UrlBatcherContext } from '../../shared/files/use-url';
 import { AlbumGrid } from './album-grid';
 import type { GridSection } from './grid-model';
+import { emptySelection, type Selection } from './selection';
 import '../../ui/styles.css';
 
 const host = document.createElement('div');
@@ -28,12 +29,17 @@ const takenOn = (date: string, n: number, added = `${date}T23:00:00Z`): Item[] =
     thumbKey: null, thumbhash: null, metadata: {}, createdAt: added, deletedAt: null,
   }));
 
+/** The ids selected in the grid last rendered. */
+let selected: ReadonlySet<string> = new Set();
+
 function Grid({ sections, sort }: { sections: GridSection[]; sort?: 'taken' | 'added' }) {
   const [batcher] = useState(() => new UrlBatcher({ urls: () => Promise.resolve(new Map()) }));
+  const [selection, setSelection] = useState<Selection>(emptySelection);
+  selected = selection.ids;
   return (
     <UrlBatcherContext.Provider value={batcher}>
       <div style={{ height: 800, display: 'flex', flexDirection: 'column' }}>
-        <AlbumGrid sections={sections} selection={{ ids: new Set(), anchor: null }} onSelectionChange={() => {}} onOpen={() => {}} onWantedMonths={() => {}} onDeleteKey={() => {}} label="Holiday" {...(sort ? { sort } : {})} />
+        <AlbumGrid sections={sections} selection={selection} onSelectionChange={setSelection} onOpen={() => {}} onWantedMonths={() => {}} onDeleteKey={() => {}} label="Holiday" {...(sort ? { sort } : {})} />
       </div>
     </UrlBatcherContext.Provider>
   );
@@ -73,4 +79,19 @@ test('in the order photos were added, the days are the days they were added', as
   const labels = page.getByRole('grid', { name: 'Holiday' }).getByRole('columnheader');
   await expect.element(labels.first()).toBeVisible();
   expect(labels.elements().map((h) => h.textContent)).toEqual(['June 2024 · 12', dayName('2024-06-03'), dayName('2024-06-01')]);
+});
+
+test("a day's check selects every photo of that day, in all its rows, and a second click none of them", async () => {
+  const items = [...takenOn('2024-05-20', 1), ...takenOn('2024-05-11', 14), ...takenOn('2024-05-02', 1)];
+  flushSync(() => root.render(<Grid sections={[{ month: '2024-05', count: items.length, items }]} />));
+  const check = page.getByRole('button', { name: `Select all of ${dayName('2024-05-11')}` });
+  await userEvent.hover(page.getByRole('columnheader', { name: dayName('2024-05-11') }));
+  await userEvent.click(check);
+  await expect.element(check).toHaveAttribute('aria-pressed', 'true');
+  expect([...selected].sort()).toEqual(items.filter((i) => i.takenAt!.startsWith('2024-05-11')).map((i) => i.id).sort());
+  // Every one of the fourteen shows as selected, on the rows below the label too.
+  expect(page.getByRole('gridcell', { selected: true }).elements()).toHaveLength(14);
+  await userEvent.click(check);
+  await expect.element(check).toHaveAttribute('aria-pressed', 'false');
+  expect(selected.size).toBe(0);
 });

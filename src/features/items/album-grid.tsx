@@ -3,14 +3,16 @@ import type { Item } from '../../domain/entities';
 import type { TileSocial } from '../../shared/social-keys';
 import { formatDay, formatMonth, formatNumber } from '../../lib/format';
 import type { ItemSort } from '../../domain/queries';
+import { dayOf } from '../../shared/live/item-order';
 import { buildGridRows, lazyGridIndex, MonthRows, monthsNear, tileLefts, type GridRow, type GridSection } from './grid-model';
 import { DateScrubber } from './date-scrubber';
 import { anchorAt, anchoredOffset, type GridAnchor } from './grid-anchor';
 import { monthSpans, type MonthSpan } from './scrubber-model';
 import { ItemTile } from './item-tile';
+import { Icon } from '../../ui/icon';
 import { rowAt } from './scroll-space';
 import { useGridWindow, useScrollerSize } from './use-grid-window';
-import { selectAll, selectRange, toggle, type Selection } from './selection';
+import { selectAll, selectRange, toggle, toggleAll, type Selection } from './selection';
 
 const GAP = 4;
 const HEADER = 44;
@@ -215,6 +217,27 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
     else l.onOpen(item);
   }, []);
   const onCheck = useCallback((item: Item) => latest.current.onSelectionChange(toggle(latest.current.selection, item.id)), []);
+  // A day's photos, by its label's month and day: found once per layout, when a label is drawn or clicked.
+  const dayItems = useMemo(() => {
+    const found = new Map<string, string[]>();
+    return (month: string, day: number): string[] => {
+      const key = `${month}:${day}`;
+      let ids = found.get(key);
+      if (!ids) {
+        const items = sections.find((s) => s.month === month)?.items ?? [];
+        ids = items.filter((item) => dayOf(item, sort) === day).map((item) => item.id);
+        found.set(key, ids);
+      }
+      return ids;
+    };
+  }, [sections, sort]);
+  const dayItemsRef = useRef(dayItems);
+  useLayoutEffect(() => {
+    dayItemsRef.current = dayItems;
+  });
+  const onDayCheck = useCallback((month: string, day: number) => {
+    latest.current.onSelectionChange(toggleAll(latest.current.selection, dayItemsRef.current(month, day)));
+  }, []);
   // One tile is in the tab order: the focused one, else the first loaded one.
   const tabStop = focusedId && nav.spots.has(focusedId) ? focusedId : firstItemId(rows);
 
@@ -249,6 +272,8 @@ export const AlbumGrid = memo(function AlbumGrid({ sections: latestSections, soc
                 tabStop={tabStop}
                 onTileClick={onTileClick}
                 onCheck={onCheck}
+                dayItems={dayItems}
+                onDayCheck={onDayCheck}
               />
             );
           })}
@@ -277,7 +302,7 @@ function firstItemId(rows: readonly GridRow[]): string | undefined {
   return undefined;
 }
 
-const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, onTileClick, onCheck }: {
+const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, onTileClick, onCheck, dayItems, onDayCheck }: {
   row: GridRow;
   top: number;
   rowIndex: number;
@@ -286,6 +311,9 @@ const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, 
   tabStop: string | undefined;
   onTileClick: (item: Item, e: MouseEvent) => void;
   onCheck: (item: Item) => void;
+  /** The photos of a day, by its label's month and day, and selecting or unselecting them all. */
+  dayItems: (month: string, day: number) => string[];
+  onDayCheck: (month: string, day: number) => void;
 }) {
   if (row.kind === 'header') {
     return (
@@ -322,7 +350,8 @@ const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, 
           </div>
         ) : (
           <div key={l.day} className="grid-day" role="columnheader" style={{ left: l.left, width: l.width, height: shared.headerHeight }}>
-            {formatDay(l.day)}
+            <span className="grid-day__name">{formatDay(l.day)}</span>
+            <DayCheck month={l.month} day={l.day} selected={allSelected(dayItems(l.month, l.day), selection)} onCheck={onDayCheck} />
           </div>
         ),
       )}
@@ -343,3 +372,24 @@ const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, 
     </div>
   );
 });
+
+const allSelected = (ids: readonly string[], selection: Selection) => ids.length > 0 && ids.every((id) => selection.ids.has(id));
+
+/**
+ * The round check after a day's label, as Google Photos has: selects every photo of the day, or, when all are,
+ * none. A button for the pointer and for assistive technology, out of the tab order like the tiles' own checks.
+ */
+function DayCheck({ month, day, selected, onCheck }: { month: string; day: number; selected: boolean; onCheck: (month: string, day: number) => void }) {
+  return (
+    <button
+      type="button"
+      className="grid-day__check"
+      tabIndex={-1}
+      aria-pressed={selected}
+      aria-label={`Select all of ${formatDay(day)}`}
+      onClick={() => onCheck(month, day)}
+    >
+      {selected && <Icon name="check" size={12} />}
+    </button>
+  );
+}

@@ -165,6 +165,8 @@ export function tileLefts(row: Extract<GridRow, { kind: 'tiles' }>, gap: number)
 const MONTH_GAP_FACTOR = 4;
 /** A month in a shared row is at least this wide, so that its label can be read. */
 const MIN_SHARED_WIDTH = 128;
+/** A day's, with its weekday and the check that selects the day beside it. */
+const MIN_DAY_WIDTH = 156;
 
 interface SmallMonth {
   section: GridSection;
@@ -196,17 +198,18 @@ interface LabelledPart {
 
 /**
  * One row of several parts side by side (small months, or a month's small days), each with its label above its
- * first photo and a wider gap between them. `labelHeight` px of labels, then the photos.
+ * first photo and a wider gap between them. `labelHeight` px of labels, then the photos. Each part is at least
+ * `minWidth` wide; the last one's label may use the rest of the row.
  */
-function labelledRow(parts: readonly LabelledPart[], geo: GridGeometry, labelHeight: number, key: string, month: string, sectionIndex: number): Extract<GridRow, { kind: 'tiles' }> {
+function labelledRow(parts: readonly LabelledPart[], geo: GridGeometry, labelHeight: number, minWidth: number, key: string, month: string, sectionIndex: number): Extract<GridRow, { kind: 'tiles' }> {
   const labels: InlineMonth[] = [];
   const lefts: number[] = [];
   const items: Item[] = [];
   const widths: number[] = [];
   let x = 0;
-  for (const p of parts) {
-    const span = Math.max(p.width, MIN_SHARED_WIDTH);
-    labels.push({ ...p.label, left: x, width: span });
+  parts.forEach((p, n) => {
+    const span = Math.max(p.width, minWidth);
+    labels.push({ ...p.label, left: x, width: n === parts.length - 1 ? Math.max(span, geo.width - x) : span });
     let left = x;
     p.items.forEach((item, i) => {
       const w = p.widths[i] ?? 0;
@@ -216,7 +219,7 @@ function labelledRow(parts: readonly LabelledPart[], geo: GridGeometry, labelHei
       left += w + geo.gap;
     });
     x += span + geo.gap * MONTH_GAP_FACTOR;
-  }
+  });
   return {
     kind: 'tiles',
     key,
@@ -238,7 +241,7 @@ function sharedRow(months: readonly SmallMonth[], geo: GridGeometry, key: string
     rowHeight: m.row.height,
     width: m.width,
   }));
-  return labelledRow(parts, geo, geo.headerHeight, `s:${key}`, months[0]!.section.month, months[0]!.sectionIndex);
+  return labelledRow(parts, geo, geo.headerHeight, MIN_SHARED_WIDTH, `s:${key}`, months[0]!.section.month, months[0]!.sectionIndex);
 }
 
 /**
@@ -340,7 +343,7 @@ function dayRows(items: readonly Item[], aspects: readonly number[], at: RowPlac
   let pending: LabelledPart[] = [];
   let pendingWidth = 0;
   const flush = () => {
-    if (pending.length > 0) rows.push(labelledRow(pending, geo, days.height, `t:${at.month}:${rows.length}`, at.month, at.sectionIndex));
+    if (pending.length > 0) rows.push(labelledRow(pending, geo, days.height, MIN_DAY_WIDTH, `t:${at.month}:${rows.length}`, at.month, at.sectionIndex));
     pending = [];
     pendingWidth = 0;
   };
@@ -353,7 +356,7 @@ function dayRows(items: readonly Item[], aspects: readonly number[], at: RowPlac
     const width = laid.length === 1 ? rowWidth(laid[0]!.widths, geo.gap) : Number.POSITIVE_INFINITY;
     const label = { month: at.month, day, count: end - start };
     if (width < geo.width) {
-      const span = Math.max(width, MIN_SHARED_WIDTH);
+      const span = Math.max(width, MIN_DAY_WIDTH);
       const needed = pending.length === 0 ? span : pendingWidth + geo.gap * MONTH_GAP_FACTOR + span;
       if (pending.length > 0 && needed > geo.width) flush();
       pendingWidth = pending.length === 0 ? span : needed;
@@ -363,7 +366,7 @@ function dayRows(items: readonly Item[], aspects: readonly number[], at: RowPlac
       flush();
       laid.forEach((r, i) => {
         const row = tilesRow(items, r, start, rows.length, at);
-        rows.push(i > 0 ? row : labelledRow([{ label, items: row.items, widths: row.widths, rowHeight: row.height, width: geo.width }], geo, days.height, row.key, at.month, at.sectionIndex));
+        rows.push(i > 0 ? row : labelledRow([{ label, items: row.items, widths: row.widths, rowHeight: row.height, width: geo.width }], geo, days.height, MIN_DAY_WIDTH, row.key, at.month, at.sectionIndex));
       });
     }
     start = end;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptySelection, prune, selectAll, selectRange, toggle } from './selection';
+import { emptySelection, prune, selectAll, selectRange, toggle, toggleAll } from './selection';
 
 const order = ['a', 'b', 'c', 'd', 'e'];
 
@@ -32,5 +32,14 @@ describe('selection', () => {
     const p = prune(s, new Set(['a', 'c']));
     expect([...p.ids].sort()).toEqual(['a', 'c']);
     expect(prune(p, new Set(['a', 'c']))).toBe(p);
+  });
+
+  it("adds a day's items to what is selected, and takes them all out once they all are", () => {
+    const one = toggle(emptySelection, 'a');
+    const day = toggleAll(one, ['c', 'd']);
+    expect([...day.ids].sort()).toEqual(['a', 'c', 'd']);
+    // Some of them selected already: the rest join them.
+    expect([...toggleAll(toggle(one, 'c'), ['c', 'd']).ids].sort()).toEqual(['a', 'c', 'd']);
+    expect([...toggleAll(day, ['c', 'd']).ids]).toEqual(['a']);
   });
 });

@@ -29,6 +29,17 @@ export function selectRange(sel: Selection, order: readonly string[], id: string
   return { ids, anchor: sel.anchor };
 }
 
+/** Selects every one of `ids` (a day's photos, say), or, when all of them already are, none of them. */
+export function toggleAll(sel: Selection, ids: readonly string[]): Selection {
+  const all = ids.length > 0 && ids.every((id) => sel.ids.has(id));
+  const next = new Set(sel.ids);
+  for (const id of ids) {
+    if (all) next.delete(id);
+    else next.add(id);
+  }
+  return { ids: next, anchor: all ? sel.anchor : (ids[ids.length - 1] ?? sel.anchor) };
+}
+
 export function selectAll(order: readonly string[]): Selection {
   return { ids: new Set(order), anchor: order[0] ?? null };
 }
