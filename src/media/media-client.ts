@@ -34,10 +34,19 @@ const GROW_WAIT_MS = 2_000;
 
 const defaultWorker = () => new Worker(new URL('./media-worker.ts', import.meta.url), { type: 'module' });
 
-/** As many workers as the device has cores, and no more than the files the queue processes at once. */
+/**
+ * As many workers as the device has cores, no more than the files the queue processes at once, and one for every
+ * 2 GiB of memory the browser says the device has (`navigator.deviceMemory`, Chromium only): each worker may hold
+ * a full-size picture up to the decode limit (100 MP, 400 MB of pixels) and the heap of any WebAssembly decoder
+ * it loaded, which never shrinks, so a phone with many cores and little memory runs fewer.
+ */
+export function poolSizeFor(cores: number, filesInFlight: number, deviceMemoryGiB = 0): number {
+  return Math.max(1, Math.floor(Math.min(cores || 1, filesInFlight, deviceMemoryGiB > 0 ? deviceMemoryGiB / 2 : Infinity)));
+}
+
 function defaultPoolSize(): number {
-  const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1;
-  return Math.max(1, Math.min(cores, limits().filesInFlight));
+  const nav = typeof navigator === 'undefined' ? undefined : (navigator as Navigator & { deviceMemory?: number });
+  return poolSizeFor(nav?.hardwareConcurrency ?? 1, limits().filesInFlight, nav?.deviceMemory);
 }
 
 // [Note: Media worker with a main-thread fallback]
