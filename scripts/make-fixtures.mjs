@@ -380,6 +380,36 @@ const withSize = (type, body) => {
 };
 
 /**
+ * The `ipma` at `ipmaStart` of `bytes` (version 0, 1-byte indexes) with associations added: `add` maps an item to
+ * the property indexes (with the essential bit, 0x80, as wanted) it gains; items not in it yet get an entry.
+ */
+function ipmaWith(bytes, ipmaStart, add) {
+  if (bytes[ipmaStart + 8] !== 0 || bytes.readUIntBE(ipmaStart + 9, 3) & 1) throw new Error('HEIF fixture: an ipma this does not rewrite');
+  const count = bytes.readUInt32BE(ipmaStart + 12);
+  const entries = [];
+  const seen = new Set();
+  const entry = (item, associations) => {
+    const head = Buffer.alloc(3);
+    head.writeUInt16BE(item);
+    head[2] = associations.length;
+    entries.push(head, associations);
+  };
+  let at = ipmaStart + 16;
+  for (let i = 0; i < count; i++) {
+    const item = bytes.readUInt16BE(at);
+    const n = bytes[at + 2];
+    seen.add(item);
+    entry(item, Buffer.concat([bytes.subarray(at + 3, at + 3 + n), Buffer.from(add.get(item) ?? [])]));
+    at += 3 + n;
+  }
+  const added = [...add].filter(([item]) => !seen.has(item));
+  for (const [item, associations] of added) entry(item, Buffer.from(associations));
+  const countField = Buffer.alloc(4);
+  countField.writeUInt32BE(count + added.length);
+  return withSize('ipma', Buffer.concat([bytes.subarray(ipmaStart + 8, ipmaStart + 12), countField, ...entries]));
+}
+
+/**
  * `heic` with an `irot` property (turn `angle` × 90° anticlockwise to display) given to its primary image, as
  * iPhones turn a photo held upright: the property appended to `ipco`, associated (essential) in `ipma`, the
  * boxes that hold them grown, and the `iloc` offsets of the data after them moved. heif-enc 1.15 writes none.
@@ -398,24 +428,8 @@ function withRotation(heic, angle) {
     const index = heifBoxes(heic, ipcoStart + 8, ipcoEnd).length + 1;
     const ipco = withSize('ipco', Buffer.concat([heic.subarray(ipcoStart + 8, ipcoEnd), withSize('irot', Buffer.from([angle & 3]))]));
     const [, ipmaStart] = inner.find(([t]) => t === 'ipma');
-    const version = heic[ipmaStart + 8];
-    const flags = heic.readUIntBE(ipmaStart + 9, 3);
-    if (version !== 0 || flags & 1 || index > 127) throw new Error('HEIF fixture: an ipma this does not rewrite');
-    const count = heic.readUInt32BE(ipmaStart + 12);
-    const entries = [];
-    let at = ipmaStart + 16;
-    for (let i = 0; i < count; i++) {
-      const item = heic.readUInt16BE(at);
-      const n = heic[at + 2];
-      let associations = Buffer.from(heic.subarray(at + 3, at + 3 + n));
-      if (item === primary) associations = Buffer.concat([associations, Buffer.from([0x80 | index])]);
-      const head = Buffer.alloc(3);
-      head.writeUInt16BE(item);
-      head[2] = associations.length;
-      entries.push(head, associations);
-      at += 3 + n;
-    }
-    const ipma = withSize('ipma', Buffer.concat([heic.subarray(ipmaStart + 8, ipmaStart + 16), ...entries]));
+    if (index > 127) throw new Error('HEIF fixture: too many properties');
+    const ipma = ipmaWith(heic, ipmaStart, new Map([[primary, [0x80 | index]]]));
     return withSize('iprp', Buffer.concat(inner.map(([t, s, e]) => (t === 'ipco' ? ipco : t === 'ipma' ? ipma : heic.subarray(s, e)))));
   });
   const meta = withSize('meta', Buffer.concat([heic.subarray(metaStart + 8, metaStart + 12), ...rebuilt]));
@@ -485,22 +499,8 @@ function withGainMap(heic, primary, gainMap) {
     const index = heifBoxes(out, ipcoStart + 8, ipcoEnd).length + 1;
     const ipco = withSize('ipco', Buffer.concat([out.subarray(ipcoStart + 8, ipcoEnd), auxC]));
     const [, ipmaStart] = inner.find(([t]) => t === 'ipma');
-    if (out[ipmaStart + 8] !== 0 || out.readUIntBE(ipmaStart + 9, 3) & 1 || index > 127) throw new Error('HEIF fixture: an ipma this does not rewrite');
-    const count = out.readUInt32BE(ipmaStart + 12);
-    const entries = [];
-    let at = ipmaStart + 16;
-    for (let i = 0; i < count; i++) {
-      const item = out.readUInt16BE(at);
-      const n = out[at + 2];
-      let associations = Buffer.from(out.subarray(at + 3, at + 3 + n));
-      if (item === gainMap) associations = Buffer.concat([associations, Buffer.from([0x80 | index])]);
-      const head = Buffer.alloc(3);
-      head.writeUInt16BE(item);
-      head[2] = associations.length;
-      entries.push(head, associations);
-      at += 3 + n;
-    }
-    const ipma = withSize('ipma', Buffer.concat([out.subarray(ipmaStart + 8, ipmaStart + 16), ...entries]));
+    if (index > 127) throw new Error('HEIF fixture: too many properties');
+    const ipma = ipmaWith(out, ipmaStart, new Map([[gainMap, [0x80 | index]]]));
     return [withSize('iprp', Buffer.concat(inner.map(([t, s, e]) => (t === 'ipco' ? ipco : t === 'ipma' ? ipma : out.subarray(s, e)))))];
   });
   const meta = withSize('meta', Buffer.concat([out.subarray(metaStart + 8, metaStart + 12), ...rebuilt]));
@@ -617,20 +617,8 @@ function withToneMap(heic) {
     const ispe = fullBox('ispe', 0, u32(96, 64));
     const ipco = withSize('ipco', Buffer.concat([out.subarray(ipcoStart + 8, ipcoEnd), auxC, ispe]));
     const [, ipmaStart] = inner.find(([t]) => t === 'ipma');
-    if (out[ipmaStart + 8] !== 0 || out.readUIntBE(ipmaStart + 9, 3) & 1 || first + 1 > 127) throw new Error('HEIF fixture: an ipma this does not rewrite');
-    const count = out.readUInt32BE(ipmaStart + 12);
-    const entries = [];
-    let at = ipmaStart + 16;
-    for (let i = 0; i < count; i++) {
-      const item = out.readUInt16BE(at);
-      const n = out[at + 2];
-      let associations = Buffer.from(out.subarray(at + 3, at + 3 + n));
-      if (item === 3) associations = Buffer.concat([associations, Buffer.from([0x80 | first])]);
-      entries.push(u16(item), Buffer.from([associations.length]), associations);
-      at += 3 + n;
-    }
-    entries.push(u16(4), Buffer.from([1, first + 1]));
-    const ipma = withSize('ipma', Buffer.concat([out.subarray(ipmaStart + 8, ipmaStart + 12), u32(count + 1), ...entries]));
+    if (first + 1 > 127) throw new Error('HEIF fixture: too many properties');
+    const ipma = ipmaWith(out, ipmaStart, new Map([[3, [0x80 | first]], [4, [first + 1]]]));
     return [withSize('iprp', Buffer.concat(inner.map(([t, s, e]) => (t === 'ipco' ? ipco : t === 'ipma' ? ipma : out.subarray(s, e)))))];
   });
   const grpl = withSize('grpl', fullBox('altr', 0, u32(1000, 2, 4, 1)));

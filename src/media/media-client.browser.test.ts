@@ -21,6 +21,13 @@ const BLUE = [30, 60, 220];
 
 const near = (px: number[], rgb: number[]) => rgb.every((v, i) => Math.abs(v - px[i]!) < 35);
 
+/** A copy shows the visual picture the right way up: red top left, green top right, blue bottom left. */
+function expectCorners(out: { at: (x: number, y: number) => number[] }): void {
+  expect(near(out.at(0.05, 0.05), RED)).toBe(true);
+  expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
+  expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+}
+
 /** The metadata-bearing parts of a WebP (RIFF chunks and VP8X flags) or a JPEG (APPn segments). */
 function metadataParts(bytes: Uint8Array): string[] {
   const found: string[] = [];
@@ -86,9 +93,7 @@ describe('processMedia: photos', () => {
       const thumb = await pixels(media.thumb!);
       expect([thumb.width, thumb.height]).toEqual(longEdge(visual[0], visual[1], 480));
       for (const out of [preview, thumb]) {
-        expect(near(out.at(0.05, 0.05), RED)).toBe(true);
-        expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
-        expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+        expectCorners(out);
       }
       expect(media.preview!.type).toBe('image/webp');
       expect(media.thumb!.type).toBe('image/webp');
@@ -186,9 +191,7 @@ describe('processMedia: HEIF, which only Safari decodes itself', () => {
     expect(media).toMatchObject({ kind: 'image', mime: 'image/heic', width: 96, height: 64, notice: null });
     for (const out of [await pixels(media.preview!), await pixels(media.thumb!)]) {
       expect([out.width, out.height]).toEqual([96, 64]);
-      expect(near(out.at(0.05, 0.05), RED)).toBe(true);
-      expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
-      expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+      expectCorners(out);
     }
   });
 
@@ -197,9 +200,7 @@ describe('processMedia: HEIF, which only Safari decodes itself', () => {
     const media = await run('camera/gain-map.heic');
     expect(media).toMatchObject({ kind: 'image', mime: 'image/heic', width: 96, height: 64, notice: null });
     for (const out of [await pixels(media.preview!), await pixels(media.thumb!)]) {
-      expect(near(out.at(0.05, 0.05), RED)).toBe(true);
-      expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
-      expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+      expectCorners(out);
     }
   });
 
@@ -209,9 +210,7 @@ describe('processMedia: HEIF, which only Safari decodes itself', () => {
     expect(media).toMatchObject({ kind: 'image', mime: 'image/heic', width: 96, height: 64, notice: null });
     for (const out of [await pixels(media.preview!), await pixels(media.thumb!)]) {
       expect([out.width, out.height]).toEqual([96, 64]);
-      expect(near(out.at(0.05, 0.05), RED)).toBe(true);
-      expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
-      expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+      expectCorners(out);
     }
   });
 
@@ -257,9 +256,7 @@ describe('processMedia: JPEG XL, which only Safari decodes itself', () => {
     const preview = await pixels(media.preview!);
     expect([preview.width, preview.height]).toEqual(longEdge(2400, 1600, 2048));
     for (const out of [preview, await pixels(media.thumb!)]) {
-      expect(near(out.at(0.05, 0.05), RED)).toBe(true);
-      expect(near(out.at(0.95, 0.05), GREEN)).toBe(true);
-      expect(near(out.at(0.05, 0.95), BLUE)).toBe(true);
+      expectCorners(out);
     }
     expect(metadataParts(await bytesOf(media.preview!))).toEqual([]);
   });
