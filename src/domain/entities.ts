@@ -11,7 +11,7 @@ export type ItemNotice = 'image/undecodable' | 'image/too-large';
 /**
  * What became of the original's location on upload, in an album that removes it: `removed`; `preview` when
  * it could not be removed and the person chose to upload the preview instead; `kept` for a video in a container
- * the remover does not walk (an MPEG stream; WebM, MKV and AVI before they were walked), uploaded as it was, and on items uploaded before originals that
+ * the remover does not walk (an MPEG program stream; WebM, MKV, AVI and MPEG transport streams before they were walked), uploaded as it was, and on items uploaded before originals that
  * could not be cleaned were stopped. Absent otherwise.
  */
 export type ItemLocationNote = 'removed' | 'preview' | 'kept';

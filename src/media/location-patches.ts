@@ -35,6 +35,8 @@
  *     location-matroska.ts).
  *   - AVI: its XMP, INFO tags that may name a place and vendor data; a text stream or EXIF in a stream makes it
  *     unsupported ([Note: Location in an AVI file] in location-avi.ts).
+ *   - MPEG transport streams (AVCHD `.MTS`): the GPS entries of the MDPM data in the H.264 video's SEI
+ *     ([Note: Location in an MPEG transport stream] in location-mpegts.ts).
  *   - Fujifilm RAF: its JPEG preview (the raw's EXIF) and sensor data stored as TIFF ([Note: Location in a
  *     Fujifilm RAF] in location-raf.ts).
  * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
@@ -70,8 +72,8 @@ export async function findLocationPatches(blob: Blob): Promise<LocationPatches> 
   const head = await read(0, 16);
   // A bare JPEG XL codestream has nowhere to keep metadata.
   if (head[0] === 0xff && head[1] === 0x0a) return { outcome: 'none', patches: [] };
-  // Matroska's, AVI's and RAF's walkers load with the first such file: they are rare among uploads.
-  const walker = isMatroska(head) ? matroskaWalker : isAvi(head) ? aviWalker : isRaf(head) ? rafWalker : walkerFor(head);
+  // Matroska's, AVI's, RAF's and transport streams' walkers load with the first such file: they are rare among uploads.
+  const walker = isMatroska(head) ? matroskaWalker : isAvi(head) ? aviWalker : isRaf(head) ? rafWalker : (await isTransportStream(read, head, size)) ? mpegTsWalker : walkerFor(head);
   if (!walker) return { outcome: 'unsupported', patches: [] };
   try {
     const found = await walker(read, size);
@@ -100,6 +102,18 @@ function walkerFor(head: Uint8Array): Walker | null {
 
 const matroskaWalker: Walker = async (read, size) => (await import('./location-matroska')).matroskaPatches(read, size, attachedPicture);
 const aviWalker: Walker = async (read, size) => (await import('./location-avi')).aviPatches(read, size);
+const mpegTsWalker: Walker = async (read, size) => (await import('./location-mpegts')).mpegTsPatches(read, size);
+
+/** An MPEG transport stream: a sync byte (0x47) every 188 bytes, or every 192 after a 4-byte prefix (AVCHD, Blu-ray). */
+async function isTransportStream(read: ReadAt, head: Uint8Array, size: number): Promise<boolean> {
+  for (const [prefix, packet] of [[0, 188], [4, 192]] as const) {
+    if (head[prefix] !== 0x47 || size < prefix + 2 * packet) continue;
+    const next = await read(prefix + packet, 1);
+    const third = await read(prefix + 2 * packet, 1);
+    if (next[0] === 0x47 && third[0] === 0x47) return true;
+  }
+  return false;
+}
 const rafWalker: Walker = async (read, size) =>
   (await import('./location-raf')).rafPatches(read, size, jpegPatches, (r, n) => tiffPatches(r, n, jpegPatches));
 

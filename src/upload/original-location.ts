@@ -30,14 +30,14 @@ import { LOCATION_LEFT, type LocationDecision, type ProcessedFacts, type UploadT
 // (its poster), and metadata.location `preview`. Files of kinds that never hold a place (GIF, BMP, SVG, icons;
 // documents) go up as they are. Videos are held to this in the containers whose place the remover knows: the
 // ISO base media formats phones and cameras write (MP4, MOV, 3GP), Matroska and WebM ([Note: Location in a
-// Matroska file]) and AVI ([Note: Location in an AVI file]). A video in another container (MPEG program or
-// transport streams, Flash, Windows Media), which is not walked, goes up as it is with metadata.location `kept`,
-// and its details say so.
+// Matroska file]), AVI ([Note: Location in an AVI file]) and MPEG transport streams, as camcorders write AVCHD
+// ([Note: Location in an MPEG transport stream]). A video in another container (MPEG program streams, Flash,
+// Windows Media), which is not walked, goes up as it is with metadata.location `kept`, and its details say so.
 
 /** How long an album's choice about location is trusted for the files of one batch. */
 const ALBUM_CHOICE_TTL_MS = 30_000;
-/** Video containers whose place the remover knows (ISO base media, Matroska, AVI): one of these it cannot clean is stopped. */
-const PLACE_VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/3gpp', 'video/3gpp2', 'video/x-m4v', 'video/webm', 'video/x-matroska', 'video/vnd.avi']);
+/** Video containers whose place the remover knows (ISO base media, Matroska, AVI, MPEG-TS): one of these it cannot clean is stopped. */
+const PLACE_VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/3gpp', 'video/3gpp2', 'video/x-m4v', 'video/webm', 'video/x-matroska', 'video/vnd.avi', 'video/mp2t']);
 /** Image types that hold no place anywhere: nothing to say about location for them. */
 const PLACELESS_TYPES = new Set(['image/gif', 'image/svg+xml', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon']);
 

@@ -11,6 +11,8 @@ import { objectKeys } from '../backend/ports';
 import { AppError } from '../lib/app-error';
 import { allSettled, disposeEngines, gatedProcess, jpeg, newEngine, readyItems, sameBytes, setup, textFile, until } from '../testing/engine-test-kit';
 import { resetLimits } from '../testing/limits';
+import { transportStream } from '../testing/avchd-stream';
+import { findLocationPatches } from '../media/location-patches';
 
 afterEach(() => {
   disposeEngines();
@@ -75,6 +77,27 @@ describe('uploading into an album that removes location', () => {
     // A file that holds no place says nothing about it.
     const [notes] = (await readyItems(backend, album.id)).filter((i) => i.filename === 'notes.txt');
     expect(notes!.metadata.location).toBeUndefined();
+  });
+
+  it("sends a camcorder's AVCHD video without the GPS fix in its frames, the same length, and says so on the item", async () => {
+    const { n, backend, album } = await setup();
+    const video = new File([transportStream()], '00001.MTS', { type: 'video/mp2t' });
+    const engine = newEngine({ backend, dbName: n.queueDb });
+    await engine.start();
+    await engine.enqueue(album.id, [video]);
+    await until(engine, allSettled);
+
+    const [item] = await readyItems(backend, album.id);
+    expect(item).toMatchObject({ filename: '00001.MTS', kind: 'video' });
+    expect(item!.metadata.location).toBe('removed');
+    const original = await backend.files.read(item!.originalKey);
+    expect(original.size).toBe(video.size);
+    expect(item!.sha256).toBe(await hashFile(original));
+    // Every frame's latitude (48/1, 51/1) was there, and none is left; nothing more to remove.
+    const hex = (b: Blob) => b.arrayBuffer().then((a) => Array.from(new Uint8Array(a), (x) => x.toString(16).padStart(2, '0')).join(''));
+    expect(await hex(video)).toContain('b200300001b300330001');
+    expect(await hex(original)).not.toContain('b200300001b300330001');
+    expect((await findLocationPatches(original)).outcome).toBe('none');
   });
 
   it('keeps the place when the owner chose to keep originals as they are', async () => {
