@@ -64,6 +64,8 @@ export async function mpegTsPatches(read: ReadAt, size: number): Promise<Walked>
     }
     at += count * packet;
   }
+  // A recording cut short ends in part of a packet, which may hold part of a frame's data: not read, not clean.
+  if (size % packet !== 0) return { outcome: 'unsupported', patches: [] };
   return stream.end();
 }
 

@@ -67,12 +67,15 @@ describe('an AVCHD video with its GPS fix in every frame', () => {
     }
   });
 
-  it('is unsupported when the stream carries data no table explains: a metadata stream, or a PID of its own', async () => {
+  it('is unsupported when the stream carries data no table explains (a metadata stream, a PID of its own) or is cut short', async () => {
     // Drones write telemetry (KLV) as a metadata stream, type 0x15.
     expect((await findLocationPatches(new Blob([transportStream({ extraStreamType: 0x15 })]))).outcome).toBe('unsupported');
     // Dashcams put their GPS track on a PID that the program map table does not name.
     const stray = Uint8Array.from([...transportStream({ prefix: false }), ...packets(0x300, Array(184).fill(0x41), { n: 0 }, false).flat()]);
     expect((await findLocationPatches(new Blob([stray]))).outcome).toBe('unsupported');
+    // A recording cut short in the middle of a packet.
+    const whole = transportStream();
+    expect((await findLocationPatches(new Blob([whole.subarray(0, whole.length - 100)]))).outcome).toBe('unsupported');
   });
 
   it("takes x264's version string as it is, and user data it does not know as a place it cannot rule out", async () => {
