@@ -49,6 +49,16 @@ const isTablePid = (pid: number) => pid <= 0x1f || pid === 0x1fff;
 
 const same = (a: Uint8Array, at: number, b: readonly number[]) => b.every((v, i) => a[at + i] === v);
 
+/** An MPEG transport stream: a sync byte (0x47) every 188 bytes, or every 192 after a 4-byte prefix (AVCHD, Blu-ray). */
+export async function isTransportStream(read: ReadAt, size: number): Promise<boolean> {
+  for (const [prefix, packet] of [[0, 188], [4, 192]] as const) {
+    if (size < prefix + 2 * packet + 1) continue;
+    const [a, b, c] = await Promise.all([read(prefix, 1), read(prefix + packet, 1), read(prefix + 2 * packet, 1)]);
+    if (a[0] === SYNC && b[0] === SYNC && c[0] === SYNC) return true;
+  }
+  return false;
+}
+
 /** The place patches of an MPEG transport stream (`.ts`, `.mts`, `.m2ts`). */
 export async function mpegTsPatches(read: ReadAt, size: number): Promise<Walked> {
   const head = await readExactly(read, 0, Math.min(size, 8));

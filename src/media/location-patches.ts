@@ -73,7 +73,7 @@ export async function findLocationPatches(blob: Blob): Promise<LocationPatches> 
   // A bare JPEG XL codestream has nowhere to keep metadata.
   if (head[0] === 0xff && head[1] === 0x0a) return { outcome: 'none', patches: [] };
   // Matroska's, AVI's, RAF's and transport streams' walkers load with the first such file: they are rare among uploads.
-  const walker = isMatroska(head) ? matroskaWalker : isAvi(head) ? aviWalker : isRaf(head) ? rafWalker : (await isTransportStream(read, head, size)) ? mpegTsWalker : walkerFor(head);
+  const walker = isMatroska(head) ? matroskaWalker : isAvi(head) ? aviWalker : isRaf(head) ? rafWalker : mayBeTransportStream(head) ? mpegTsWalker(walkerFor(head)) : walkerFor(head);
   if (!walker) return { outcome: 'unsupported', patches: [] };
   try {
     const found = await walker(read, size);
@@ -102,18 +102,14 @@ function walkerFor(head: Uint8Array): Walker | null {
 
 const matroskaWalker: Walker = async (read, size) => (await import('./location-matroska')).matroskaPatches(read, size, attachedPicture);
 const aviWalker: Walker = async (read, size) => (await import('./location-avi')).aviPatches(read, size);
-const mpegTsWalker: Walker = async (read, size) => (await import('./location-mpegts')).mpegTsPatches(read, size);
-
-/** An MPEG transport stream: a sync byte (0x47) every 188 bytes, or every 192 after a 4-byte prefix (AVCHD, Blu-ray). */
-async function isTransportStream(read: ReadAt, head: Uint8Array, size: number): Promise<boolean> {
-  for (const [prefix, packet] of [[0, 188], [4, 192]] as const) {
-    if (head[prefix] !== 0x47 || size < prefix + 2 * packet) continue;
-    const next = await read(prefix + packet, 1);
-    const third = await read(prefix + 2 * packet, 1);
-    if (next[0] === 0x47 && third[0] === 0x47) return true;
-  }
-  return false;
-}
+/** A transport stream's walker, or, when the file is not one after all, `other`'s. */
+const mpegTsWalker =
+  (other: Walker | null): Walker =>
+  async (read, size) => {
+    const m = await import('./location-mpegts');
+    if (await m.isTransportStream(read, size)) return m.mpegTsPatches(read, size);
+    return other ? other(read, size) : { outcome: 'unsupported', patches: [] };
+  };
 const rafWalker: Walker = async (read, size) =>
   (await import('./location-raf')).rafPatches(read, size, jpegPatches, (r, n) => tiffPatches(r, n, jpegPatches));
 
@@ -145,6 +141,8 @@ const isWebp = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) ==
 const isAvi = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'AVI ';
 const isRaf = (h: Uint8Array) => ascii(h, 0, 15) === 'FUJIFILMCCD-RAW';
 const isIsobmff = (h: Uint8Array) => ascii(h, 4, 4) === 'ftyp';
+/** An MPEG transport stream's sync byte, first or after a 4-byte time code (told for sure in location-mpegts.ts). */
+const mayBeTransportStream = (h: Uint8Array) => h[0] === 0x47 || h[4] === 0x47;
 /** Matroska and WebM: the EBML magic. */
 const isMatroska = (h: Uint8Array) => h[0] === 0x1a && h[1] === 0x45 && h[2] === 0xdf && h[3] === 0xa3;
 const isJxlContainer = (h: Uint8Array) => ascii(h, 4, 8) === 'JXL \r\n\x87\n';
