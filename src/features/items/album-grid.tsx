@@ -12,7 +12,7 @@ import { ItemTile } from './item-tile';
 import { Icon } from '../../ui/icon';
 import { rowAt } from './scroll-space';
 import { useGridWindow, useScrollerSize } from './use-grid-window';
-import { selectAll, selectRange, toggle, toggleAll, type Selection } from './selection';
+import { allSelected, selectAll, selectRange, toggle, toggleAll, type Selection } from './selection';
 
 const GAP = 4;
 const HEADER = 44;
@@ -351,7 +351,7 @@ const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, 
         ) : (
           <div key={l.day} className="grid-day" role="columnheader" style={{ left: l.left, width: l.width, height: shared.headerHeight }}>
             <span className="grid-day__name">{formatDay(l.day)}</span>
-            <DayCheck month={l.month} day={l.day} selected={allSelected(dayItems(l.month, l.day), selection)} onCheck={onDayCheck} />
+            <DayCheck month={l.month} day={l.day} selected={allSelected(selection, dayItems(l.month, l.day))} onCheck={onDayCheck} />
           </div>
         ),
       )}
@@ -372,8 +372,6 @@ const Row = memo(function Row({ row, top, rowIndex, social, selection, tabStop, 
     </div>
   );
 });
-
-const allSelected = (ids: readonly string[], selection: Selection) => ids.length > 0 && ids.every((id) => selection.ids.has(id));
 
 /**
  * The round check after a day's label, as Google Photos has: selects every photo of the day, or, when all are,

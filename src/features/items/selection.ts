@@ -29,9 +29,14 @@ export function selectRange(sel: Selection, order: readonly string[], id: string
   return { ids, anchor: sel.anchor };
 }
 
+/** Whether every one of `ids` is selected (and there is one). */
+export function allSelected(sel: Selection, ids: readonly string[]): boolean {
+  return ids.length > 0 && ids.every((id) => sel.ids.has(id));
+}
+
 /** Selects every one of `ids` (a day's photos, say), or, when all of them already are, none of them. */
 export function toggleAll(sel: Selection, ids: readonly string[]): Selection {
-  const all = ids.length > 0 && ids.every((id) => sel.ids.has(id));
+  const all = allSelected(sel, ids);
   const next = new Set(sel.ids);
   for (const id of ids) {
     if (all) next.delete(id);
