@@ -340,15 +340,29 @@ function mdpmPatches(raw: readonly number[], from: readonly number[], rbsp: Uint
   return true;
 }
 
-/** The zero bytes an escaper has seen in a row (never more than 2) after the first `end` bytes of `rbsp`. */
-function escapeState(rbsp: Uint8Array, end: number): number {
-  let zeros = 0;
-  for (let i = 0; i < end; i++) {
-    const b = rbsp[i]!;
-    if (zeros >= 2 && b <= 3) zeros = 0;
-    zeros = b === 0 ? zeros + 1 : 0;
+/**
+ * Escapes bytes as an H.264 NAL unit's payload holds them: a 3 after any two zeros that a byte up to 3 follows.
+ * `zeros` is how many zero bytes came last in a row (never more than 2 once escaped).
+ */
+class Escaper {
+  readonly out: number[] = [];
+  constructor(public zeros = 0) {}
+
+  put(b: number): void {
+    if (this.zeros >= 2 && b <= 3) {
+      this.out.push(3);
+      this.zeros = 0;
+    }
+    this.out.push(b);
+    this.zeros = b === 0 ? this.zeros + 1 : 0;
   }
-  return zeros;
+}
+
+/** The zero bytes an escaper has seen in a row after the first `end` bytes of `rbsp`. */
+function escapeState(rbsp: Uint8Array, end: number): number {
+  const e = new Escaper();
+  for (let i = 0; i < end; i++) e.put(rbsp[i]!);
+  return e.zeros;
 }
 
 /**
@@ -358,55 +372,31 @@ function escapeState(rbsp: Uint8Array, end: number): number {
  * take one.
  */
 function encodeList(list: readonly number[], length: number, rawLength: number, zerosBefore: number, zerosAfter: number): number[] | null {
-  const out: number[] = [];
-  let zeros = zerosBefore;
-  const put = (b: number) => {
-    if (zeros >= 2 && b <= 3) {
-      out.push(3);
-      zeros = 0;
-    }
-    out.push(b);
-    zeros = b === 0 ? zeros + 1 : 0;
-  };
-  list.forEach(put);
+  const e = new Escaper(zerosBefore);
+  for (const b of list) e.put(b);
   let left = length - list.length;
   // The escapes still to take, and the bytes left to take them in (the last few end the list as it ended).
-  let escapes = rawLength - out.length - left;
+  let escapes = rawLength - e.out.length - left;
   const tail = zerosAfter > 0 ? zerosAfter + 1 : 0;
-  while (escapes > 0) {
-    const cost = 3 - Math.min(zeros, 2);
-    if (left - cost < tail) return null;
-    while (zeros < 2) {
-      put(0);
-      left--;
-    }
-    put(1);
+  const fill = (b: number) => {
+    e.put(b);
     left--;
+  };
+  while (escapes > 0) {
+    if (left - (3 - Math.min(e.zeros, 2)) < tail) return null;
+    while (e.zeros < 2) fill(0);
+    fill(1);
     escapes--;
   }
   if (escapes < 0 || left < tail) return null;
-  while (left > zerosAfter) {
-    put(0xff);
-    left--;
-  }
-  while (left > 0) {
-    put(0);
-    left--;
-  }
-  return out.length === rawLength && zeros === zerosAfter ? out : null;
+  while (left > zerosAfter) fill(0xff);
+  while (left > 0) fill(0);
+  return e.out.length === rawLength && e.zeros === zerosAfter ? e.out : null;
 }
 
-/** `rbsp` escaped as an H.264 NAL unit's payload: a 3 after any two zeros that a byte up to 3 follows. */
+/** `rbsp` escaped as an H.264 NAL unit's payload. */
 export function escapeRbsp(rbsp: readonly number[]): number[] {
-  const out: number[] = [];
-  let zeros = 0;
-  for (const b of rbsp) {
-    if (zeros >= 2 && b <= 3) {
-      out.push(3);
-      zeros = 0;
-    }
-    out.push(b);
-    zeros = b === 0 ? zeros + 1 : 0;
-  }
-  return out;
+  const e = new Escaper();
+  for (const b of rbsp) e.put(b);
+  return e.out;
 }
