@@ -1,7 +1,7 @@
 import type { Item } from '../../domain/entities';
 import type { ItemSort } from '../../domain/queries';
-import { dayOf } from '../../shared/live/item-order';
-import { justifiedRows, type LayoutRow } from './justified-layout';
+import { justifiedRows } from './justified-layout';
+import { dayRows, labelledRow, RowPacker, rowWidth, tilesRow } from './labelled-rows';
 
 /** One month of an album: its count is known first; its items arrive when it nears the viewport. */
 export interface GridSection {
@@ -44,6 +44,8 @@ export type GridRow =
     }
   /** A whole month not loaded yet: one row of about the height its items will take, drawn as empty tiles. */
   | { kind: 'placeholder'; key: string; month: string; sectionIndex: number; count: number; perRow: number; tileWidth: number; tileHeight: number; height: number };
+
+export type TilesRow = Extract<GridRow, { kind: 'tiles' }>;
 
 export interface GridGeometry {
   width: number;
@@ -143,7 +145,7 @@ export class MonthRows {
 }
 
 /** Where each tile of a row starts, px from its left edge. */
-export function tileLefts(row: Extract<GridRow, { kind: 'tiles' }>, gap: number): number[] {
+export function tileLefts(row: TilesRow, gap: number): number[] {
   if (row.shared) return row.shared.lefts;
   const lefts: number[] = [];
   let x = 0;
@@ -162,17 +164,15 @@ export function tileLefts(row: Extract<GridRow, { kind: 'tiles' }>, gap: number)
  * as far as the width allows. A month still loading, or one not loaded, keeps its heading and placeholder until
  * its photos are in (the grid keeps what is on screen in place when it then shrinks into a shared row).
  */
-const MONTH_GAP_FACTOR = 4;
+
 /** A month in a shared row is at least this wide, so that its label can be read. */
 const MIN_SHARED_WIDTH = 128;
-/** A day's, with its weekday and the check that selects the day beside it. */
-const MIN_DAY_WIDTH = 156;
 
 interface SmallMonth {
   section: GridSection;
   sectionIndex: number;
   /** Its photos in one row, unlabelled: what it brings to a row it shares. */
-  row: Extract<GridRow, { kind: 'tiles' }>;
+  row: TilesRow;
   width: number;
   /** Its rows when it has a heading of its own: the same photos, with their days' labels when there are days. */
   rows: readonly GridRow[];
@@ -183,53 +183,6 @@ function smallMonth(section: GridSection, sectionIndex: number, laid: MonthLayou
   if (!section.items || section.partial || !laid.single) return null;
   const width = rowWidth(laid.single.widths, geo.gap);
   return width < geo.width ? { section, sectionIndex, row: laid.single, width, rows: laid.rows } : null;
-}
-
-const rowWidth = (widths: readonly number[], gap: number) => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
-
-/** What one label brings to a row it shares: its photos, laid out in one row of their own. */
-interface LabelledPart {
-  label: Omit<InlineMonth, 'left' | 'width'>;
-  items: readonly Item[];
-  widths: readonly number[];
-  rowHeight: number;
-  width: number;
-}
-
-/**
- * One row of several parts side by side (small months, or a month's small days), each with its label above its
- * first photo and a wider gap between them. `labelHeight` px of labels, then the photos. Each part is at least
- * `minWidth` wide; the last one's label may use the rest of the row.
- */
-function labelledRow(parts: readonly LabelledPart[], geo: GridGeometry, labelHeight: number, minWidth: number, key: string, month: string, sectionIndex: number): Extract<GridRow, { kind: 'tiles' }> {
-  const labels: InlineMonth[] = [];
-  const lefts: number[] = [];
-  const items: Item[] = [];
-  const widths: number[] = [];
-  let x = 0;
-  parts.forEach((p, n) => {
-    const span = Math.max(p.width, minWidth);
-    labels.push({ ...p.label, left: x, width: n === parts.length - 1 ? Math.max(span, geo.width - x) : span });
-    let left = x;
-    p.items.forEach((item, i) => {
-      const w = p.widths[i] ?? 0;
-      items.push(item);
-      widths.push(w);
-      lefts.push(left);
-      left += w + geo.gap;
-    });
-    x += span + geo.gap * MONTH_GAP_FACTOR;
-  });
-  return {
-    kind: 'tiles',
-    key,
-    month,
-    sectionIndex,
-    items,
-    widths,
-    height: labelHeight + Math.max(...parts.map((p) => p.rowHeight)),
-    shared: { labels, lefts, headerHeight: labelHeight },
-  };
 }
 
 /** The row `months` share; `key` is their months joined with commas. */
@@ -255,31 +208,25 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
   if (geo.width <= 0) return rows;
   memory.at(geo);
   memory.beginLayout();
-  // Small months waiting to share a row, and the width they take so far.
-  let pending: SmallMonth[] = [];
-  let pendingWidth = 0;
-  const flush = () => {
-    if (pending.length === 1) {
-      const only = pending[0]!;
-      const e = memory.entry(only.section, only.sectionIndex, geo);
-      e.laidHeight = only.rows.reduce((h, r) => h + r.height, 0);
-      rows.push(e.header, ...only.rows);
-    } else if (pending.length > 1) rows.push(memory.sharedRow(pending, geo));
-    pending = [];
-    pendingWidth = 0;
-  };
+  // Small months wait to share a row; one left alone keeps its heading.
+  const smallMonths = new RowPacker<SmallMonth>(geo, MIN_SHARED_WIDTH, (months) => {
+    if (months.length > 1) {
+      rows.push(memory.sharedRow(months, geo));
+      return;
+    }
+    const only = months[0]!;
+    const e = memory.entry(only.section, only.sectionIndex, geo);
+    e.laidHeight = only.rows.reduce((h, r) => h + r.height, 0);
+    rows.push(e.header, ...only.rows);
+  });
   sections.forEach((section, sectionIndex) => {
     const laid = section.items ? monthLayout(section.items, section.month, sectionIndex, geo) : null;
     const small = laid ? smallMonth(section, sectionIndex, laid, geo) : null;
     if (small) {
-      const span = Math.max(small.width, MIN_SHARED_WIDTH);
-      const needed = pending.length === 0 ? span : pendingWidth + geo.gap * MONTH_GAP_FACTOR + span;
-      if (pending.length > 0 && needed > geo.width) flush();
-      pendingWidth = pending.length === 0 ? span : needed;
-      pending.push(small);
+      smallMonths.add(small, small.width);
       return;
     }
-    flush();
+    smallMonths.flush();
     const m = memory.entry(section, sectionIndex, geo);
     rows.push(m.header);
     if (section.items && laid) {
@@ -298,7 +245,7 @@ export function buildGridRows(sections: readonly GridSection[], geo: GridGeometr
       rows.push(m.placeholder);
     }
   });
-  flush();
+  smallMonths.flush();
   return rows;
 }
 
@@ -309,7 +256,7 @@ function geometryKey(geo: GridGeometry): string {
 /** A loaded month laid out: its rows, and its photos in one unlabelled row when they fit in one. */
 interface MonthLayout {
   rows: GridRow[];
-  single: Extract<GridRow, { kind: 'tiles' }> | null;
+  single: TilesRow | null;
 }
 
 const layoutCache = new WeakMap<Item[], { geoKey: string; sectionIndex: number; layout: MonthLayout }>();
@@ -326,73 +273,6 @@ function monthLayout(items: Item[], month: string, sectionIndex: number, geo: Gr
   const layout = { rows, single };
   layoutCache.set(items, { geoKey, sectionIndex, layout });
   return layout;
-}
-
-/**
- * [Note: Days flow together]
- * Within a month, each day's photos start with the day's label, as in Google Photos and Immich. A day whose
- * photos fill less than one row shares its row with the small days next to it, each labelled above its first
- * photo (as small months do, [Note: Small months share a row]); a larger day starts a row of its own, the day's
- * label above it. Days are UTC days of the time the album is ordered by, as its months are: a photo whose
- * file gave its clock's offset sits under the UTC day, which near midnight is not the day its clock showed.
- */
-function dayRows(items: readonly Item[], aspects: readonly number[], at: RowPlace, geo: GridGeometry, days: NonNullable<GridGeometry['days']>): GridRow[] {
-  const rows: GridRow[] = [];
-  const opts = { width: geo.width, targetHeight: geo.targetHeight, gap: geo.gap };
-  // Small days waiting to share a row, and the width they take so far.
-  let pending: LabelledPart[] = [];
-  let pendingWidth = 0;
-  const flush = () => {
-    if (pending.length > 0) rows.push(labelledRow(pending, geo, days.height, MIN_DAY_WIDTH, `t:${at.month}:${rows.length}`, at.month, at.sectionIndex));
-    pending = [];
-    pendingWidth = 0;
-  };
-  let start = 0;
-  while (start < items.length) {
-    const day = dayOf(items[start]!, days.sort);
-    let end = start + 1;
-    while (end < items.length && dayOf(items[end]!, days.sort) === day) end++;
-    const laid = justifiedRows(aspects.slice(start, end), opts);
-    const width = laid.length === 1 ? rowWidth(laid[0]!.widths, geo.gap) : Number.POSITIVE_INFINITY;
-    const label = { month: at.month, day, count: end - start };
-    if (width < geo.width) {
-      const span = Math.max(width, MIN_DAY_WIDTH);
-      const needed = pending.length === 0 ? span : pendingWidth + geo.gap * MONTH_GAP_FACTOR + span;
-      if (pending.length > 0 && needed > geo.width) flush();
-      pendingWidth = pending.length === 0 ? span : needed;
-      const row = laid[0]!;
-      pending.push({ label, items: items.slice(start, end), widths: row.widths, rowHeight: row.height + geo.gap, width });
-    } else {
-      flush();
-      laid.forEach((r, i) => {
-        const row = tilesRow(items, r, start, rows.length, at);
-        rows.push(i > 0 ? row : labelledRow([{ label, items: row.items, widths: row.widths, rowHeight: row.height, width: geo.width }], geo, days.height, MIN_DAY_WIDTH, row.key, at.month, at.sectionIndex));
-      });
-    }
-    start = end;
-  }
-  flush();
-  return rows;
-}
-
-/** The month a row is in, its place among the sections, and the gap under each row. */
-interface RowPlace {
-  month: string;
-  sectionIndex: number;
-  gap: number;
-}
-
-/** Laid-out row `r` of `items` from index `from` on, as the `index`th row of its month. */
-function tilesRow(items: readonly Item[], r: LayoutRow, from: number, index: number, at: RowPlace): Extract<GridRow, { kind: 'tiles' }> {
-  return {
-    kind: 'tiles',
-    key: `t:${at.month}:${index}`,
-    month: at.month,
-    sectionIndex: at.sectionIndex,
-    items: items.slice(from + r.start, from + r.start + r.count),
-    widths: r.widths,
-    height: r.height + at.gap,
-  };
 }
 
 function placeholderRow(section: GridSection, sectionIndex: number, geo: GridGeometry): GridRow {
