@@ -111,3 +111,60 @@ export function photoLikePixels(width, height, seed = 12345) {
   }
   return data;
 }
+
+/** The functions of a CPU profile that took the most time themselves, with their share of the samples. */
+export function topSelfTime(profile, count) {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const samples = new Map();
+  for (const id of profile.samples) samples.set(id, (samples.get(id) ?? 0) + 1);
+  const total = profile.samples.length;
+  const byFn = new Map();
+  for (const [id, n] of samples) {
+    const f = byNode.get(id).callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    byFn.set(name, (byFn.get(name) ?? 0) + n);
+  }
+  return [...byFn]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, n]) => `  ${((100 * n) / total).toFixed(1).padStart(5)}%  ${name}`)
+    .join('\n');
+}
+
+/**
+ * Chromium's own trace of the page's main thread for `ms` (over a CDP session of the page): the trace events
+ * that took the most time themselves (their time less that of the events inside them), with their share of it.
+ * Where the main thread's time goes when a JavaScript profile says "(program)": style, layout, paint, IPC.
+ */
+export async function traceMainThread(cdp, ms, count = 25) {
+  const events = [];
+  const collect = (e) => events.push(...e.value);
+  cdp.on('Tracing.dataCollected', collect);
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,blink,cc,gpu,toplevel,loading,ipc', transferMode: 'ReportEvents' });
+  await new Promise((r) => setTimeout(r, ms));
+  await cdp.send('Tracing.end');
+  await done;
+  cdp.off('Tracing.dataCollected', collect);
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return 'no renderer main thread in the trace';
+  const spans = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && typeof e.dur === 'number').sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const self = new Map();
+  const stack = [];
+  let busy = 0;
+  for (const e of spans) {
+    while (stack.length > 0 && stack[stack.length - 1].end <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
+    else busy += e.dur;
+    self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
+    stack.push({ name: e.name, end: e.ts + e.dur });
+  }
+  return [
+    `  main thread busy ${(busy / 1000).toFixed(0)} ms of ${ms} ms traced`,
+    ...[...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, us]) => `  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`),
+  ].join('\n');
+}

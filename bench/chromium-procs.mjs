@@ -77,3 +77,16 @@ export function secondsLeft(text) {
   if (!h && !m && !s) return null;
   return (h ? Number(h[1]) * 3600 : 0) + (m ? Number(m[1]) * 60 : 0) + (s ? Number(s[1]) : 0);
 }
+
+/**
+ * CPU seconds used so far by every process on the machine, summed by command name (chromium, postgres, radosgw,
+ * deno…): where a machine's cores went while the browser shared them with the servers it talks to.
+ */
+export function cpuByCommand() {
+  const byName = /** @type {Record<string, number>} */ ({});
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    const stat = procStat(`/proc/${pid}/stat`);
+    if (stat) byName[stat.name] = (byName[stat.name] ?? 0) + stat.cpu;
+  }
+  return byName;
+}

@@ -8,16 +8,20 @@
 // left is read when half the files are done, to be held against the time that actually remained.
 // Targets: import ≤ 1.25 × the larger baseline; tab under 500 MB throughout; time left at halfway within 20%.
 // Run: node bench/import-bench.mjs   (writes bench/results/import.md)
-import { mkdtemp, rm } from 'node:fs/promises';
+// IMPORT_BENCH_PROFILE=1: the app built unminified and its page's main thread profiled over the import, the
+// functions that took the most time listed (the profile written to the temporary folder, for DevTools); no result
+// is written, since the profiler costs time.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, launchChromiumProfile, serveDist } from '../scripts/built-app.mjs';
-import { buildBenchPage, serveStatic, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, serveStatic, topSelfTime, traceMainThread, writeResult } from './bench-utils.mjs';
 import { cpuByKind, cpuByThread, cpuSpent, renderersOf, secondsLeft } from './chromium-procs.mjs';
 import { HEIGHT, PICTURES, WIDTH, writeShoot } from './shoot.mjs';
 import { footprint, tabRenderer, vmRss } from './tab-memory.mjs';
 
 const N = Number(process.env.IMPORT_BENCH_N ?? 1000);
+const PROFILE = !!process.env.IMPORT_BENCH_PROFILE;
 const TARGET = { vsBaseline: 1.25, tabBytes: 500e6, etaError: 0.2 };
 const MB = 1024 * 1024;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -35,7 +39,7 @@ async function run() {
   const pageDir = join(work, 'page');
   await buildBenchPage('import-page', pageDir);
   pageServer = await serveStatic(pageDir);
-  await buildApp();
+  await buildApp(PROFILE ? { build: { minify: false } } : {});
   app = await serveDist();
   // A profile on disk: the originals and previews of a shoot are gigabytes, past an in-memory profile's quota.
   browser = await launchChromiumProfile();
@@ -76,11 +80,19 @@ async function run() {
   const candidates = renderersOf(browser.dir);
   const { pid: tab, rssBefore, footprintBefore } = await tabRenderer(page, candidates);
 
+  const cdp = PROFILE ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+  }
   const samples = [];
   const cpu3 = cpuByKind(browser.dir);
   const threads3 = cpuByThread(tab);
   const t0 = performance.now();
   await page.getByTestId('add-files-input').first().setInputFiles(shoot.paths);
+  // Chromium's own trace of 10 s of the main thread, a third of the way in (profiling only).
+  const traced = cdp ? sleep(N * 200).then(async () => traceMainThread(await page.context().newCDPSession(page), 10_000)) : null;
   const wanted = `${N.toLocaleString('en-US')} item${N === 1 ? '' : 's'} ·`;
   for (;;) {
     const state = await page.evaluate((want) => {
@@ -97,6 +109,15 @@ async function run() {
   const importMs = performance.now() - t0;
   const cpu4 = cpuByKind(browser.dir);
   const threads4 = cpuByThread(tab);
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    const file = join(tmpdir(), 'import.cpuprofile');
+    await writeFile(file, JSON.stringify(profile));
+    console.log(`import ${(importMs / 1000).toFixed(1)} s; the page's main thread ${cpuSpent(threads3, threads4)}`);
+    console.log(`where the page's main thread went (self time; the whole profile in ${file})\n${topSelfTime(profile, 40)}`);
+    console.log(`the main thread's trace events, by their own time:\n${await traced}`);
+    return;
+  }
   const half = samples.find((s) => s.done !== null && s.done >= N / 2 && secondsLeft(s.bar) !== null);
   const etaSaid = half ? secondsLeft(half.bar) : null;
   const etaActual = half ? (importMs - half.t) / 1000 : null;

@@ -11,6 +11,9 @@ import { writeResult } from './bench-utils.mjs';
 import { runPlaywrightBench, startServices, stopServices, stopServicesOnSignal } from './bench-services.mjs';
 import { cpuSpent } from './chromium-procs.mjs';
 
+/** The CPU seconds every process on the machine used between two `cpuByCommand` readings. */
+const machineBusy = ([before, after]) => Object.entries(after).reduce((sum, [name, s]) => sum + Math.max(0, s - (before[name] ?? 0)), 0);
+
 const TARGET = { vsBaseline: 1.25, tabBytes: 500e6, etaError: 0.2 };
 const MiB = 1024 * 1024;
 const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -46,6 +49,7 @@ try {
         ? `Time left at halfway (${imp.half.done} of ${n} done, ${s(imp.half.t)} in): the bar said ${imp.half.said} s ("${imp.half.bar.split('·').pop().trim()}"), ${imp.half.remained.toFixed(0)} s remained: ${(etaError * 100).toFixed(0)}% off (target ≤ 20%) — ${met(etaError <= TARGET.etaError)}.`
         : 'Time left at halfway: the bar gave none — NOT met.',
       `The owner's Chromium, CPU by process kind (${cpus().length} cores): the pipeline alone ${cpuSpent(...r.pipeline.cpu)}; the bare PUTs ${cpuSpent(...r.puts.cpu)}; the import ${cpuSpent(...imp.cpu)}. The tab by thread over the import: ${cpuSpent(...imp.threads)}; the browser process by thread: ${cpuSpent(...imp.browserThreads)}.`,
+      `The machine's CPU by program (${cpus().length} cores, ${((machineBusy(imp.machine) / (imp.ownerMs / 1000) / cpus().length) * 100).toFixed(0)}% busy over the import, ${((machineBusy(r.pipeline.machine) / (r.pipeline.ms / 1000) / cpus().length) * 100).toFixed(0)}% over the pipeline alone): the import ${cpuSpent(...imp.machine)}; the pipeline alone ${cpuSpent(...r.pipeline.machine)}.`,
       `The owner's browser runs with no Playwright route (bench/direct-gateway.ts serves the project by name): with one, Chromium's DevTools interceptor would read every blob-bodied request (the queue's copies, the previews) on the browser's main thread, 30 s over 40 photos when this was measured through routing. Its browser process's main thread here: ${((imp.browserThreads[1].chromium ?? 0) - (imp.browserThreads[0].chromium ?? 0)).toFixed(1)} s. The second member's browser is routed as in the end-to-end tests.`,
       `Machine: ${cpus().length} cores, load ${loadBefore.map((l) => l.toFixed(1)).join(' ')} at the start; the gateway, PostgreSQL, the emulator and Deno share it with the browser. Whole benchmark: ${((Date.now() - started) / 1000).toFixed(0)} s.`,
     ],

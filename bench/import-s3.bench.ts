@@ -21,7 +21,7 @@ import type { Page } from '@playwright/test';
 import { launchChromiumProfile } from '../scripts/built-app.mjs';
 import { chromiumArgs } from '../scripts/chromium.mjs';
 import { buildBenchPage, serveStatic } from './bench-utils.mjs';
-import { browserProcessOf, cpuByKind, cpuByThread, renderersOf, secondsLeft } from './chromium-procs.mjs';
+import { browserProcessOf, cpuByCommand, cpuByKind, cpuByThread, renderersOf, secondsLeft } from './chromium-procs.mjs';
 import { writeShoot } from './shoot.mjs';
 import { footprint, tabRenderer, vmRss } from './tab-memory.mjs';
 import { expect, PASSWORD, test } from '../tests/e2e/supabase-world';
@@ -42,7 +42,8 @@ interface Sample {
 export interface ImportS3Output {
   n: number;
   bytes: number;
-  pipeline: { ms: number; made: number; cpu: [Cpu, Cpu] };
+  /** `machine`: every process on the machine, by command name. */
+  pipeline: { ms: number; made: number; cpu: [Cpu, Cpu]; machine: [Cpu, Cpu] };
   puts: { ms: number; bytes: number; cpu: [Cpu, Cpu] };
   import: {
     /** Files chosen → the owner's album counts every item and the upload bar is gone. */
@@ -57,6 +58,8 @@ export interface ImportS3Output {
     half: { t: number; done: number; said: number; remained: number; bar: string } | null;
     cpu: [Cpu, Cpu];
     threads: [Cpu, Cpu];
+    /** Every process on the machine, by command name. */
+    machine: [Cpu, Cpu];
     /** The owner's browser process, by thread. */
     browserThreads: [Cpu, Cpu];
   };
@@ -120,8 +123,10 @@ test('import a shoot into an album on Supabase and S3, against the pipeline alon
     await bench.waitForFunction(() => document.body.dataset.ready === 'true');
     await bench.locator('#files').setInputFiles(shoot.paths);
     const p0 = cpuByKind(owner.dir);
+    const pm0 = cpuByCommand();
     const pipeline = await bench.evaluate(() => window.benchPipeline());
     const p1 = cpuByKind(owner.dir);
+    const pm1 = cpuByCommand();
     console.log(`pipeline alone: ${(pipeline.ms / 1000).toFixed(1)} s`);
     const signer = bucketClient(world.bucketOrigin);
     const urls = await Promise.all(
@@ -159,6 +164,8 @@ test('import a shoot into an album on Supabase and S3, against the pipeline alon
     const want = `${N.toLocaleString('en-US')} item${N === 1 ? '' : 's'} ·`;
     const samples: Sample[] = [];
     const c0 = cpuByKind(owner.dir);
+    const m0 = cpuByCommand();
+    let m1: Cpu | null = null;
     const th0 = cpuByThread(tab);
     const browserPid = browserProcessOf(owner.dir)!;
     const bt0 = cpuByThread(browserPid);
@@ -178,6 +185,7 @@ test('import a shoot into an album on Supabase and S3, against the pipeline alon
         if (s.counted && !s.bar && s.thumbs > 0) {
           ownerMs = t;
           c1 = cpuByKind(owner.dir);
+          m1 = cpuByCommand();
           th1 = cpuByThread(tab);
           bt1 = cpuByThread(browserPid);
         }
@@ -200,7 +208,7 @@ test('import a shoot into an album on Supabase and S3, against the pipeline alon
     const out: ImportS3Output = {
       n: N,
       bytes: shoot.bytes,
-      pipeline: { ...pipeline, cpu: [p0, p1] },
+      pipeline: { ...pipeline, cpu: [p0, p1], machine: [pm0, pm1] },
       puts: { ...puts, cpu: [u0, u1] },
       import: {
         ownerMs,
@@ -213,6 +221,7 @@ test('import a shoot into an album on Supabase and S3, against the pipeline alon
         half: half ? { t: half.t, done: half.done!, said: secondsLeft(half.bar)!, remained: (ownerMs - half.t) / 1000, bar: half.bar } : null,
         cpu: [c0, c1!],
         threads: [th0, th1!],
+        machine: [m0, m1!],
         browserThreads: [bt0, bt1!],
       },
     };

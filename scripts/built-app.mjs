@@ -8,8 +8,9 @@ import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
 export const root = new URL('..', import.meta.url).pathname;
 
-export async function buildApp() {
-  await build({ root, logLevel: 'warn' });
+/** Builds the app into dist/; `config` is merged into Vite's (a benchmark's profile run builds it unminified). */
+export async function buildApp(config = {}) {
+  await build({ root, logLevel: 'warn', ...config });
 }
 
 /** Serves dist/ as a static host would. Returns { url, close }. */
