@@ -24,6 +24,7 @@ function harness(tasks: UploadTask[], overrides: Partial<RunSchedulerDeps> = {})
   const aborted: string[] = [];
   const scheduler = new RunScheduler({
     concurrency: 2,
+    networkConcurrency: 2,
     tasks: () => tasks,
     canRun: () => true,
     isOffline: () => false,
@@ -51,6 +52,56 @@ function harness(tasks: UploadTask[], overrides: Partial<RunSchedulerDeps> = {})
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** Read and processed: what is left (uploading) needs the network. */
+const processed = {
+  sniffed: { mime: 'text/plain', kind: 'file' as const, decodable: false },
+  sha256: 'f'.repeat(64),
+  location: { outcome: 'unsupported' as const, patches: [] },
+  processed: { kind: 'file' as const, mime: 'text/plain', width: null, height: null, durationMs: null, takenAt: null, thumbhash: null, metadata: {}, notice: null, hasPreview: false, hasThumb: false },
+};
+
+/**
+ * A scheduler with one local and one network slot over `tasks`, whose runs do their local work until the test
+ * says (`local(id)`), then ask for the network and send until the test says (`sent(id)`).
+ */
+function stagedHarness(tasks: UploadTask[]) {
+  const started: string[] = [];
+  const sending: string[] = [];
+  const gates = new Map<string, () => void>();
+  const gate = (name: string) => new Promise<void>((resolve) => gates.set(name, resolve));
+  const scheduler: RunScheduler = new RunScheduler({
+    concurrency: 1,
+    networkConcurrency: 1,
+    tasks: () => tasks,
+    canRun: () => true,
+    isOffline: () => false,
+    run: async (id, signal) => {
+      started.push(id);
+      const t = tasks.find((x) => x.id === id)!;
+      t.state = t.processed ? 'uploading' : 'processing';
+      if (!t.processed) {
+        await gate(`local:${id}`);
+        t.state = 'uploading';
+      }
+      try {
+        await scheduler.network(id, signal);
+      } catch {
+        t.state = 'paused';
+        return;
+      }
+      sending.push(id);
+      await gate(`sent:${id}`);
+      t.state = 'done';
+    },
+    onSettled: () => undefined,
+  });
+  const open = async (name: string) => {
+    gates.get(name)?.();
+    await tick();
+  };
+  return { scheduler, started, sending, local: (id: string) => open(`local:${id}`), sent: (id: string) => open(`sent:${id}`) };
+}
+
 describe('RunScheduler', () => {
   it('runs queued tasks in order, at most `concurrency` at once, and the next as soon as one ends', async () => {
     const tasks = [task('a', 'queued'), task('b', 'paused'), task('c', 'queued'), task('d', 'queued'), task('e', 'queued')];
@@ -64,13 +115,6 @@ describe('RunScheduler', () => {
   });
 
   it('offline, leaves tasks whose next stage needs the network in line, and runs local work', () => {
-    // Read and processed: what is left (uploading) needs the network. A fresh task starts with local work.
-    const processed = {
-      sniffed: { mime: 'text/plain', kind: 'file' as const, decodable: false },
-      sha256: 'f'.repeat(64),
-      location: { outcome: 'unsupported' as const, patches: [] },
-      processed: { kind: 'file' as const, mime: 'text/plain', width: null, height: null, durationMs: null, takenAt: null, thumbhash: null, metadata: {}, notice: null, hasPreview: false, hasThumb: false },
-    };
     const tasks = [task('net', 'queued', processed), task('fresh', 'queued')];
     const h = harness(tasks, { isOffline: () => true });
     h.scheduler.pump();
@@ -93,6 +137,41 @@ describe('RunScheduler', () => {
     // Paused now: pumping again does not restart it.
     h.scheduler.pump();
     expect(h.started).toEqual(['a']);
+  });
+
+  it('a processed task gives its local slot to the next in line while it is sent ([Note: Reading and sending overlap])', async () => {
+    const h = stagedHarness([task('a', 'queued'), task('b', 'queued'), task('c', 'queued')]);
+    h.scheduler.pump();
+    expect(h.started).toEqual(['a']);
+    await h.local('a');
+    // a is sent while b is processed.
+    expect(h.sending).toEqual(['a']);
+    expect(h.started).toEqual(['a', 'b']);
+    await h.local('b');
+    // b waits for the network; with one processed task already waiting, c does not start.
+    expect(h.sending).toEqual(['a']);
+    expect(h.started).toEqual(['a', 'b']);
+    await h.sent('a');
+    expect(h.sending).toEqual(['a', 'b']);
+    expect(h.started).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a task resumed with only its upload left takes a network slot, not a local one', () => {
+    const h = stagedHarness([task('net', 'queued', processed), task('fresh', 'queued'), task('net2', 'queued', processed)]);
+    h.scheduler.pump();
+    expect(h.started).toEqual(['net', 'fresh']);
+  });
+
+  it('a run stopped while it waits for the network ends, and its place goes to the next', async () => {
+    const tasks = [task('a', 'queued'), task('b', 'queued'), task('c', 'queued')];
+    const h = stagedHarness(tasks);
+    h.scheduler.pump();
+    await h.local('a');
+    await h.local('b');
+    await h.scheduler.stop('b');
+    expect(h.sending).toEqual(['a']);
+    // b's run has ended (its task is for the caller to place); c starts processing.
+    expect(h.started).toEqual(['a', 'b', 'c']);
   });
 
   it('abortAll stops every run and resolves when all have ended', async () => {

@@ -80,6 +80,8 @@ export interface TaskRunnerDeps {
   onProgress(id: string, before: number, after: number): void;
   /** A done upload keeps its thumbnail in the queue (UploadEngineDeps.keepThumbnails). */
   keepThumbnails: boolean;
+  /** Resolves once task `id` may use the network ([Note: Reading and sending overlap] in run-scheduler.ts). */
+  networkSlot(id: string, signal: AbortSignal): Promise<void>;
 }
 
 /** Cleaning up after a canceled upload gives up after this long. */
@@ -162,6 +164,7 @@ export class TaskRunner {
           await this.tasks.change(id, { type: 'interrupt' });
           return;
         }
+        if (isNetworkStage(task.state)) await this.deps.networkSlot(id, signal);
         if (task.state === 'reading') await this.read(task, signal);
         else if (task.state === 'processing') await this.process(task, signal);
         else if (task.state === 'uploading') await this.upload(task, signal);

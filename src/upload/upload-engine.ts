@@ -102,6 +102,7 @@ export class UploadEngine {
       connectionLost: () => this.connectionLost(),
       isDisposed: () => this.disposed,
       keepThumbnails: deps.keepThumbnails ?? true,
+      networkSlot: (id, signal) => this.scheduler.network(id, signal),
       onProgress: (id, before, after) => {
         this.snapshots.trackProgress(id, before, after);
         this.snapshots.notify(false);
@@ -110,6 +111,7 @@ export class UploadEngine {
     });
     this.scheduler = new RunScheduler({
       concurrency: Math.max(1, deps.concurrency ?? limits().filesInFlight),
+      networkConcurrency: Math.max(1, deps.concurrency ?? limits().filesInFlight),
       tasks: () => this.tasks.values(),
       canRun: () => this.role === 'runner' && !this.disposed,
       isOffline: () => this.isOffline(),
