@@ -4,7 +4,8 @@
 //      (URL presigned beforehand: what the browser itself manages), @aws-sdk/lib-storage `Upload` in Node with the
 //      same part size (8 MiB) and 4 parts in flight, and curl (one PUT to a presigned URL). While ours runs, the
 //      tab's memory (the renderer process's RSS, and its JS heap) is sampled: its growth must stay under 6 parts
-//      + 32 MiB.
+//      + 32 MiB. Two references show where a multipart upload's cost lies: the same bytes as bare part PUTs (the
+//      app's part size and parts in flight, no engine), and the single bare PUT with the file sent as a Blob slice.
 //   2. 1,000 files of 300 KB, 3 at once (the app's filesInFlight): ours as the upload queue sends them (each
 //      original's MD5 given, taken in the media worker's read for its SHA-256) and ours hashing each file itself,
 //      against bare XMLHttpRequest PUTs from the same tab (URLs signed beforehand); bare Node fetch PUTs show the
@@ -28,18 +29,21 @@ import { once } from 'node:events';
 import { chromium } from 'playwright-core';
 import {
   AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectsCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import { startS3TestServer } from '../scripts/s3-test-server.mjs';
-import { buildBenchPage, median, serveStatic, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, median, serveStatic, topSelfTime, writeResult } from './bench-utils.mjs';
 import { procStat, tabRenderer, vmRss } from './tab-memory.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -318,12 +322,12 @@ try {
   await page.setInputFiles('#big', bigPath);
   await page.setInputFiles('#many', smallPaths);
 
-  const big = { ours: [], curl: [], lib: [], xhr: [] };
+  const big = { ours: [], curl: [], lib: [], xhr: [], slice: [], parts: [] };
   const small = { ours: [], queue: [], curl: [], fetch: [], xhr: [] };
   // The gateway's CPU seconds per run: what a client cannot go below on this machine.
-  const bigGateway = { ours: [], curl: [], lib: [], xhr: [] };
+  const bigGateway = { ours: [], curl: [], lib: [], xhr: [], slice: [], parts: [] };
   // Client CPU seconds per run: on a loaded machine wall time swings, the work each client does much less.
-  const bigCpu = { ours: [], curl: [], lib: [], xhr: [] };
+  const bigCpu = { ours: [], curl: [], lib: [], xhr: [], slice: [], parts: [] };
   const smallCpu = { ours: [], queue: [], curl: [], fetch: [], xhr: [] };
   const memory = [];
   let n = 0;
@@ -367,6 +371,28 @@ try {
       const cpu0 = await chromiumCpu();
       const r = await page.evaluate((u) => window.benchBarePut(u), url);
       return { ...r, key: k, cpu: (await chromiumCpu()) - cpu0 };
+    },
+    // The same bytes as a Blob slice, as every part is sent: what sending a slice costs Chromium over sending a File.
+    slice: async () => {
+      const k = key('bare-xhr-slice');
+      const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: s3.bucket, Key: k }), { expiresIn: 3600 });
+      const cpu0 = await chromiumCpu();
+      const r = await page.evaluate((u) => window.benchBarePut(u, true), url);
+      return { ...r, key: k, cpu: (await chromiumCpu()) - cpu0 };
+    },
+    // A multipart upload with no engine: the app's part size and parts in flight, every URL presigned beforehand.
+    parts: async () => {
+      const k = key('bare-xhr-parts');
+      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key: k }));
+      const count = Math.ceil(BIG / PART_SIZE);
+      const urls = [];
+      for (let i = 1; i <= count; i++) urls.push(await getSignedUrl(client, new UploadPartCommand({ Bucket: s3.bucket, Key: k, UploadId, PartNumber: i }), { expiresIn: 3600 }));
+      const cpu0 = await chromiumCpu();
+      const r = await page.evaluate(([u, size, n]) => window.benchBareParts(u, size, n), [urls, PART_SIZE, PARTS_IN_FLIGHT]);
+      const cpu = (await chromiumCpu()) - cpu0;
+      const Parts = r.etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 }));
+      await client.send(new CompleteMultipartUploadCommand({ Bucket: s3.bucket, Key: k, UploadId, MultipartUpload: { Parts } }));
+      return { ...r, key: k, cpu };
     },
     lib: async () => {
       const k = key('lib-storage');
@@ -423,7 +449,7 @@ try {
 
   const rotate = (xs, r) => xs.map((_, i) => xs[(i + r) % xs.length]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const who of rotate(['ours', 'curl', 'lib', 'xhr'], round)) {
+    for (const who of rotate(['ours', 'curl', 'lib', 'xhr', 'slice', 'parts'], round)) {
       const g0 = gatewayCpu();
       const r = await withLimit(bigRuns[who](), `the 1 GiB upload by ${who}`);
       bigGateway[who].push(gatewayCpu() - g0);
@@ -448,6 +474,8 @@ try {
     curl: median(big.curl),
     lib: median(big.lib),
     xhr: median(big.xhr),
+    slice: median(big.slice),
+    parts: median(big.parts),
     smallOurs: median(small.ours),
     smallQueue: median(small.queue),
     smallCurl: median(small.curl),
@@ -457,13 +485,15 @@ try {
   const cpu = {
     big: median(bigCpu.ours),
     bigXhr: median(bigCpu.xhr),
+    bigSlice: median(bigCpu.slice),
+    bigParts: median(bigCpu.parts),
     smallQueue: median(smallCpu.queue),
     smallOurs: median(smallCpu.ours),
     smallXhr: median(smallCpu.xhr),
   };
   // If the gateway alone had every core, a multipart 1 GiB (lib-storage's, whose client is not the browser)
   // could go no faster than this.
-  const gw = { lib: median(bigGateway.lib), ours: median(bigGateway.ours), curl: median(bigGateway.curl) };
+  const gw = { lib: median(bigGateway.lib), ours: median(bigGateway.ours), curl: median(bigGateway.curl), parts: median(bigGateway.parts) };
   const multipartCeiling = (cpus().length * 1024) / gw.lib;
   const peak = {
     rss: Math.max(...memory.map((x) => x.rss)),
@@ -511,6 +541,18 @@ try {
       [`${SMALL_COUNT} files of 300 KB, client CPU (all of Chromium), vs the bare PUTs'`, `${fmt(cpu.smallQueue)} s`, `${fmt(cpu.smallXhr)} s`, fmt(ratio.smallCpu, 2), `≤ ${fmt(TARGET.cpuVsBare, 1)}`, yes(met.smallCpu)],
       reference(`the same ${SMALL_COUNT} files with the engine reading and hashing each for its Content-MD5 (no MD5 given), vs the bare PUTs; CPU ${fmt(cpu.smallOurs)} s`, `${fmt(m.smallOurs)} MiB/s`, `${fmt(m.smallXhr)} MiB/s`, m.smallOurs / m.smallXhr),
       reference('1 GiB file, vs curl (one PUT to a presigned URL)', `${fmt(m.ours)} MiB/s`, `${fmt(m.curl)} MiB/s`, m.ours / m.curl),
+      reference(
+        `1 GiB file, vs bare XMLHttpRequest part PUTs of it (${PART_SIZE / MiB} MiB parts, ${PARTS_IN_FLIGHT} in flight, URLs presigned beforehand): the same upload with no engine; CPU ours ${fmt(cpu.big)} s, bare parts ${fmt(cpu.bigParts)} s`,
+        `${fmt(m.ours)} MiB/s`,
+        `${fmt(m.parts)} MiB/s`,
+        m.ours / m.parts,
+      ),
+      reference(
+        `the bare PUT of the 1 GiB file sent as a Blob slice (as every part is), vs the same PUT sent as the File; CPU ${fmt(cpu.bigSlice)} s against ${fmt(cpu.bigXhr)} s`,
+        `${fmt(m.slice)} MiB/s`,
+        `${fmt(m.xhr)} MiB/s`,
+        m.slice / m.xhr,
+      ),
       reference('the bare XMLHttpRequest PUT of the 1 GiB file, vs curl', `${fmt(m.xhr)} MiB/s`, `${fmt(m.curl)} MiB/s`, m.xhr / m.curl),
       reference(
         `the most any multipart upload could reach here, ${cpus().length} cores / the gateway's CPU for lib-storage's 1 GiB (${fmt(gw.lib)} s; curl's single PUT costs it ${fmt(gw.curl)} s, ours ${fmt(gw.ours)} s), vs curl`,
@@ -524,8 +566,8 @@ try {
     [
       `Ours: S3Files + SessionSigner (src/backend/s3) with the app's default limits, built with Vite and run in headless Chromium ${chromeVersion} (${chromiumPath()}); the files are chosen in an <input type=file> (Playwright setInputFiles from /tmp), so Chromium reads them from disk; each part goes out by XMLHttpRequest, timed in the page. Peers in Node on the same machine: curl ${curlVersion} (-T, its own time_total), @aws-sdk/lib-storage ${libVersion} (Body: a file read stream).`,
       `Gateway: Ceph RGW on loopback (${s3.endpoint}, memstore) from scripts/s3-test-server.mjs, which other work on this machine may use at the same time; every object is checked (size, or count) and deleted after its run.`,
-      `Runs (MiB/s, ${ROUNDS} rounds, order rotated each round; medians above): 1 GiB ours ${runs(big.ours)}; lib-storage ${runs(big.lib)}; curl ${runs(big.curl)}; bare XHR ${runs(big.xhr)}. Small files as the queue sends them ${runs(small.queue)}; with the engine hashing ${runs(small.ours)}; curl 300 MB ${runs(small.curl)}; bare Node fetch ${runs(small.fetch)}; bare XHR ${runs(small.xhr)}.`,
-      `Client CPU time, median of the rounds (1 GiB): ours ${fmt(median(bigCpu.ours))} s (all of Chromium's processes), lib-storage ${fmt(median(bigCpu.lib))} s (the Node process), curl ${fmt(median(bigCpu.curl))} s, bare XHR ${fmt(median(bigCpu.xhr))} s (Chromium). Small files: as the queue sends them ${fmt(cpu.smallQueue)} s, with the engine hashing ${fmt(cpu.smallOurs)} s, curl (300 MB) ${fmt(median(smallCpu.curl))} s, bare Node fetch ${fmt(median(smallCpu.fetch))} s, bare XHR ${fmt(median(smallCpu.xhr))} s. The gateway's daemons (radosgw + OSD) for 1 GiB: ours ${fmt(gw.ours)} s, lib-storage ${fmt(gw.lib)} s, curl ${fmt(gw.curl)} s (they also count any other use of the gateway meanwhile).`,
+      `Runs (MiB/s, ${ROUNDS} rounds, order rotated each round; medians above): 1 GiB ours ${runs(big.ours)}; lib-storage ${runs(big.lib)}; curl ${runs(big.curl)}; bare XHR ${runs(big.xhr)}; bare XHR of a slice ${runs(big.slice)}; bare XHR parts ${runs(big.parts)}. Small files as the queue sends them ${runs(small.queue)}; with the engine hashing ${runs(small.ours)}; curl 300 MB ${runs(small.curl)}; bare Node fetch ${runs(small.fetch)}; bare XHR ${runs(small.xhr)}.`,
+      `Client CPU time, median of the rounds (1 GiB): ours ${fmt(median(bigCpu.ours))} s (all of Chromium's processes), lib-storage ${fmt(median(bigCpu.lib))} s (the Node process), curl ${fmt(median(bigCpu.curl))} s, bare XHR ${fmt(median(bigCpu.xhr))} s, of a slice ${fmt(cpu.bigSlice)} s, bare parts ${fmt(cpu.bigParts)} s (Chromium). Small files: as the queue sends them ${fmt(cpu.smallQueue)} s, with the engine hashing ${fmt(cpu.smallOurs)} s, curl (300 MB) ${fmt(median(smallCpu.curl))} s, bare Node fetch ${fmt(median(smallCpu.fetch))} s, bare XHR ${fmt(median(smallCpu.xhr))} s. The gateway's daemons (radosgw + OSD) for 1 GiB: ours ${fmt(gw.ours)} s, bare parts ${fmt(gw.parts)} s, lib-storage ${fmt(gw.lib)} s, curl ${fmt(gw.curl)} s (they also count any other use of the gateway meanwhile).`,
       `Memory during ours' 1 GiB uploads, worst round: tab renderer RSS +${fmt(peak.rss / MiB)} MiB, its JS heap +${fmt(peak.heap / MiB)} MiB; all of Chromium's processes together (browser, network service, renderer) +${fmt(peak.total / MiB)} MiB. Idle baseline taken after a forced GC with both file inputs filled: renderer RSS ${fmt(Math.max(...memory.map((x) => x.idle)) / MiB)} MiB at most; counted instead from the ${fmt(tabRssAtLoad / MiB)} MiB the renderer held when the page had loaded, its peak was +${fmt(Math.max(...memory.map((x) => x.aboveLoad)) / MiB)} MiB.`,
       `Machine: ${cpus().length} cores, load average ${fmt(loadBefore[0], 2)} at the start and ${fmt(loadavg()[0], 2)} at the end. Whole benchmark: ${((Date.now() - started) / 1000).toFixed(0)} s.`,
     ],
@@ -542,22 +584,3 @@ try {
 }
 // A run cut short may leave requests open; nothing else is left to do.
 process.exit(process.exitCode ?? 0);
-
-/** The functions of a CPU profile that took the most time themselves, with their share of the samples. */
-function topSelfTime(profile, count) {
-  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
-  const samples = new Map();
-  for (const id of profile.samples) samples.set(id, (samples.get(id) ?? 0) + 1);
-  const total = profile.samples.length;
-  const byFn = new Map();
-  for (const [id, n] of samples) {
-    const f = byNode.get(id).callFrame;
-    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
-    byFn.set(name, (byFn.get(name) ?? 0) + n);
-  }
-  return [...byFn]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, count)
-    .map(([name, n]) => `  ${((100 * n) / total).toFixed(1).padStart(5)}%  ${name}`)
-    .join('\n');
-}

@@ -21,7 +21,8 @@ declare global {
   interface Window {
     benchBig(target: Target, key: string): Promise<Timed>;
     benchMany(target: Target, prefix: string, filesInFlight: number, md5s?: string[]): Promise<Timed>;
-    benchBarePut(url: string): Promise<Timed>;
+    benchBarePut(url: string, asSlice?: boolean): Promise<Timed>;
+    benchBareParts(urls: string[], partSize: number, inFlight: number): Promise<Timed & { etags: string[] }>;
     benchBareMany(urls: string[], filesInFlight: number): Promise<Timed>;
   }
 }
@@ -93,35 +94,48 @@ window.benchMany = async (target, prefix, filesInFlight, md5s) => {
   return { ms: performance.now() - t0, bytes, files: list.length };
 };
 
-/** The browser's own floor: the whole chosen file in one XMLHttpRequest PUT to a URL signed elsewhere, no engine. */
-window.benchBarePut = async (url) => {
+/** One bare XMLHttpRequest PUT of `body` to a URL signed elsewhere; its ETag. */
+const barePut = (url: string, body: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    xhr.onload = () => (xhr.status === 200 ? resolve(xhr.getResponseHeader('ETag') ?? '') : reject(new Error(`PUT answered ${xhr.status}`)));
+    xhr.onerror = () => reject(new Error('PUT got no answer'));
+    xhr.send(body);
+  });
+
+/**
+ * The browser's own floor: the whole chosen file in one XMLHttpRequest PUT to a URL signed elsewhere, no engine.
+ * `asSlice`: the same bytes sent as a Blob (`file.slice()`) rather than as the File itself, as any part is sent.
+ */
+window.benchBarePut = async (url, asSlice = false) => {
   const [file] = chosen('big');
   if (!file) throw new Error('no file chosen');
   const t0 = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', url);
-    xhr.onload = () => (xhr.status === 200 ? resolve() : reject(new Error(`PUT answered ${xhr.status}`)));
-    xhr.onerror = () => reject(new Error('PUT got no answer'));
-    xhr.send(file);
-  });
+  await barePut(url, asSlice ? file.slice() : file);
   return { ms: performance.now() - t0, bytes: file.size, files: 1 };
+};
+
+/** The chosen file as bare XMLHttpRequest part PUTs (URLs signed elsewhere), `inFlight` at once: a multipart upload with no engine. */
+window.benchBareParts = async (urls, partSize, inFlight) => {
+  const [file] = chosen('big');
+  if (!file) throw new Error('no file chosen');
+  const etags: string[] = [];
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < urls.length; i = next++) etags[i] = await barePut(urls[i]!, file.slice(i * partSize, Math.min(file.size, (i + 1) * partSize)));
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return { ms: performance.now() - t0, bytes: file.size, files: 1, etags };
 };
 
 /** The browser's floor for many small files: each chosen file in one bare XMLHttpRequest PUT, URLs signed elsewhere. */
 window.benchBareMany = async (urls, filesInFlight) => {
   const list = chosen('many');
   const queue = list.map((file, i) => ({ file, url: urls[i]! }));
-  const put = (url: string, file: File) =>
-    new Promise<void>((resolve, reject) => {
-      const xhr = new XMLHttpRequest();
-      xhr.open('PUT', url);
-      xhr.onload = () => (xhr.status === 200 ? resolve() : reject(new Error(`PUT answered ${xhr.status}`)));
-      xhr.onerror = () => reject(new Error('PUT got no answer'));
-      xhr.send(file);
-    });
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await put(next.url, next.file);
+    for (let next = queue.shift(); next; next = queue.shift()) await barePut(next.url, next.file);
   };
   const t0 = performance.now();
   await Promise.all(Array.from({ length: filesInFlight }, worker));
