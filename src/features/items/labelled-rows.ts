@@ -5,7 +5,7 @@
  */
 import type { Item } from '../../domain/entities';
 import { dayOf } from '../../shared/live/item-order';
-import type { GridGeometry, GridRow, InlineMonth, TilesRow } from './grid-model';
+import type { GridGeometry, GridRow, InlineMonth, TilesRow } from './grid-types';
 import { justifiedRows, type LayoutRow } from './justified-layout';
 
 /** Between two labelled parts of a row the gap is this many times the gap between photos. */
