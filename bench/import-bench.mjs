@@ -92,7 +92,7 @@ async function run() {
   const t0 = performance.now();
   await page.getByTestId('add-files-input').first().setInputFiles(shoot.paths);
   // Chromium's own trace of 10 s of the main thread, a third of the way in (profiling only).
-  const traced = cdp ? sleep(N * 200).then(async () => traceMainThread(await page.context().newCDPSession(page), 10_000)) : null;
+  const traced = cdp ? sleep(N * 200).then(async () => traceMainThread(cdp, 10_000)) : null;
   const wanted = `${N.toLocaleString('en-US')} item${N === 1 ? '' : 's'} ·`;
   for (;;) {
     const state = await page.evaluate((want) => {

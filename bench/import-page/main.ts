@@ -5,6 +5,7 @@
 import { DEFAULT_LIMITS } from '../../src/config';
 import { processMedia } from '../../src/media/media-client';
 import { sniffType } from '../../src/media/sniff-type';
+import { barePut } from '../bare-put';
 
 declare global {
   interface Window {
@@ -59,13 +60,7 @@ window.benchPut = async (urls) => {
   let bytes = 0;
   const t0 = performance.now();
   await inLanes(all, DEFAULT_LIMITS.filesInFlight, (f) =>
-    new Promise<void>((resolve, reject) => {
-      const xhr = new XMLHttpRequest();
-      xhr.open('PUT', url.get(f)!);
-      xhr.onload = () => (xhr.status === 200 ? resolve() : reject(new Error(`PUT answered ${xhr.status}`)));
-      xhr.onerror = () => reject(new Error('PUT got no answer'));
-      xhr.send(f);
-    }).then(() => void (bytes += f.size)),
+    barePut(url.get(f)!, f).then(() => void (bytes += f.size)),
   );
   return { ms: performance.now() - t0, bytes };
 };

@@ -2,6 +2,7 @@
 // the files chosen in the inputs straight to the bucket, timed here, inside the page.
 import { S3Files } from '../../src/backend/s3/s3-files';
 import { SessionSigner } from '../../src/backend/s3/session-signer';
+import { barePut } from '../bare-put';
 
 interface Target {
   endpoint: string;
@@ -93,16 +94,6 @@ window.benchMany = async (target, prefix, filesInFlight, md5s) => {
   await Promise.all(Array.from({ length: filesInFlight }, worker));
   return { ms: performance.now() - t0, bytes, files: list.length };
 };
-
-/** One bare XMLHttpRequest PUT of `body` to a URL signed elsewhere; its ETag. */
-const barePut = (url: string, body: Blob) =>
-  new Promise<string>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', url);
-    xhr.onload = () => (xhr.status === 200 ? resolve(xhr.getResponseHeader('ETag') ?? '') : reject(new Error(`PUT answered ${xhr.status}`)));
-    xhr.onerror = () => reject(new Error('PUT got no answer'));
-    xhr.send(body);
-  });
 
 /**
  * The browser's own floor: the whole chosen file in one XMLHttpRequest PUT to a URL signed elsewhere, no engine.

@@ -57,17 +57,23 @@ export class RunScheduler {
   /** Lets waiting runs into the network, then starts queued tasks while there is room. */
   pump(): void {
     if (!this.deps.canRun()) return;
+    // Counted once, and again only after a run starts or moves: the queue can hold thousands of tasks.
+    let n = this.counts();
     for (const run of this.runs.values()) {
-      if (run.admit && this.count('network') < this.deps.networkConcurrency) this.enter(run);
+      if (run.admit && n.network < this.deps.networkConcurrency) {
+        this.enter(run);
+        n = this.counts();
+      }
     }
     for (const task of this.deps.tasks()) {
-      const localRoom = this.count('local') < this.deps.concurrency && this.count('waiting') < this.deps.networkConcurrency;
-      const networkRoom = this.count('network') + this.count('waiting') < this.deps.networkConcurrency;
+      const localRoom = n.local < this.deps.concurrency && n.waiting < this.deps.networkConcurrency;
+      const networkRoom = n.network + n.waiting < this.deps.networkConcurrency;
       if (!localRoom && !networkRoom) return;
       if (task.state !== 'queued' || this.runs.has(task.id)) continue;
       const network = isNetworkStage(resumeStage(task));
       if (network ? !networkRoom || this.deps.isOffline() : !localRoom) continue;
       this.launch(task.id, network ? 'network' : 'local');
+      n = this.counts();
     }
   }
 
@@ -121,9 +127,9 @@ export class RunScheduler {
     return Promise.allSettled([...this.runs.values()].map((r) => r.settled)).then(() => undefined);
   }
 
-  private count(phase: Phase): number {
-    let n = 0;
-    for (const run of this.runs.values()) if (run.phase === phase) n++;
+  private counts(): Record<Phase, number> {
+    const n = { local: 0, waiting: 0, network: 0 };
+    for (const run of this.runs.values()) n[run.phase]++;
     return n;
   }
 
