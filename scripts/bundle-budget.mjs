@@ -113,7 +113,8 @@ export const BUDGETS = {
   // the first transport stream: 45.7.
   // The queue reads and processes the next file while it sends the last ([Note: Reading and sending overlap]:
   // local and network slots, and the hand-over between them; about 200 bytes): 45.9.
-  uploadPathKiB: 45.9,
+  // The scheduler counts its runs once per pass instead of five times per queued task (about 40 bytes): 46.0.
+  uploadPathKiB: 46.0,
   // EXIF read with ExifReader built for the tags the app reads, in place of exifr: 63.4 to 48.4 KiB. Lowered
   // from 68 to 53, so the room freed is not used up unnoticed.
   mediaWorkerKiB: 53,

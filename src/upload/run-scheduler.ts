@@ -56,22 +56,23 @@ export class RunScheduler {
 
   /** Lets waiting runs into the network, then starts queued tasks while there is room. */
   pump(): void {
-    if (!this.deps.canRun()) return;
+    const { canRun, tasks, isOffline, concurrency, networkConcurrency } = this.deps;
+    if (!canRun()) return;
     // Counted once, and again only after a run starts or moves: the queue can hold thousands of tasks.
     let n = this.counts();
     for (const run of this.runs.values()) {
-      if (run.admit && n.network < this.deps.networkConcurrency) {
+      if (run.admit && n.network < networkConcurrency) {
         this.enter(run);
         n = this.counts();
       }
     }
-    for (const task of this.deps.tasks()) {
-      const localRoom = n.local < this.deps.concurrency && n.waiting < this.deps.networkConcurrency;
-      const networkRoom = n.network + n.waiting < this.deps.networkConcurrency;
+    for (const task of tasks()) {
+      const localRoom = n.local < concurrency && n.waiting < networkConcurrency;
+      const networkRoom = n.network + n.waiting < networkConcurrency;
       if (!localRoom && !networkRoom) return;
       if (task.state !== 'queued' || this.runs.has(task.id)) continue;
       const network = isNetworkStage(resumeStage(task));
-      if (network ? !networkRoom || this.deps.isOffline() : !localRoom) continue;
+      if (network ? !networkRoom || isOffline() : !localRoom) continue;
       this.launch(task.id, network ? 'network' : 'local');
       n = this.counts();
     }
