@@ -29,7 +29,7 @@ const { DECODER_ASSET_PREFIXES } = (
  * keeps it out of the precache and in the service worker's decoder cache (src/sw/decoder-assets.ts).
  */
 const DECODER_MODULES =
-  /node_modules[\\/](libheif-js|@jsquash[\\/]jxl|wasm-feature-detect|geotiff|lerc|zstddec|pako|xml-utils|quick-lru|@petamoriken[\\/]float16|parse-headers)[\\/]|src[\\/]media[\\/](heif-decode|jxl-decode|tiff-decode|tiff-lzw|raw-picture|raw-preview)\.ts$/;
+  /node_modules[\\/](libheif-js|@jsquash[\\/]jxl|wasm-feature-detect|geotiff|lerc|zstddec|pako|xml-utils|quick-lru|@petamoriken[\\/]float16|parse-headers)[\\/]|src[\\/]media[\\/](heif-decode|heif-tiles|heif-tile-worker|jxl-decode|tiff-decode|tiff-lzw|raw-picture|raw-preview)\.ts$/;
 const isDecoderChunk = (chunk: { facadeModuleId: string | null; moduleIds: readonly string[] }) => {
   // A decoder imported on its own (its chunk may carry helpers only it needs), or a chunk its imports share.
   if (chunk.facadeModuleId) return DECODER_MODULES.test(chunk.facadeModuleId);
@@ -124,7 +124,7 @@ export default defineConfig({
     }),
   ],
   // Plugins of the app's bundle do not reach a worker's: the media worker reads EXIF too.
-  worker: { format: 'es', plugins: () => [exifReaderBuild(EXIFREADER_BUILD)], rolldownOptions: { output: { chunkFileNames: decoderChunkName, assetFileNames: decoderAssetName } } },
+  worker: { format: 'es', plugins: () => [exifReaderBuild(EXIFREADER_BUILD)], rolldownOptions: { output: { entryFileNames: decoderChunkName, chunkFileNames: decoderChunkName, assetFileNames: decoderAssetName } } },
   // Pre-bundled up front, so the browser test runner never re-optimises (and reloads) in the middle of a run.
   optimizeDeps: { include: ['react', 'react/jsx-runtime', 'react-dom/client', 'react-router', '@tanstack/react-query', 'idb', 'thumbhash', 'zod/mini', 'clsx', '@radix-ui/react-dialog', '@radix-ui/react-dropdown-menu', '@radix-ui/react-popover', '@radix-ui/react-switch', '@radix-ui/react-tabs', '@radix-ui/react-toast', 'react-day-picker', 'qrcode.react', 'axe-core', 'libheif-js/libheif-wasm/libheif.js', '@jsquash/jxl/decode', 'geotiff', 'hash-wasm', 'pako'], exclude: ['exifreader'] },
   build: {

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import exifr from 'exifr';
 import { ensureDebianTool } from './ensure-debian-tool.mjs';
+import { encodeGridHeic, heifBoxes, withSize } from './heif-grid.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'tests', 'fixtures');
@@ -360,25 +361,6 @@ function shiftIloc(bytes, shift) {
   }
 }
 
-/** The boxes of bytes[from, to) as [type, start, end] (start at the size field). */
-function heifBoxes(bytes, from, to) {
-  const out = [];
-  for (let at = from; at + 8 <= to; ) {
-    const size = bytes.readUInt32BE(at);
-    if (size < 8 || at + size > to) throw new Error('HEIF fixture: a box runs past its parent');
-    out.push([bytes.toString('latin1', at + 4, at + 8), at, at + size]);
-    at += size;
-  }
-  return out;
-}
-
-const withSize = (type, body) => {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(8 + body.length);
-  head.write(type, 4, 'latin1');
-  return Buffer.concat([head, body]);
-};
-
 /**
  * The `ipma` at `ipmaStart` of `bytes` (version 0, 1-byte indexes) with associations added: `add` maps an item to
  * the property indexes (with the essential bit, 0x80, as wanted) it gains; items not in it yet get an entry.
@@ -460,6 +442,20 @@ async function rotatedHeic() {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A HEIC laid out as phones write one, a grid of tiles (scripts/heif-grid.mjs), small: 200 × 150 in 64-pixel tiles,
+ * the right and bottom ones cropped. `turned`: stored a quarter clockwise (150 × 200) with `irot` 1, as an
+ * iPhone held upright stores it, so the turned grid's partial tiles come first. Either way it shows 200 × 150
+ * with the orientation fixtures' marker corners.
+ */
+async function gridHeic(turned) {
+  ensureDebianTool('heif-enc', ['--version'], 'libheif-examples');
+  const visual = await visualPicture(200, 150);
+  const stored = turned ? await sharp(visual).rotate(90).png().toBuffer() : visual;
+  const grid = await encodeGridHeic(stored, { tile: 64, quality: 90 });
+  return turned ? withRotation(grid, 1) : grid;
 }
 
 /** The auxiliary type of the HDR gain map iPhones (iOS 14 to 17) store beside the photo. */
@@ -718,6 +714,8 @@ const files = {
   'huge-header.png': hugeHeaderPng,
   ...Object.fromEntries(Object.keys(CAMERA_FORMATS).map((name) => [`camera/${name}`, () => cameraFixture(name)])),
   'camera/rotated.heic': rotatedHeic,
+  'camera/grid.heic': () => gridHeic(false),
+  'camera/grid-turned.heic': () => gridHeic(true),
   'camera/gain-map.heic': gainMapHeic,
   'camera/ios18-hdr.heic': toneMapHeic,
 };

@@ -4,15 +4,15 @@ import convert from 'heic-convert/browser';
 import { processMedia } from '../../src/media/media-client';
 import { sniffType } from '../../src/media/sniff-type';
 
-type Contender = 'ours-heic' | 'ours-jpeg' | 'heic-convert';
+type Contender = 'ours-heic' | 'ours-heic-single' | 'ours-jpeg' | 'heic-convert';
 
 /** What bench/heic-bench.mjs calls in the page. */
 const page = window as unknown as {
-  benchSetup(heicUrl: string, jpegUrl: string): Promise<void>;
+  benchSetup(heicUrl: string, singleUrl: string, jpegUrl: string): Promise<void>;
   benchRun(contender: Contender): Promise<{ ms: number; out: string }>;
 };
 
-const photos: Partial<Record<'heic' | 'jpeg', Blob>> = {};
+const photos: Partial<Record<'heic' | 'single' | 'jpeg', Blob>> = {};
 
 async function ours(blob: Blob): Promise<string> {
   const media = await processMedia(blob, await sniffType(blob));
@@ -26,16 +26,18 @@ async function peer(blob: Blob): Promise<string> {
   return `full-size JPEG ${Math.round(jpeg.byteLength / 1024)} KiB`;
 }
 
-page.benchSetup = async (heicUrl, jpegUrl) => {
+page.benchSetup = async (heicUrl, singleUrl, jpegUrl) => {
   photos.heic = await (await fetch(heicUrl)).blob();
+  photos.single = await (await fetch(singleUrl)).blob();
   photos.jpeg = await (await fetch(jpegUrl)).blob();
 };
 
 page.benchRun = async (contender) => {
-  const { heic, jpeg } = photos;
-  if (!heic || !jpeg) throw new Error('benchSetup first');
+  const { heic, single, jpeg } = photos;
+  if (!heic || !single || !jpeg) throw new Error('benchSetup first');
   const t0 = performance.now();
-  const out = contender === 'ours-heic' ? await ours(heic) : contender === 'ours-jpeg' ? await ours(jpeg) : await peer(heic);
+  const out =
+    contender === 'ours-heic' ? await ours(heic) : contender === 'ours-heic-single' ? await ours(single) : contender === 'ours-jpeg' ? await ours(jpeg) : await peer(heic);
   return { ms: performance.now() - t0, out };
 };
 

@@ -4,6 +4,8 @@ import { thumbHashToRGBA } from 'thumbhash';
 import { DEFAULT_LIMITS, overrideLimits } from '../config';
 import { resetLimits } from '../testing/limits';
 import { fixture, pixels } from '../testing/media-fixtures';
+import { decodeHeif, decodeWhole } from './heif-decode';
+import { libheif, openHeif } from './heif-tiles';
 import { createMediaClient, processMedia } from './media-client';
 import type { ProcessedMedia } from './media-types';
 import { sniffType } from './sniff-type';
@@ -229,6 +231,56 @@ describe('processMedia: HEIF, which only Safari decodes itself', () => {
       expect(media.metadata, name).toMatchObject(fields);
       expect(JSON.stringify(media.metadata), name).not.toMatch(/48\.85|2\.29|latitude|longitude|GPS/i);
     }
+  });
+
+  it("decodes a phone's grid HEIC on two threads into the pixels libheif gives whole, turned as irot says", async () => {
+    const lib = await libheif();
+    const turned = await bytesOf(await fixture('camera/grid-turned.heic'));
+    const irot = new TextDecoder('latin1').decode(turned).indexOf('irot') + 4;
+    // The turned fixture with each of the four quarter turns anticlockwise, and the unturned one.
+    const cases = [0, 1, 2, 3].map((turns) => {
+      const bytes = turned.slice();
+      bytes[irot] = turns;
+      return { name: `grid-turned.heic, irot ${turns}`, bytes, orientation: [1, 8, 3, 6][turns]! };
+    });
+    cases.push({ name: 'grid.heic', bytes: await bytesOf(await fixture('camera/grid.heic')), orientation: 1 });
+    for (const { name, bytes, orientation } of cases) {
+      // 64-pixel tiles, the edge ones cropped: more than one tile row, so the rows are split between two threads.
+      const file = openHeif(lib, bytes);
+      const { tiling } = file;
+      file.close();
+      expect(tiling.rows, name).toBeGreaterThan(1);
+      const halves = await decodeHeif(new Blob([bytes]), () => true);
+      const whole = await decodeWhole(lib, bytes);
+      expect(halves.orientation, name).toBe(orientation);
+      // The stored picture's pixel (x, y) is where the orientation puts it in libheif's turned one.
+      const [W, H] = [halves.width, halves.height];
+      const shown = (x: number, y: number): [number, number] =>
+        orientation === 1 ? [x, y] : orientation === 3 ? [W - 1 - x, H - 1 - y] : orientation === 6 ? [H - 1 - y, x] : [y, W - 1 - x];
+      expect([whole.width, whole.height], name).toEqual(orientation >= 5 ? [H, W] : [W, H]);
+      let differ = 0;
+      for (let y = 0; y < H; y++) {
+        for (let x = 0; x < W; x++) {
+          const [sx, sy] = shown(x, y);
+          const a = (y * W + x) * 4;
+          const b = (sy * whole.width + sx) * 4;
+          for (let c = 0; c < 4; c++) if (halves.data[a + c] !== whole.data[b + c]) differ++;
+        }
+      }
+      expect(differ, name).toBe(0);
+    }
+    for (const name of ['camera/grid.heic', 'camera/grid-turned.heic']) {
+      const media = await run(name);
+      expect(media, name).toMatchObject({ kind: 'image', mime: 'image/heic', width: 200, height: 150, notice: null });
+      for (const out of [await pixels(media.preview!), await pixels(media.thumb!)]) expectCorners(out);
+    }
+  });
+
+  it('keeps a grid HEIC with a cut tile as a file with the image/undecodable notice', async () => {
+    const bytes = await bytesOf(await fixture('camera/grid.heic'));
+    // The last tiles' data (the helper's half) cut short.
+    const cut = new Blob([bytes.slice(0, bytes.length - 1500)]);
+    expect(await processMedia(cut, await sniffType(cut))).toMatchObject({ kind: 'file', mime: 'image/heic', notice: 'image/undecodable', preview: null });
   });
 
   it('keeps a cut HEIC as a file with the image/undecodable notice', async () => {

@@ -16,18 +16,20 @@ import { addFiles, createAlbum, downloadZipWithSidecars, expectItemCount, fixtur
 const isRed = ([r, g, b]: number[]) => r! > 170 && g! < 90 && b! < 90;
 const isGreen = ([r, g, b]: number[]) => g! > 140 && r! < 90 && b! < 100;
 
-test('a JPEG XL and a TIFF show thumbnails the right way up and open in the viewer on their previews', async ({ page }, info) => {
+test("a JPEG XL, a TIFF and a phone's HEIC show thumbnails the right way up and open in the viewer on their previews", async ({ page }, info) => {
   test.setTimeout(120_000);
-  // Both hold the sideways orientation fixture, stored 1,600 × 2,400 and turned by their header.
+  // The JPEG XL and the TIFF hold the sideways orientation fixture, stored 1,600 × 2,400 and turned by their
+  // header; the HEIC is a grid of tiles, as phones write, stored turned with irot (decoded on two threads).
   const photos = [
-    { name: 'sideways.jxl', mimeType: 'image/jxl', buffer: readFileSync(fixture('orientation-6.jxl')) },
-    { name: 'sideways.tif', mimeType: 'image/tiff', buffer: readFileSync(makeSidewaysTiff(info.outputPath('tiff'))) },
+    { name: 'sideways.jxl', mimeType: 'image/jxl', buffer: readFileSync(fixture('orientation-6.jxl')), previewWidth: 2048 },
+    { name: 'sideways.tif', mimeType: 'image/tiff', buffer: readFileSync(makeSidewaysTiff(info.outputPath('tiff'))), previewWidth: 2048 },
+    { name: 'upright.heic', mimeType: 'image/heic', buffer: readFileSync(fixture('camera/grid-turned.heic')), previewWidth: 200 },
   ];
   await createAlbum(page, 'Formats');
   await addFiles(page, photos);
   await expectItemCount(page, photos.length);
 
-  for (const { name } of photos) {
+  for (const { name, previewWidth } of photos) {
     const t = tile(page, name);
     await expect(t).toHaveAttribute('data-kind', 'image');
     await expect(t.locator('img.tile__thumb')).toBeVisible();
@@ -41,8 +43,8 @@ test('a JPEG XL and a TIFF show thumbnails the right way up and open in the view
     const viewer = page.getByRole('dialog', { name });
     const shown = viewer.getByRole('img', { name });
     await expect(shown).toBeVisible();
-    // The preview (2,048 px wide): the browser cannot show the original itself.
-    await expect.poll(() => shown.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2048);
+    // The preview (2,048 px wide, or the picture's own width if smaller): the browser cannot show the original.
+    await expect.poll(() => shown.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(previewWidth);
     await expect(viewer.getByRole('button', { name: 'Download original' })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
