@@ -27,6 +27,44 @@ export const withSize = (type, body) => {
   return Buffer.concat([head, body]);
 };
 
+/** An `iloc` field of `n` bytes (0, 4 or 8) at `at`, read or written. */
+export const readN = (bytes, n, at) => (n === 0 ? 0 : n === 4 ? bytes.readUInt32BE(at) : Number(bytes.readBigUInt64BE(at)));
+export const writeN = (bytes, n, at, value) => (n === 4 ? bytes.writeUInt32BE(value, at) : bytes.writeBigUInt64BE(BigInt(value), at));
+
+/**
+ * The items of the `iloc` box at `start` (its size field), any version: each one's id, construction method and
+ * where its base offset and its extents' offsets and lengths lie; the fields' sizes; where the box's entries end.
+ */
+export function ilocItems(bytes, start) {
+  const version = bytes[start + 8];
+  let at = start + 12;
+  const offsetSize = bytes[at] >> 4, lengthSize = bytes[at] & 15, baseSize = bytes[at + 1] >> 4, indexSize = version ? bytes[at + 1] & 15 : 0;
+  at += 2;
+  const wide = version >= 2;
+  const count = wide ? bytes.readUInt32BE(at) : bytes.readUInt16BE(at);
+  at += wide ? 4 : 2;
+  const items = [];
+  for (let i = 0; i < count; i++) {
+    const id = wide ? bytes.readUInt32BE(at) : bytes.readUInt16BE(at);
+    at += wide ? 4 : 2;
+    const method = version ? bytes.readUInt16BE(at) & 15 : 0;
+    if (version) at += 2;
+    at += 2; // data reference index
+    const baseAt = at;
+    at += baseSize;
+    const extentCount = bytes.readUInt16BE(at);
+    at += 2;
+    const extents = [];
+    for (let e = 0; e < extentCount; e++) {
+      at += indexSize;
+      extents.push({ offsetAt: at, lengthAt: at + offsetSize });
+      at += offsetSize + lengthSize;
+    }
+    items.push({ id, method, baseAt, extents });
+  }
+  return { offsetSize, lengthSize, baseSize, items, end: at };
+}
+
 const fullBox = (type, version, flags, body) => withSize(type, Buffer.concat([Buffer.from([version, (flags >> 16) & 255, (flags >> 8) & 255, flags & 255]), body]));
 
 const u16 = (...values) => {
@@ -55,24 +93,15 @@ function singlePicture(heic) {
   const ispe = properties.find(([t]) => t === 'ispe');
   if (!ispe) throw new Error('HEIF: no ispe');
   const [, is, ie] = child(heic, meta, 'iloc', 12);
-  const version = heic[is + 8];
-  let at = is + 12;
-  const offsetSize = heic[at] >> 4, lengthSize = heic[at] & 15, baseSize = heic[at + 1] >> 4, indexSize = version ? heic[at + 1] & 15 : 0;
-  at += 2;
-  const readN = (n, o) => (n === 0 ? 0 : n === 4 ? heic.readUInt32BE(o) : Number(heic.readBigUInt64BE(o)));
-  const items = version < 2 ? heic.readUInt16BE(at) : heic.readUInt32BE(at);
-  if (items !== 1) throw new Error(`HEIF: ${items} items where heif-enc writes one`);
-  at += 2 * (version < 2 ? 2 : 4) + (version ? 2 : 0) + 2; // the count, the item's id, its construction method, its data reference
-  const base = readN(baseSize, at);
-  at += baseSize;
-  const extents = heic.readUInt16BE(at);
-  at += 2;
-  const data = [];
-  for (let e = 0; e < extents; e++, at += indexSize + offsetSize + lengthSize) {
-    const offset = base + readN(offsetSize, at + indexSize);
-    data.push(heic.subarray(offset, offset + readN(lengthSize, at + indexSize + offsetSize)));
-  }
-  if (at > ie) throw new Error('HEIF: iloc runs past its box');
+  const { offsetSize, lengthSize, baseSize, items, end } = ilocItems(heic, is);
+  if (items.length !== 1) throw new Error(`HEIF: ${items.length} items where heif-enc writes one`);
+  if (end > ie) throw new Error('HEIF: iloc runs past its box');
+  const [{ baseAt, extents }] = items;
+  const base = readN(heic, baseSize, baseAt);
+  const data = extents.map(({ offsetAt, lengthAt }) => {
+    const offset = base + readN(heic, offsetSize, offsetAt);
+    return heic.subarray(offset, offset + readN(heic, lengthSize, lengthAt));
+  });
   return {
     properties: properties.filter(([t]) => t !== 'ispe').map(([, s, e]) => heic.subarray(s, e)),
     width: heic.readUInt32BE(ispe[1] + 12),

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import exifr from 'exifr';
 import { ensureDebianTool } from './ensure-debian-tool.mjs';
-import { encodeGridHeic, heifBoxes, withSize } from './heif-grid.mjs';
+import { encodeGridHeic, heifBoxes, ilocItems, readN, withSize, writeN } from './heif-grid.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'tests', 'fixtures');
@@ -331,33 +331,14 @@ function withIos18Ftyp(heic) {
 
 /** Moves every file offset in the first `iloc` box of `bytes` by `shift`, in place: data after it moved. */
 function shiftIloc(bytes, shift) {
-  const rest = bytes;
-  const iloc = rest.indexOf('iloc') - 4;
+  const iloc = bytes.indexOf('iloc') - 4;
   if (iloc < 0) throw new Error('HEIF fixture: no iloc');
-  let at = iloc + 8;
-  const version = rest[at];
-  at += 4;
-  const offsetSize = rest[at] >> 4, lengthSize = rest[at] & 15, baseSize = rest[at + 1] >> 4, indexSize = version ? rest[at + 1] & 15 : 0;
-  at += 2;
-  const readN = (n, o) => (n === 0 ? 0 : n === 4 ? rest.readUInt32BE(o) : Number(rest.readBigUInt64BE(o)));
-  const writeN = (n, o, v) => (n === 4 ? rest.writeUInt32BE(v, o) : rest.writeBigUInt64BE(BigInt(v), o));
-  const items = version < 2 ? rest.readUInt16BE(at) : rest.readUInt32BE(at);
-  at += version < 2 ? 2 : 4;
-  for (let i = 0; i < items; i++) {
-    at += version < 2 ? 2 : 4;
-    const method = version ? rest.readUInt16BE(at) & 15 : 0;
-    if (version) at += 2;
-    at += 2; // data reference index
-    const baseAt = at;
-    at += baseSize;
-    const extents = rest.readUInt16BE(at);
-    at += 2;
-    if (method === 0 && baseSize) writeN(baseSize, baseAt, readN(baseSize, baseAt) + shift);
-    for (let e = 0; e < extents; e++) {
-      at += indexSize;
-      if (method === 0 && !baseSize) writeN(offsetSize, at, readN(offsetSize, at) + shift);
-      at += offsetSize + lengthSize;
-    }
+  const { offsetSize, baseSize, items } = ilocItems(bytes, iloc);
+  const move = (n, at) => writeN(bytes, n, at, readN(bytes, n, at) + shift);
+  for (const { method, baseAt, extents } of items) {
+    if (method !== 0) continue;
+    if (baseSize) move(baseSize, baseAt);
+    else for (const { offsetAt } of extents) move(offsetSize, offsetAt);
   }
 }
 
