@@ -13,7 +13,7 @@
  *   { op: "delete", visit, guest, itemIds }            → { deleted: id[] }
  */
 import { ConfigError, type Env } from '../_shared/config-error.ts';
-import { type Sql, sqlFromEnv, type Tx } from '../_shared/database.ts';
+import { type Sql, sqlFromEnv, transaction, type Tx } from '../_shared/database.ts';
 import { failure, json, methodNotAllowed, preflight, readJsonObject, sqlRefusal } from '../_shared/http.ts';
 import { s3SettingsFromEnv } from '../_shared/s3-target.ts';
 import { ShareError } from '../_shared/share-access.ts';
@@ -75,7 +75,9 @@ export async function handle(request: Request, deps: UploadDeps): Promise<Respon
   if (!body) return failure(400, 'validation/invalid', `Send { "op": ${OPS.map((o) => `"${o}"`).join(' | ')}, "visit", ... }.`);
   const now = deps.now?.() ?? new Date();
   try {
-    const answer = await deps.sql.begin((tx) => run(tx, body, deps, now));
+    // Run again on a deadlock ([Note: Transactions run again]): inside, the bucket is only read and signed for,
+    // but for an object of the wrong size, deleted before a refusal, which is not run again.
+    const answer = await transaction(deps.sql, (tx) => run(tx, body, deps, now));
     if (body.op === 'delete') await deleteObjects(deps, (answer as { keys: string[] }).keys, now);
     return json(200, body.op === 'delete' ? { deleted: (answer as { deleted: string[] }).deleted } : answer);
   } catch (e) {
