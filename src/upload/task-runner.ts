@@ -17,6 +17,7 @@ import {
   type UploadTask,
 } from './upload-task';
 import { log } from '../lib/log';
+import { backoffMs, sleep, type RetryPolicy } from '../lib/backoff';
 import { fitWithin } from '../media/fit-within';
 import { locationNote, locationRefusal, OriginalLocation } from './original-location';
 
@@ -82,7 +83,23 @@ export interface TaskRunnerDeps {
   keepThumbnails: boolean;
   /** Resolves once task `id` may use the network ([Note: Reading and sending overlap] in run-scheduler.ts). */
   networkSlot(id: string, signal: AbortSignal): Promise<void>;
+  /** How often, and after how long, a network stage is tried again; see [Note: A file's upload tried again]. */
+  retry?: RetryPolicy;
 }
+
+// [Note: A file's upload tried again]
+// The S3 adapter tries each of its own calls again, but everything else a file's network stages ask for
+// (reserving the item, finishing it, signing, a guest's upload function) is asked once. Before, one 5xx or 429
+// from any of them stopped the file at "failed" until the person pressed Try again, though nothing was wrong
+// with it: a deadlock the database gave up on, a function restarting, a moment of rate limiting. Now a network
+// stage that fails with a retryable error (PRODUCT.md §9: no answer, 5xx, 429) goes back in line after a
+// jittered backoff, never sooner than the server's Retry-After, and resumes from what is persisted, exactly as
+// the person's Try again would; only after `TASK_RETRY.retries` such failures in a row does it stop as failed.
+// The run keeps its network slot while it waits, so a server in trouble is not asked by more files at once.
+// Any other failure (a 4xx, a refusal, a fault in reading or processing) stops it at once, as before.
+
+/** A network stage is tried again 4 times, waiting up to 2, 4, 8 and 16 s (full jitter). */
+export const TASK_RETRY: RetryPolicy = { retries: 4, baseMs: 2_000, maxMs: 30_000 };
 
 /** Cleaning up after a canceled upload gives up after this long. */
 const CLEANUP_TIMEOUT_MS = 30_000;
@@ -142,6 +159,8 @@ export class TaskRunner {
   private readonly backend: UploadBackend;
   private readonly tasks: QueueTasks;
   private readonly location: OriginalLocation;
+  /** Retryable network failures in a row, per task ([Note: A file's upload tried again]). */
+  private readonly failures = new Map<string, number>();
 
   constructor(private readonly deps: TaskRunnerDeps) {
     this.backend = deps.backend;
@@ -170,6 +189,7 @@ export class TaskRunner {
         else if (task.state === 'uploading') await this.upload(task, signal);
         else if (task.state === 'finalizing') await this.finalize(task, signal);
         else return;
+        this.failures.delete(id);
       }
     } catch (e) {
       // Whoever stopped the run (pause, cancel, offline, dispose) has already put the task where it belongs.
@@ -182,10 +202,35 @@ export class TaskRunner {
         await this.tasks.change(id, { type: 'interrupt' });
         return;
       }
+      if (isNetworkStage(task.state) && (await this.triedAgainLater(id, e, signal))) return;
       if (!(e instanceof AppError) && !isAbortError(e)) log.warn('Upload failed', e);
       const error = toAppError(e, isNetworkStage(task.state) ? 'backend/unreachable' : 'upload/interrupted');
       await this.tasks.change(id, { type: 'fail', error: error.toJSON() });
     }
+  }
+
+  /**
+   * After a retryable failure of a network stage, waits its backoff and puts the task back in line; false when
+   * its retries are spent or the failure is not worth another try (the caller fails it).
+   */
+  private async triedAgainLater(id: string, e: unknown, signal: AbortSignal): Promise<boolean> {
+    const policy = this.deps.retry ?? TASK_RETRY;
+    const failures = this.failures.get(id) ?? 0;
+    if (!(e instanceof AppError) || !e.retryable || failures >= policy.retries) {
+      this.failures.delete(id);
+      return false;
+    }
+    this.failures.set(id, failures + 1);
+    log.info('Upload failed; trying again', e.code);
+    try {
+      await sleep(backoffMs(failures, policy, Math.random, e.retryAfterMs), signal);
+    } catch {
+      // Paused, canceled or stopped while waiting: whoever did it has put the task where it belongs.
+      this.failures.delete(id);
+      return true;
+    }
+    if (!this.deps.isDisposed() && isActive(this.tasks.get(id)?.state ?? 'done')) await this.tasks.change(id, { type: 'interrupt' });
+    return true;
   }
 
   /**

@@ -89,17 +89,22 @@ describe('UploadEngine offline, by what the backend declares', () => {
     expect((await readyItems(backend, album.id)).map((i) => i.id)).toContain(view!.id);
   }, 120_000);
 
-  it('a server that does not answer while the network does fails the upload (retryable) instead of waiting as if offline', async () => {
+  it('a server that does not answer while the network does fails the upload (retryable), once its retries are spent, instead of waiting as if offline', async () => {
     const { n, backend: local, album } = await setup();
+    let asked = 0;
     const backend = withPort(filesInBucket(local, { networkRequired: true }), 'itemWrites', {
-      reserveItems: () => Promise.reject(new AppError('backend/unreachable', 'HTTP 503', { retryable: true })),
+      reserveItems: () => {
+        asked += 1;
+        return Promise.reject(new AppError('backend/unreachable', 'HTTP 503', { retryable: true }));
+      },
     });
     // The real probe: a HEAD request to this page's own origin, which answers.
-    const engine = newEngine({ backend, dbName: n.queueDb });
+    const engine = newEngine({ backend, dbName: n.queueDb, retry: { retries: 2, baseMs: 5, maxMs: 20 } });
     await engine.start();
     await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
     const s = await until(engine, allSettled);
     expect(s.tasks.map((t) => [t.state, t.error?.code, t.error?.retryable])).toEqual([['failed', 'backend/unreachable', true]]);
+    expect(asked).toBe(3);
     expect(s.totals.offline).toBe(false);
   });
 });

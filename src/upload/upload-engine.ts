@@ -9,6 +9,7 @@ import { LeaveGuard } from './leave-guard';
 import { QueueChannel, type CommandOp } from './queue-channel';
 import { QueueSnapshots, type QueueSnapshot, type UploadTaskView } from './queue-snapshot';
 import { QueueTasks } from './queue-tasks';
+import type { RetryPolicy } from '../lib/backoff';
 import { delay, RunScheduler, STOP_WAIT_MS } from './run-scheduler';
 import { claimRunnerLock, type RunnerRole } from './runner-lock';
 import { TaskRunner } from './task-runner';
@@ -37,6 +38,8 @@ export interface UploadEngineDeps {
    * uploads are never shown from the queue.
    */
   keepThumbnails?: boolean;
+  /** How a file's failed network stage is tried again; TASK_RETRY unless given (tests wait less). */
+  retry?: RetryPolicy;
 }
 
 /** One span from `start()` to `dispose()`; a start after a dispose begins a new one (React StrictMode does that). */
@@ -102,6 +105,7 @@ export class UploadEngine {
       connectionLost: () => this.connectionLost(),
       isDisposed: () => this.disposed,
       keepThumbnails: deps.keepThumbnails ?? true,
+      ...(deps.retry ? { retry: deps.retry } : {}),
       networkSlot: (id, signal) => this.scheduler.network(id, signal),
       onProgress: (id, before, after) => {
         this.snapshots.trackProgress(id, before, after);

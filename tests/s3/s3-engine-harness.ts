@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { GetObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { S3Files } from '../../src/backend/s3/s3-files';
 import { SessionSigner } from '../../src/backend/s3/session-signer';
-import type { RetryPolicy } from '../../src/backend/s3/retry';
+import type { RetryPolicy } from '../../src/lib/backoff';
 import { s3TestEnv, testS3Client } from './s3-test-env';
 
 export interface EngineOptions {

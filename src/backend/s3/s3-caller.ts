@@ -8,7 +8,7 @@ import { AppError } from '../../lib/app-error';
 import { corsError, failureOf, presignedUrlExpired, s3AppError, type S3Failure } from './s3-errors';
 import { S3NetworkError, sendS3, type S3Response, type S3Send } from './s3-http';
 import { isSigned, type S3Signer, type SignOp } from './s3-signer';
-import { browserIsOffline, withRetry, type RetryContext } from './retry';
+import { browserIsOffline, withRetry, type RetryContext } from '../../lib/retry';
 
 export interface CallOptions {
   /** What the call does, for messages: "upload part 3". */

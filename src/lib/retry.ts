@@ -1,16 +1,11 @@
 /**
- * Retries for S3 calls (PRODUCT.md §9, ARCHITECTURE.md convention 5): only errors marked retryable (network
- * errors, 5xx, 429) are tried again, after a jittered exponential backoff; while the device is offline the
- * call waits for the network instead of spending its retries.
+ * Retries (PRODUCT.md §9, ARCHITECTURE.md convention 6): only errors marked retryable (network errors, 5xx,
+ * 429) are tried again, after a jittered exponential backoff; while the device is offline a call waits for the
+ * network instead of spending its retries. The S3 adapter retries each call; the upload queue retries a file's
+ * network stages (TaskRunner).
  */
-import { AppError } from '../../lib/app-error';
-import { abortError } from '../../lib/app-error';
-
-export interface RetryPolicy {
-  retries: number;
-  baseMs: number;
-  maxMs: number;
-}
+import { abortError, AppError } from './app-error';
+import { backoffMs, sleep, type RetryPolicy } from './backoff';
 
 export const DEFAULT_RETRY: RetryPolicy = { retries: 6, baseMs: 400, maxMs: 20_000 };
 
@@ -21,27 +16,6 @@ export interface RetryContext {
   /** Resolves when the device is back online (or the signal aborts). */
   waitForOnline?: (signal?: AbortSignal) => Promise<void>;
   random?: () => number;
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError());
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(abortError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** "Full jitter": a random wait up to the exponential cap, never shorter than the server's Retry-After. */
-export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number, retryAfterMs?: number): number {
-  const cap = Math.min(policy.maxMs, policy.baseMs * 2 ** attempt);
-  return Math.max(retryAfterMs ?? 0, Math.round(random() * cap));
 }
 
 export function browserIsOffline(): boolean {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/app-error';
-import { backoffMs, withRetry } from './retry';
+import { AppError } from './app-error';
+import { backoffMs } from './backoff';
+import { withRetry } from './retry';
 
 const policy = { retries: 3, baseMs: 1, maxMs: 4 };
 
