@@ -5,7 +5,7 @@
  * Runs as the service role: link visitors have no database role of their own ([Note: Link visitors in the
  * database] in supabase/migrations/20261125100000_share_open.sql).
  */
-import type { Sql, Tx } from './database.ts';
+import { type Sql, transaction, type Tx } from './database.ts';
 
 /** An answer of the share-* functions' error catalogue (the codes of PRODUCT.md §8, as src/lib/app-error.ts lists them), thrown to end a call. */
 export class ShareError extends Error {
@@ -47,11 +47,11 @@ export async function sha256Hex(text: string): Promise<string> {
 
 /** A transaction as the service role, with timestamps printed in UTC (the item cursors carry them as text). */
 export function asService<T>(sql: Sql, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return sql.begin(async (tx) => {
+  return transaction(sql, async (tx) => {
     await tx`set local role service_role`;
     await tx`set local timezone to 'UTC'`;
     return await fn(tx);
-  }) as Promise<T>;
+  });
 }
 
 interface LinkRow {

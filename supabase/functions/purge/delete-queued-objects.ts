@@ -4,7 +4,7 @@
  * bucket confirmed it. One pass over the queue in key order, so a key that keeps failing does not stop the rest.
  */
 import { DeleteObjectsCommand } from '@aws-sdk/client-s3';
-import type { Sql, Tx } from '../_shared/database.ts';
+import { type Sql, transaction, type Tx } from '../_shared/database.ts';
 import type { S3Target } from '../_shared/s3-target.ts';
 
 export interface DeleteOutcome {
@@ -18,10 +18,10 @@ export const DELETE_BATCH = 1000;
 
 /** Runs `fn` in a transaction as the service role, the only role that may call the purge functions. */
 export function asServiceRole<T>(sql: Sql, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return sql.begin(async (tx) => {
+  return transaction(sql, async (tx) => {
     await tx`set local role service_role`;
     return await fn(tx);
-  }) as Promise<T>;
+  });
 }
 
 export async function deleteQueuedObjects(sql: Sql, s3: S3Target): Promise<DeleteOutcome> {

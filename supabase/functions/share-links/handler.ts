@@ -13,7 +13,7 @@
  */
 import { signedInCaller } from '../_shared/caller.ts';
 import type { Env } from '../_shared/config-error.ts';
-import { type Sql, sqlFromEnv, type Tx } from '../_shared/database.ts';
+import { type Sql, sqlFromEnv, transaction, type Tx } from '../_shared/database.ts';
 import { ALBUM_REFUSALS, failure, json, methodNotAllowed, preflight, readJsonObject, sqlRefusal } from '../_shared/http.ts';
 import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
 import { hashPassword } from '../_shared/password-hash.ts';
@@ -46,7 +46,7 @@ export async function handle(request: Request, deps: ShareLinksDeps): Promise<Re
   try {
     if (asked.op === 'create') {
       const hash = asked.password === undefined ? null : await hashPassword(asked.password, deps.iterations);
-      const out = await deps.sql.begin(async (tx) => {
+      const out = await transaction(deps.sql, async (tx) => {
         await actAs(tx, caller);
         const [made] = await tx<{ link_id: string; token: string }[]>`
           select link_id, token from public.create_share_link(${asked.albumId}::uuid, ${tx.json(optionsOf(asked))})`;
@@ -57,7 +57,7 @@ export async function handle(request: Request, deps: ShareLinksDeps): Promise<Re
       return json(200, out);
     }
     const hash = asked.password === null ? null : await hashPassword(asked.password, deps.iterations);
-    const link = await deps.sql.begin(async (tx) => {
+    const link = await transaction(deps.sql, async (tx) => {
       await actAs(tx, caller);
       await tx`select public.managed_share_link_album(${asked.linkId}::uuid)`;
       await tx`reset role`;

@@ -13,7 +13,7 @@
  * `auth/session-expired`, 400 `validation/invalid`, 405, 500 `backend/unreachable`.
  */
 import { ConfigError, type Env } from '../_shared/config-error.ts';
-import { type Sql, sqlFromEnv } from '../_shared/database.ts';
+import { type Sql, sqlFromEnv, transaction } from '../_shared/database.ts';
 import { signedInCaller } from '../_shared/caller.ts';
 import { failure, json, methodNotAllowed, preflight, readJsonObject } from '../_shared/http.ts';
 import { type Claims, type TokenVerifier, tokenVerifierFromEnv } from '../_shared/jwt.ts';
@@ -117,7 +117,7 @@ async function askDatabase(sql: Sql, claims: Claims, parsed: (ParsedRequest | nu
   const originals = [...new Set(parsed.flatMap((p) =>
     p && p.key.file === 'original' && ['put', 'create', 'get'].includes(p.request.op) ? [p.key.itemId] : []))];
 
-  return await sql.begin(async (tx) => {
+  return await transaction(sql, async (tx) => {
     await tx`set local role authenticated`;
     await tx`select set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
     const answers = new Map<string, Map<string, boolean>>();

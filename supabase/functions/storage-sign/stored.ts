@@ -9,7 +9,7 @@
  * as object_access decides), `validation/invalid` when malformed, `upload/interrupted` when the bucket has
  * no object there yet.
  */
-import type { Sql } from '../_shared/database.ts';
+import { type Sql, transaction } from '../_shared/database.ts';
 import type { Claims } from '../_shared/jwt.ts';
 import { parseObjectKey } from '../_shared/object-key.ts';
 import type { Presign } from './presign.ts';
@@ -31,7 +31,7 @@ export async function recordStored(
   const wanted = [...new Set(parsed.flatMap((p) => (p ? [p.key] : [])))];
   const allowed = new Set<string>();
   if (wanted.length) {
-    await deps.sql.begin(async (tx) => {
+    await transaction(deps.sql, async (tx) => {
       await tx`set local role authenticated`;
       await tx`select set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
       const rows = await tx<{ key: string; allowed: boolean }[]>`
