@@ -19,6 +19,11 @@ export interface UploadTaskView {
   locationChoice: LocationChoice;
   /** Once its thumbnail is made (`UploadEngine.thumbnail`), its thumbhash; none before, and for a file with none. */
   thumbhash: string | null | undefined;
+  /**
+   * While its network stage waits to be tried again, in the tab that runs the queue ([Note: A file's upload tried
+   * again]): when, in ms since the epoch. Else null.
+   */
+  retryAt: number | null;
 }
 
 export interface QueueSnapshot {
@@ -48,6 +53,8 @@ export interface QueueSnapshotSource {
   /** Every task in creation order. */
   tasks(): Iterable<UploadTask>;
   isOffline(): boolean;
+  /** UploadTaskView.retryAt; never, unless given. */
+  retryAt?(id: string): number | null;
 }
 
 const EMPTY_SNAPSHOT: QueueSnapshot = Object.freeze({
@@ -208,6 +215,7 @@ export class QueueSnapshots {
       etaSeconds: task.state === 'done' ? 0 : task.state === 'uploading' ? etaSeconds(task.bytes - bytesDone, speedBps) : null,
       locationChoice: locationChoiceOf(task),
       thumbhash: task.processed?.thumbhash,
+      retryAt: this.source.retryAt?.(task.id) ?? null,
     };
   }
 

@@ -85,6 +85,8 @@ export interface TaskRunnerDeps {
   networkSlot(id: string, signal: AbortSignal): Promise<void>;
   /** How often, and after how long, a network stage is tried again; see [Note: A file's upload tried again]. */
   retry?: RetryPolicy;
+  /** Task `id` began or ended a wait before its network stage is tried again (`retryAt`). */
+  onWaiting(id: string): void;
 }
 
 // [Note: A file's upload tried again]
@@ -161,6 +163,8 @@ export class TaskRunner {
   private readonly location: OriginalLocation;
   /** Retryable network failures in a row, per task ([Note: A file's upload tried again]). */
   private readonly failures = new Map<string, number>();
+  /** When each waiting task is tried again (ms since the epoch). */
+  private readonly waits = new Map<string, number>();
 
   constructor(private readonly deps: TaskRunnerDeps) {
     this.backend = deps.backend;
@@ -209,6 +213,11 @@ export class TaskRunner {
     }
   }
 
+  /** While task `id` waits to be tried again: when (ms since the epoch); else null. */
+  retryAt(id: string): number | null {
+    return this.waits.get(id) ?? null;
+  }
+
   /**
    * After a retryable failure of a network stage, waits its backoff and puts the task back in line; false when
    * its retries are spent or the failure is not worth another try (the caller fails it).
@@ -222,12 +231,18 @@ export class TaskRunner {
     }
     this.failures.set(id, failures + 1);
     log.info('Upload failed; trying again', e.code);
+    const wait = backoffMs(failures, policy, Math.random, e.retryAfterMs);
+    this.waits.set(id, Date.now() + wait);
+    this.deps.onWaiting(id);
     try {
-      await sleep(backoffMs(failures, policy, Math.random, e.retryAfterMs), signal);
+      await sleep(wait, signal);
     } catch {
       // Paused, canceled or stopped while waiting: whoever did it has put the task where it belongs.
       this.failures.delete(id);
       return true;
+    } finally {
+      this.waits.delete(id);
+      this.deps.onWaiting(id);
     }
     if (!this.deps.isDisposed() && isActive(this.tasks.get(id)?.state ?? 'done')) await this.tasks.change(id, { type: 'interrupt' });
     return true;

@@ -79,18 +79,23 @@ describe('UploadEngine retries', () => {
     const backend = withPort(filesInBucket(local, { networkRequired: true }), 'itemWrites', {
       reserveItems: (albumId, items, opts) => {
         asked += 1;
-        if (asked === 1) return Promise.reject(new AppError('backend/unreachable', 'HTTP 502', { retryable: true }));
+        if (asked === 1) return Promise.reject(new AppError('backend/unreachable', 'HTTP 502', { retryable: true, retryAfterMs: 60_000 }));
         return local.itemWrites.reserveItems(albumId, items, opts);
       },
     });
-    // A long wait: the pause comes during it.
-    const engine = newEngine({ backend, dbName: n.queueDb, retry: { retries: 3, baseMs: 60_000, maxMs: 60_000 } });
+    // A long wait (the server's Retry-After): the pause comes during it.
+    const engine = newEngine({ backend, dbName: n.queueDb, retry: quick });
     await engine.start();
     const [view] = await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
     await expect.poll(() => asked).toBe(1);
+    // The queue says when it will try again.
+    const waiting = await until(engine, (s) => s.tasks[0]?.retryAt !== null);
+    expect(waiting.tasks[0]?.state).toBe('uploading');
+    expect(waiting.tasks[0]!.retryAt! - Date.now()).toBeGreaterThan(50_000);
     await engine.pause(view!.id);
     const paused = await until(engine, (s) => s.tasks[0]?.state === 'paused' && !s.totals.running);
     expect(paused.tasks[0]?.error).toBeNull();
+    expect(paused.tasks[0]?.retryAt).toBeNull();
     expect(asked).toBe(1);
     await engine.resume(view!.id);
     const s = await until(engine, allSettled);

@@ -71,7 +71,11 @@ export class UploadEngine {
     changed: () => this.snapshots.notify(true),
     persisted: (id) => this.channel.announce([id]),
   });
-  private readonly snapshots = new QueueSnapshots({ tasks: () => this.tasks.values(), isOffline: () => this.isOffline() });
+  private readonly snapshots = new QueueSnapshots({
+    tasks: () => this.tasks.values(),
+    isOffline: () => this.isOffline(),
+    retryAt: (id) => this.runner.retryAt(id),
+  });
   private readonly channel = new QueueChannel({
     changed: (ids) => {
       void this.enqueueSerial(() => this.reload(ids)).catch((e: unknown) => log.warn('Upload queue reload failed', e));
@@ -106,6 +110,7 @@ export class UploadEngine {
       isDisposed: () => this.disposed,
       keepThumbnails: deps.keepThumbnails ?? true,
       ...(deps.retry ? { retry: deps.retry } : {}),
+      onWaiting: () => this.snapshots.notify(true),
       networkSlot: (id, signal) => this.scheduler.network(id, signal),
       onProgress: (id, before, after) => {
         this.snapshots.trackProgress(id, before, after);

@@ -4,7 +4,7 @@ import { keepsPlace, LocationChoice, LocationChoiceForAll } from '../../features
 import { OfflineUploadsNote } from '../../features/uploads/offline-uploads-note';
 import { UploadThumb } from '../../features/uploads/upload-thumb';
 import { useUploadEngine, useUploadQueue } from '../../features/uploads/upload-engine-provider';
-import type { TaskState } from '../../upload/upload-task';
+import { isNetworkStage, type TaskState } from '../../upload/upload-task';
 import type { UploadTaskView } from '../../upload/upload-engine';
 import { AppError } from '../../lib/app-error';
 import { describeError } from '../../lib/error-messages';
@@ -89,6 +89,11 @@ export function UploadsRoute() {
   );
 }
 
+/** Whole seconds until `at` (ms since the epoch), at least 1: the row is drawn again every second while it waits. */
+function secondsUntil(at: number): number {
+  return Math.max(1, Math.ceil((at - Date.now()) / 1000));
+}
+
 function TaskRow({ task }: { task: UploadTaskView }) {
   const engine = useUploadEngine();
   const placeLeft = keepsPlace(task);
@@ -96,6 +101,8 @@ function TaskRow({ task }: { task: UploadTaskView }) {
   const pct = task.bytes > 0 ? Math.min(100, (task.bytesDone / task.bytes) * 100) : 0;
   const active = task.state === 'reading' || task.state === 'processing' || task.state === 'uploading' || task.state === 'finalizing' || task.state === 'queued';
   const name = safeFilename(task.filename);
+  // A network stage that failed for a moment waits to be tried again: shown as such, not as a stalled upload.
+  const retryIn = task.retryAt !== null && isNetworkStage(task.state) ? secondsUntil(task.retryAt) : null;
   // storage/cors carries the exact rule the bucket needs; show it where the owner can copy it.
   const corsRule = typeof task.error?.details?.corsRule === 'string' ? task.error.details.corsRule : null;
   return (
@@ -132,9 +139,9 @@ function TaskRow({ task }: { task: UploadTaskView }) {
         )}
       </span>
       <span className="upload-row__state">
-        {placeLeft ? 'Waiting for your choice' : STATE_TEXT[task.state]}
-        {task.state === 'uploading' && ` · ${formatBytes(task.bytesDone)} of ${formatBytes(task.bytes)} · ${formatTransfer(task.speedBps, task.etaSeconds)}`}
-        {task.state !== 'uploading' && ` · ${formatBytes(task.bytes)}`}
+        {placeLeft ? 'Waiting for your choice' : retryIn !== null ? `No answer from the server · trying again in ${retryIn} s` : STATE_TEXT[task.state]}
+        {task.state === 'uploading' && retryIn === null && ` · ${formatBytes(task.bytesDone)} of ${formatBytes(task.bytes)} · ${formatTransfer(task.speedBps, task.etaSeconds)}`}
+        {(task.state !== 'uploading' || retryIn !== null) && ` · ${formatBytes(task.bytes)}`}
         {err && (
           <span role="alert" data-error-code={err.code}>
             {' '}
