@@ -17,9 +17,10 @@ import {
   type UploadTask,
 } from './upload-task';
 import { log } from '../lib/log';
-import { backoffMs, sleep, type RetryPolicy } from '../lib/backoff';
+import type { RetryPolicy } from '../lib/backoff';
 import { fitWithin } from '../media/fit-within';
 import { locationNote, locationRefusal, OriginalLocation } from './original-location';
+import { StageRetries, TASK_RETRY } from './stage-retries';
 
 // [Note: Resuming multipart uploads]
 //
@@ -89,20 +90,6 @@ export interface TaskRunnerDeps {
   onWaiting(id: string): void;
 }
 
-// [Note: A file's upload tried again]
-// The S3 adapter tries each of its own calls again, but everything else a file's network stages ask for
-// (reserving the item, finishing it, signing, a guest's upload function) is asked once. Before, one 5xx or 429
-// from any of them stopped the file at "failed" until the person pressed Try again, though nothing was wrong
-// with it: a deadlock the database gave up on, a function restarting, a moment of rate limiting. Now a network
-// stage that fails with a retryable error (PRODUCT.md §9: no answer, 5xx, 429) goes back in line after a
-// jittered backoff, never sooner than the server's Retry-After, and resumes from what is persisted, exactly as
-// the person's Try again would; only after `TASK_RETRY.retries` such failures in a row does it stop as failed.
-// The run keeps its network slot while it waits, so a server in trouble is not asked by more files at once.
-// Any other failure (a 4xx, a refusal, a fault in reading or processing) stops it at once, as before.
-
-/** A network stage is tried again 4 times, waiting up to 2, 4, 8 and 16 s (full jitter). */
-export const TASK_RETRY: RetryPolicy = { retries: 4, baseMs: 2_000, maxMs: 30_000 };
-
 /** Cleaning up after a canceled upload gives up after this long. */
 const CLEANUP_TIMEOUT_MS = 30_000;
 
@@ -161,15 +148,13 @@ export class TaskRunner {
   private readonly backend: UploadBackend;
   private readonly tasks: QueueTasks;
   private readonly location: OriginalLocation;
-  /** Retryable network failures in a row, per task ([Note: A file's upload tried again]). */
-  private readonly failures = new Map<string, number>();
-  /** When each waiting task is tried again (ms since the epoch). */
-  private readonly waits = new Map<string, number>();
+  private readonly retries: StageRetries;
 
   constructor(private readonly deps: TaskRunnerDeps) {
     this.backend = deps.backend;
     this.tasks = deps.tasks;
     this.location = new OriginalLocation(deps.backend);
+    this.retries = new StageRetries(deps.retry ?? TASK_RETRY, deps.onWaiting);
   }
 
   /**
@@ -193,7 +178,7 @@ export class TaskRunner {
         else if (task.state === 'uploading') await this.upload(task, signal);
         else if (task.state === 'finalizing') await this.finalize(task, signal);
         else return;
-        this.failures.delete(id);
+        this.retries.succeeded(id);
       }
     } catch (e) {
       // Whoever stopped the run (pause, cancel, offline, dispose) has already put the task where it belongs.
@@ -206,7 +191,15 @@ export class TaskRunner {
         await this.tasks.change(id, { type: 'interrupt' });
         return;
       }
-      if (isNetworkStage(task.state) && (await this.triedAgainLater(id, e, signal))) return;
+      if (isNetworkStage(task.state)) {
+        // [Note: A file's upload tried again]
+        const next = await this.retries.wait(id, e, signal);
+        if (next === 'stopped') return;
+        if (next === 'again') {
+          if (!this.deps.isDisposed() && isActive(this.tasks.get(id)?.state ?? 'done')) await this.tasks.change(id, { type: 'interrupt' });
+          return;
+        }
+      }
       if (!(e instanceof AppError) && !isAbortError(e)) log.warn('Upload failed', e);
       const error = toAppError(e, isNetworkStage(task.state) ? 'backend/unreachable' : 'upload/interrupted');
       await this.tasks.change(id, { type: 'fail', error: error.toJSON() });
@@ -215,37 +208,7 @@ export class TaskRunner {
 
   /** While task `id` waits to be tried again: when (ms since the epoch); else null. */
   retryAt(id: string): number | null {
-    return this.waits.get(id) ?? null;
-  }
-
-  /**
-   * After a retryable failure of a network stage, waits its backoff and puts the task back in line; false when
-   * its retries are spent or the failure is not worth another try (the caller fails it).
-   */
-  private async triedAgainLater(id: string, e: unknown, signal: AbortSignal): Promise<boolean> {
-    const policy = this.deps.retry ?? TASK_RETRY;
-    const failures = this.failures.get(id) ?? 0;
-    if (!(e instanceof AppError) || !e.retryable || failures >= policy.retries) {
-      this.failures.delete(id);
-      return false;
-    }
-    this.failures.set(id, failures + 1);
-    log.info('Upload failed; trying again', e.code);
-    const wait = backoffMs(failures, policy, Math.random, e.retryAfterMs);
-    this.waits.set(id, Date.now() + wait);
-    this.deps.onWaiting(id);
-    try {
-      await sleep(wait, signal);
-    } catch {
-      // Paused, canceled or stopped while waiting: whoever did it has put the task where it belongs.
-      this.failures.delete(id);
-      return true;
-    } finally {
-      this.waits.delete(id);
-      this.deps.onWaiting(id);
-    }
-    if (!this.deps.isDisposed() && isActive(this.tasks.get(id)?.state ?? 'done')) await this.tasks.change(id, { type: 'interrupt' });
-    return true;
+    return this.retries.retryAt(id);
   }
 
   /**
