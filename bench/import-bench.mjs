@@ -16,7 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, launchChromiumProfile, serveDist } from '../scripts/built-app.mjs';
 import { buildBenchPage, serveStatic, topSelfTime, traceMainThread, writeResult } from './bench-utils.mjs';
-import { cpuByKind, cpuByThread, cpuSpent, renderersOf, secondsLeft } from './chromium-procs.mjs';
+import { browserProcessOf, cpuByKind, cpuByThread, cpuSpent, renderersOf, secondsLeft } from './chromium-procs.mjs';
 import { HEIGHT, PICTURES, WIDTH, writeShoot } from './shoot.mjs';
 import { footprint, tabRenderer, vmRss } from './tab-memory.mjs';
 
@@ -54,17 +54,21 @@ async function run() {
   const benchTab = await tabRenderer(bench, renderersOf(browser.dir));
   const pipelineMemory = [];
   const sampling = setInterval(() => pipelineMemory.push({ rss: vmRss(benchTab.pid), footprint: footprint(benchTab.pid) }), 250);
+  const browserPid = browserProcessOf(browser.dir);
   const cpu0 = cpuByKind(browser.dir);
   const threads0 = cpuByThread(benchTab.pid);
+  const browserThreads0 = cpuByThread(browserPid);
   const pipeline = await bench.evaluate(() => window.benchPipeline());
   const cpu1 = cpuByKind(browser.dir);
   const threads1 = cpuByThread(benchTab.pid);
+  const browserThreads1 = cpuByThread(browserPid);
   clearInterval(sampling);
   const pipelinePeak = { rss: Math.max(...pipelineMemory.map((m) => m.rss)), footprint: Math.max(...pipelineMemory.map((m) => m.footprint)) };
   console.log(`pipeline alone: ${(pipeline.ms / 1000).toFixed(1)} s (${pipeline.made} of ${N} made copies), renderer footprint peak ${(pipelinePeak.footprint / MB).toFixed(0)} MiB`);
   if (process.env.IMPORT_BENCH_PIPELINE_ONLY) return;
   const writes = await bench.evaluate(() => window.benchWrite());
   const cpu2 = cpuByKind(browser.dir);
+  const browserThreads2 = cpuByThread(browserPid);
   console.log(`bare writes: ${(writes.ms / 1000).toFixed(1)} s`);
   await bench.close();
 
@@ -89,6 +93,7 @@ async function run() {
   const samples = [];
   const cpu3 = cpuByKind(browser.dir);
   const threads3 = cpuByThread(tab);
+  const browserThreads3 = cpuByThread(browserPid);
   const t0 = performance.now();
   await page.getByTestId('add-files-input').first().setInputFiles(shoot.paths);
   // Chromium's own trace of 10 s of the main thread, a third of the way in (profiling only).
@@ -109,11 +114,12 @@ async function run() {
   const importMs = performance.now() - t0;
   const cpu4 = cpuByKind(browser.dir);
   const threads4 = cpuByThread(tab);
+  const browserThreads4 = cpuByThread(browserPid);
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
     const file = join(tmpdir(), 'import.cpuprofile');
     await writeFile(file, JSON.stringify(profile));
-    console.log(`import ${(importMs / 1000).toFixed(1)} s; the page's main thread ${cpuSpent(threads3, threads4)}`);
+    console.log(`import ${(importMs / 1000).toFixed(1)} s; the page's main thread ${cpuSpent(threads3, threads4)}; the browser process ${cpuSpent(browserThreads3, browserThreads4)}`);
     console.log(`where the page's main thread went (self time; the whole profile in ${file})\n${topSelfTime(profile, 40)}`);
     console.log(`the main thread's trace events, by their own time:\n${await traced}`);
     return;
@@ -146,6 +152,7 @@ async function run() {
         : 'Time left at halfway: the bar gave none — NOT met.',
       `Chromium's CPU by process kind (${cpus().length} cores): the pipeline alone ${cpuSpent(cpu0, cpu1)}; the bare writes ${cpuSpent(cpu1, cpu2)}; the import ${cpuSpent(cpu3, cpu4)}.`,
       `The tab's renderer by thread: the pipeline alone ${cpuSpent(threads0, threads1)}; the import ${cpuSpent(threads3, threads4)}.`,
+      `The browser process by thread: the pipeline alone ${cpuSpent(browserThreads0, browserThreads1)}; the bare writes ${cpuSpent(browserThreads1, browserThreads2)}; the import ${cpuSpent(browserThreads3, browserThreads4)}.`,
       `For comparison, the pipeline alone took the baseline page's renderer to a peak footprint of ${(pipelinePeak.footprint / MB).toFixed(0)} MiB (RSS ${(benchTab.rssBefore / MB).toFixed(0)} → ${(pipelinePeak.rss / MB).toFixed(0)} MiB).`,
       `Done means: the album's header counts all ${N} items, the upload bar is gone, and the grid shows thumbnails.`,
       `Machine: ${cpus().length} cores, load ${loadBefore.map((l) => l.toFixed(1)).join(' ')} at the start. Whole benchmark: ${((Date.now() - started) / 1000).toFixed(0)} s.`,
