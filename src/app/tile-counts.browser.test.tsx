@@ -10,10 +10,12 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, beforeAll, expect, test } from 'vitest';
 import { page } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
+import type { LocalRealtime } from '../backend/local/local-realtime';
 import type { Item } from '../domain/entities';
 import { itemKeys } from '../shared/item-keys';
 import { socialKeys, type TileSocial } from '../shared/social-keys';
 import { seedLocalAlbum } from '../testing/local-seed';
+import { addReadyItem } from '../testing/contract/contract-fixtures';
 import { isolatedLocal } from '../testing/isolated-local';
 import { gridScroller, scrollGridToEnd } from '../testing/grid-scroll';
 import { renderRoutes } from '../testing/render-routes';
@@ -97,4 +99,44 @@ test('a month that comes in several pages has its counts asked for once, when it
   await renderRoutes(root, backend, `/albums/${album.id}`, createQueryClient());
   await eventually(() => badge(newest.id)).toBe('1');
   expect({ asked: asked.length, distinct: new Set(asked).size }).toEqual({ asked: 1200, distinct: 1200 });
+});
+
+test("photos arriving one by one in a month ask only about themselves, and the month's live counts stay", async () => {
+  const names = isolatedLocal('tile-counts-arriving');
+  const backend = createLocalBackend(names);
+  const album = await backend.albums.createAlbum({ title: 'An import' });
+  await seedLocalAlbum(names, album.id, 30, { seed: 7, fromYear: 2024, toYear: 2024 });
+  const [month] = await backend.items.countItemsByMonth(album.id, { sort: 'taken' });
+  expect(month!.count).toBe(30);
+  const newest = (await backend.items.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!;
+  await backend.social.addComment(album.id, newest.id, 'Already here');
+  const asked: string[] = [];
+  const itemSocial = backend.social.itemSocial.bind(backend.social);
+  backend.social.itemSocial = (albumId, ids, opts) => {
+    asked.push(...ids);
+    return itemSocial(albumId, ids, opts);
+  };
+  await renderRoutes(root, backend, `/albums/${album.id}`, createQueryClient());
+  await eventually(() => badge(newest.id)).toBe('1');
+  asked.length = 0;
+
+  // Five photos of the same month arrive from another tab, as an import's do; a heart is given between two of them.
+  const other = createLocalBackend(names);
+  const arrived: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    // Taken just before the newest photo: in its month, which the grid shows whole.
+    const takenAt = new Date(Date.parse(newest.takenAt!) - (i + 1) * 1000).toISOString();
+    const item = await addReadyItem(other, album.id, { takenAt, filename: `IMG_${i}.jpg` });
+    arrived.push(item.id);
+    await eventually(() => tile(item.id) !== null).toBe(true);
+    if (i === 1) {
+      await other.social.setFavorite(album.id, newest.id, true);
+      await eventually(() => badge(newest.id)).toMatch(/1.*1/s);
+    }
+  }
+  await eventually(() => arrived.every((id) => asked.includes(id))).toBe(true);
+  // Only the photos that arrived were asked about: not the month's 30 (then 31, 32…) again with each of them.
+  expect(asked.filter((id) => !arrived.includes(id))).toEqual([]);
+  expect(badge(newest.id)).toMatch(/1.*1/s);
+  (other.realtime as LocalRealtime).close();
 });

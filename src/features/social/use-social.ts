@@ -1,4 +1,4 @@
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { requirePort, useAlbumBackend, useBackend } from '../../backend/backend-context';
 import type { SocialPort } from '../../backend/ports';
@@ -137,14 +137,40 @@ interface Merged {
  * in them are made by a function outside the hook, which can keep only its own arguments.
  */
 
+/**
+ * [Note: A month's counts read once]
+ * A month's answer is asked for again whenever its items change, and during an import they change with every
+ * photo that arrives: a shoot of a thousand photos in one month read the counts of all the month's items a
+ * thousand times (a million item reads on the page's thread), and put every one of them back in the tile map,
+ * which drew every tile again. A month asked about because its items changed now reuses the answers it already
+ * has for the items it still holds and asks only about the others; what changes for those items afterwards comes
+ * live (apply-social-change.ts). A month asked about again with the same items (its answer is stale) is read
+ * whole, as before.
+ */
+
 /** The counts of one loaded month's items ([Note: Query functions made outside render]). */
-function monthSocialQuery(social: SocialPort, albumId: string, sort: string, month: string, items: readonly Item[]) {
+function monthSocialQuery(
+  social: SocialPort,
+  qc: QueryClient,
+  albumId: string,
+  sort: string,
+  month: string,
+  items: readonly Item[],
+  /** What the grid merged so far; read when the month is asked about, never in render. */
+  merged: { readonly current: Merged },
+) {
   const ids = items.map((i) => i.id);
+  const queryKey = socialKeys.month(albumId, sort, month, `${ids.length}:${ids[0] ?? ''}:${ids[ids.length - 1] ?? ''}`);
   return {
-    queryKey: socialKeys.month(albumId, sort, month, `${ids.length}:${ids[0] ?? ''}:${ids[ids.length - 1] ?? ''}`),
+    queryKey,
     queryFn: async ({ signal }: { signal: AbortSignal }) => {
-      const out: ItemSocial[] = [];
-      for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await social.itemSocial(albumId, ids.slice(i, i + CHUNK), { signal })));
+      // [Note: A month's counts read once]
+      const again = qc.getQueryData(queryKey) !== undefined;
+      const before = merged.current.albumId === albumId ? merged.current.byMonth.get(month) : undefined;
+      const known = new Map(again ? [] : (before ?? []).map((a) => [a.itemId, a]));
+      const out: ItemSocial[] = ids.flatMap((id) => known.get(id) ?? []);
+      const ask = ids.filter((id) => !known.has(id));
+      for (let i = 0; i < ask.length; i += CHUNK) out.push(...(await social.itemSocial(albumId, ask.slice(i, i + CHUNK), { signal })));
       return out;
     },
     staleTime: 60_000,
@@ -165,8 +191,8 @@ export function useTileSocial(albumId: string, sort: string, sections: readonly 
   // A month still coming is asked about once its last page is in: asked at each page, a month's early items were
   // read again with every page after them.
   const loaded = sections.filter((s): s is { month: string; items: readonly Item[] } => s.items !== null && s.items.length > 0 && !s.partial);
-  const results = useQueries({ queries: loaded.map((s) => monthSocialQuery(social, albumId, sort, s.month, s.items)) });
   const merged = useRef<Merged>({ albumId, byMonth: new Map(), owner: new Map() });
+  const results = useQueries({ queries: loaded.map((s) => monthSocialQuery(social, qc, albumId, sort, s.month, s.items, merged)) });
   // Each loaded month and when its answer came, as one string: the effect runs when either changes.
   const stamp = loaded.map((s, i) => `${s.month}:${results[i]?.dataUpdatedAt ?? 0}`).join(',');
   useEffect(() => {
@@ -192,9 +218,15 @@ export function useTileSocial(albumId: string, sort: string, sections: readonly 
       const before = byMonth.get(s.month);
       // A month read again (more of its pages came) keeps its old counts until the new ones are in.
       if (!answers || answers === before) return;
-      if (before) release(s.month, before);
+      // Answers reused from before ([Note: A month's counts read once]) stay in the map as live changes left them.
+      const reused = new Set(before ?? []);
+      if (before) {
+        const still = new Set(answers.map((a) => a.itemId));
+        release(s.month, before.filter((a) => !still.has(a.itemId)));
+      }
       byMonth.set(s.month, answers);
       for (const a of answers) {
+        if (reused.has(a) && owner.get(a.itemId) === s.month) continue;
         owner.set(a.itemId, s.month);
         put.push(a);
       }
