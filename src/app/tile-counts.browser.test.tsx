@@ -11,6 +11,7 @@ import { afterEach, beforeAll, expect, test } from 'vitest';
 import { page } from 'vitest/browser';
 import { createLocalBackend } from '../backend/local/create-local-backend';
 import type { LocalRealtime } from '../backend/local/local-realtime';
+import type { Backend } from '../backend/ports';
 import type { Item } from '../domain/entities';
 import { itemKeys } from '../shared/item-keys';
 import { socialKeys, type TileSocial } from '../shared/social-keys';
@@ -41,6 +42,17 @@ function loadedItemIds(client: QueryClient, albumId: string): Set<string> {
     for (const item of (q.state.data as Item[] | undefined) ?? []) ids.add(item.id);
   }
   return ids;
+}
+
+/** Records every item id the backend is asked comment and heart counts for. */
+function askedAbout(backend: Backend): string[] {
+  const asked: string[] = [];
+  const itemSocial = backend.social.itemSocial.bind(backend.social);
+  backend.social.itemSocial = (albumId, ids, opts) => {
+    asked.push(...ids);
+    return itemSocial(albumId, ids, opts);
+  };
+  return asked;
 }
 
 test('scrolling a 9,000-item album holds the counts of the loaded months only, and counts show at both ends', async () => {
@@ -89,12 +101,7 @@ test('a month that comes in several pages has its counts asked for once, when it
   expect(months.map((m) => m.count)).toEqual([1200]);
   const newest = (await backend.items.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!;
   await backend.social.addComment(album.id, newest.id, 'Asked about once');
-  const asked: string[] = [];
-  const itemSocial = backend.social.itemSocial.bind(backend.social);
-  backend.social.itemSocial = (albumId, ids, opts) => {
-    asked.push(...ids);
-    return itemSocial(albumId, ids, opts);
-  };
+  const asked = askedAbout(backend);
 
   await renderRoutes(root, backend, `/albums/${album.id}`, createQueryClient());
   await eventually(() => badge(newest.id)).toBe('1');
@@ -110,12 +117,7 @@ test("photos arriving one by one in a month ask only about themselves, and the m
   expect(month!.count).toBe(30);
   const newest = (await backend.items.listItems(album.id, { sort: 'taken', limit: 1 })).rows[0]!;
   await backend.social.addComment(album.id, newest.id, 'Already here');
-  const asked: string[] = [];
-  const itemSocial = backend.social.itemSocial.bind(backend.social);
-  backend.social.itemSocial = (albumId, ids, opts) => {
-    asked.push(...ids);
-    return itemSocial(albumId, ids, opts);
-  };
+  const asked = askedAbout(backend);
   await renderRoutes(root, backend, `/albums/${album.id}`, createQueryClient());
   await eventually(() => badge(newest.id)).toBe('1');
   asked.length = 0;
