@@ -187,8 +187,7 @@ export class TaskRunner {
       if (!task || !isActive(task.state)) return;
       if (isNetworkStage(task.state) && (this.deps.isOffline() || (noAnswer(e) && (await this.deps.connectionLost())))) {
         // Going offline may have stopped this run already, and put the task back in line.
-        if (signal.aborted || this.deps.isDisposed() || !isActive(this.tasks.get(id)?.state ?? 'done')) return;
-        await this.tasks.change(id, { type: 'interrupt' });
+        await this.backInLine(id, signal);
         return;
       }
       if (isNetworkStage(task.state)) {
@@ -196,7 +195,7 @@ export class TaskRunner {
         const next = await this.retries.wait(id, e, signal);
         if (next === 'stopped') return;
         if (next === 'again') {
-          if (!this.deps.isDisposed() && isActive(this.tasks.get(id)?.state ?? 'done')) await this.tasks.change(id, { type: 'interrupt' });
+          await this.backInLine(id, signal);
           return;
         }
       }
@@ -204,6 +203,12 @@ export class TaskRunner {
       const error = toAppError(e, isNetworkStage(task.state) ? 'backend/unreachable' : 'upload/interrupted');
       await this.tasks.change(id, { type: 'fail', error: error.toJSON() });
     }
+  }
+
+  /** Puts task `id` back in line, unless something else has stopped it or moved it on already. */
+  private async backInLine(id: string, signal: AbortSignal): Promise<void> {
+    if (signal.aborted || this.deps.isDisposed() || !isActive(this.tasks.get(id)?.state ?? 'done')) return;
+    await this.tasks.change(id, { type: 'interrupt' });
   }
 
   /** While task `id` waits to be tried again: when (ms since the epoch); else null. */
