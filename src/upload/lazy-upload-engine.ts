@@ -11,7 +11,7 @@ export type UploadQueueApi = Pick<
 /** The queue before its engine is loaded: nothing unfinished is stored (else the engine would be loading). */
 const NOTHING_QUEUED: QueueSnapshot = Object.freeze({
   tasks: [],
-  totals: { filesTotal: 0, filesDone: 0, filesFailed: 0, filesAwaitingChoice: 0, bytesTotal: 0, bytesDone: 0, speedBps: 0, etaSeconds: null, running: false, paused: false, offline: false },
+  totals: { filesTotal: 0, filesDone: 0, filesFailed: 0, filesAwaitingChoice: 0, bytesTotal: 0, bytesDone: 0, speedBps: 0, etaSeconds: null, running: false, paused: false, offline: false, retryAt: null },
 }) as QueueSnapshot;
 
 /**

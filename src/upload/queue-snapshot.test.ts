@@ -83,4 +83,27 @@ describe('QueueSnapshots', () => {
     expect(totals.speedBps).toBeGreaterThan(0);
     expect(totals.etaSeconds).not.toBeNull();
   });
+
+  it('while every file being worked on waits to be tried again, gives the soonest retry, not a time left of nought', async () => {
+    const at = Date.now() + 8000;
+    const waits = new Map<string, number>([['a', at]]);
+    const finishing = (id: string): UploadTask => ({ ...task('finalizing', 10 * MB), id });
+    let tasks = [finishing('a'), { ...task('done', 10 * MB), id: 'c' }];
+    const snapshots = new QueueSnapshots({ tasks: () => tasks, isOffline: () => false, retryAt: (id) => waits.get(id) ?? null });
+    const totals = async () => {
+      snapshots.notify(true);
+      await Promise.resolve();
+      return snapshots.current().totals;
+    };
+    // Every byte is sent: without the retry the queue would say "finishing".
+    expect(await totals()).toMatchObject({ running: true, etaSeconds: 0, retryAt: at });
+
+    waits.set('b', at - 3000);
+    tasks = [finishing('a'), finishing('b')];
+    expect((await totals()).retryAt).toBe(at - 3000);
+
+    // One file still moving: the queue is not waiting.
+    waits.delete('b');
+    expect((await totals()).retryAt).toBeNull();
+  });
 });

@@ -45,6 +45,8 @@ export interface QueueSnapshot {
     paused: boolean;
     /** Network work is waiting for the connection to come back. */
     offline: boolean;
+    /** Every file being worked on waits to be tried again (UploadTaskView.retryAt): the soonest; else null. */
+    retryAt: number | null;
   };
 }
 
@@ -71,6 +73,7 @@ const EMPTY_SNAPSHOT: QueueSnapshot = Object.freeze({
     running: false,
     paused: false,
     offline: false,
+    retryAt: null,
   },
 }) as QueueSnapshot;
 
@@ -228,6 +231,9 @@ export class QueueSnapshots {
     const unfinished = all.filter((t) => t.state === 'queued' || t.state === 'paused' || isActive(t.state));
     const tasks = all.map((t) => this.viewOf(t, at));
     const awaitingChoice = tasks.filter((t) => t.locationChoice !== null).length;
+    const working = tasks.filter((t) => isActive(t.state));
+    // Bytes all sent while a file waits to be tried again is no time to say "finishing".
+    const retryAt = working.length > 0 && working.every((t) => t.retryAt !== null) ? Math.min(...working.map((t) => t.retryAt as number)) : null;
     return {
       tasks,
       totals: {
@@ -242,6 +248,7 @@ export class QueueSnapshots {
         running,
         paused: unfinished.length > 0 && unfinished.every((t) => t.state === 'paused'),
         offline: this.source.isOffline(),
+        retryAt,
       },
     };
   }

@@ -34,6 +34,10 @@ test('a photo whose finishing is answered 503 waits, says so, and arrives by its
   const row = page.getByRole('list', { name: 'Upload queue' }).getByRole('listitem');
   await expect(row).toContainText(/No answer from the server · trying again in \d s/, { timeout: 60_000 });
   await expect(row.getByRole('alert')).toHaveCount(0);
+  // Every byte is sent, but the queue is not "finishing": it waits, and says for how long.
+  const totals = page.locator('.stats');
+  await expect(totals).toContainText(/No answer from the server · trying again in \d s/);
+  await expect(totals).not.toContainText('finishing');
   await page.screenshot({ path: test.info().outputPath('uploads-retrying-desktop.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath('uploads-retrying-phone.png') });

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { IosStorageNote } from '../../features/uploads/ios-storage-note';
 import { keepsPlace, LocationChoice, LocationChoiceForAll } from '../../features/uploads/location-choice';
 import { OfflineUploadsNote } from '../../features/uploads/offline-uploads-note';
+import { queueTransferText, tryingAgainIn } from '../../features/uploads/retry-text';
 import { UploadThumb } from '../../features/uploads/upload-thumb';
 import { useUploadEngine, useUploadQueue } from '../../features/uploads/upload-engine-provider';
 import { isNetworkStage, type TaskState } from '../../upload/upload-task';
@@ -70,7 +71,7 @@ export function UploadsRoute() {
               {formatBytes(totals.bytesDone)} of {formatBytes(totals.bytesTotal)}
             </span>
             {/* Speed and time left only while something moves: "0 s left" for a queue that waits on the person misleads. */}
-            {totals.running && <span>{formatTransfer(totals.speedBps, totals.etaSeconds)}</span>}
+            {totals.running && <span>{queueTransferText(totals)}</span>}
             {totals.filesFailed > 0 && <span style={{ color: 'var(--danger)' }}>{totals.filesFailed} failed</span>}
             {totals.filesAwaitingChoice > 0 && <span>{totals.filesAwaitingChoice} waiting for your choice</span>}
           </div>
@@ -89,11 +90,6 @@ export function UploadsRoute() {
   );
 }
 
-/** Whole seconds until `at` (ms since the epoch), at least 1: the row is drawn again every second while it waits. */
-function secondsUntil(at: number): number {
-  return Math.max(1, Math.ceil((at - Date.now()) / 1000));
-}
-
 function TaskRow({ task }: { task: UploadTaskView }) {
   const engine = useUploadEngine();
   const placeLeft = keepsPlace(task);
@@ -102,7 +98,7 @@ function TaskRow({ task }: { task: UploadTaskView }) {
   const active = task.state === 'reading' || task.state === 'processing' || task.state === 'uploading' || task.state === 'finalizing' || task.state === 'queued';
   const name = safeFilename(task.filename);
   // A network stage that failed for a moment waits to be tried again: shown as such, not as a stalled upload.
-  const retryIn = task.retryAt !== null && isNetworkStage(task.state) ? secondsUntil(task.retryAt) : null;
+  const retryAt = task.retryAt !== null && isNetworkStage(task.state) ? task.retryAt : null;
   // storage/cors carries the exact rule the bucket needs; show it where the owner can copy it.
   const corsRule = typeof task.error?.details?.corsRule === 'string' ? task.error.details.corsRule : null;
   return (
@@ -139,9 +135,9 @@ function TaskRow({ task }: { task: UploadTaskView }) {
         )}
       </span>
       <span className="upload-row__state">
-        {placeLeft ? 'Waiting for your choice' : retryIn !== null ? `No answer from the server · trying again in ${retryIn} s` : STATE_TEXT[task.state]}
-        {task.state === 'uploading' && retryIn === null && ` · ${formatBytes(task.bytesDone)} of ${formatBytes(task.bytes)} · ${formatTransfer(task.speedBps, task.etaSeconds)}`}
-        {(task.state !== 'uploading' || retryIn !== null) && ` · ${formatBytes(task.bytes)}`}
+        {placeLeft ? 'Waiting for your choice' : retryAt !== null ? `No answer from the server · ${tryingAgainIn(retryAt)}` : STATE_TEXT[task.state]}
+        {task.state === 'uploading' && retryAt === null && ` · ${formatBytes(task.bytesDone)} of ${formatBytes(task.bytes)} · ${formatTransfer(task.speedBps, task.etaSeconds)}`}
+        {(task.state !== 'uploading' || retryAt !== null) && ` · ${formatBytes(task.bytes)}`}
         {err && (
           <span role="alert" data-error-code={err.code}>
             {' '}

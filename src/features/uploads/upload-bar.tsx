@@ -1,6 +1,7 @@
 import { Link, useLocation } from 'react-router';
-import { formatBytes, formatNumber, formatTransfer } from '../../lib/format';
+import { formatBytes, formatNumber } from '../../lib/format';
 import { OFFLINE_UPLOADS } from './offline-uploads-note';
+import { queueTransferText } from './retry-text';
 import { useUploadQueue } from './upload-engine-provider';
 
 /**
@@ -35,7 +36,7 @@ export function UploadBar() {
         </div>
         <small className="muted">
           {formatBytes(totals.bytesDone)} of {formatBytes(totals.bytesTotal)}
-          {totals.running && ` · ${formatTransfer(totals.speedBps, totals.etaSeconds)}`}
+          {totals.running && ` · ${queueTransferText(totals)}`}
         </small>
       </div>
       <Link className="btn" to="/uploads">
