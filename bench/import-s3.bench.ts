@@ -20,14 +20,17 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Page } from '@playwright/test';
 import { launchChromiumProfile } from '../scripts/built-app.mjs';
 import { chromiumArgs } from '../scripts/chromium.mjs';
-import { buildBenchPage, serveStatic } from './bench-utils.mjs';
-import { browserProcessOf, cpuByCommand, cpuByKind, cpuByThread, renderersOf, secondsLeft } from './chromium-procs.mjs';
+import { buildBenchPage, serveStatic, topSelfTime, traceMainThread } from './bench-utils.mjs';
+import { browserProcessOf, cpuByCommand, cpuByKind, cpuByThread, cpuSpent, renderersOf, secondsLeft } from './chromium-procs.mjs';
 import { writeShoot } from './shoot.mjs';
 import { footprint, tabRenderer, vmRss } from './tab-memory.mjs';
 import { expect, PASSWORD, test } from '../tests/e2e/supabase-world';
 import { startDirectGateway } from './direct-gateway';
 
 const N = Number(process.env.IMPORT_BENCH_N ?? 1000);
+// IMPORT_BENCH_PROFILE=1: the app built unminified and the owner's main thread profiled over the import, as in
+// bench/import-bench.mjs; no result is written, since the profiler costs time.
+const PROFILE = !!process.env.IMPORT_BENCH_PROFILE;
 const VIEWPORT = { width: 1280, height: 800 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -169,8 +172,15 @@ test('import a shoot into an album on Supabase and S3, against the pipeline alon
     const th0 = cpuByThread(tab);
     const browserPid = browserProcessOf(owner.dir)!;
     const bt0 = cpuByThread(browserPid);
+    const cdp = PROFILE ? await page.context().newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
     const t0 = performance.now();
     await page.getByTestId('add-files-input').first().setInputFiles(shoot.paths);
+    const traced = cdp ? sleep(N * 300).then(() => traceMainThread(cdp, 10_000)) : null;
     let ownerMs: number | null = null;
     let memberMs: number | null = null;
     let c1: Cpu | null = null;
@@ -199,6 +209,16 @@ test('import a shoot into an album on Supabase and S3, against the pipeline alon
         throw new Error(`the import did not finish: ${samples.at(-1)?.bar}; a tile: ${tile}`);
       }
       await sleep(250);
+    }
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      const file = join(tmpdir(), 'import-s3.cpuprofile');
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`import ${(ownerMs! / 1000).toFixed(1)} s; the page's main thread ${cpuSpent(th0, th1!)}; the browser process ${cpuSpent(bt0, bt1!)}`);
+      console.log(`where the page's main thread went (self time; the whole profile in ${file})\n${topSelfTime(profile, 40)}`);
+      console.log(`the main thread's trace events, by their own time:\n${await traced}`);
+      if (process.env.IMPORT_S3_RESULT) writeFileSync(process.env.IMPORT_S3_RESULT, JSON.stringify({ profiled: true }));
+      return;
     }
     const [row] = await world.query<{ n: number }>(
       `select count(*)::int n from public.items where album_id = $1 and status = 'ready' and thumb_key is not null and preview_key is not null`,

@@ -24,7 +24,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
     // Always a fresh build: a benchmark measures the code as it is.
-    command: `npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    command: `npx vite build --logLevel warn${process.env.IMPORT_BENCH_PROFILE ? ' --minify false' : ''} && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}`,
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     reuseExistingServer: false,
