@@ -310,6 +310,11 @@ export interface UploadOptions extends CallOptions {
   onProgress?: (sentBytes: number) => void;
   /** Called after every confirmed step; the caller persists it with the task. */
   onCheckpoint?: (checkpoint: UploadCheckpoint) => void;
+  /**
+   * Every request of this upload under way failed for a moment and waits to be tried again by the adapter: the
+   * soonest at `at` (ms since the epoch); null once one goes again. Adapters that do not retry never call it.
+   */
+  onRetry?: (at: number | null) => void;
 }
 
 export interface UrlOptions extends CallOptions {

@@ -19,6 +19,23 @@ describe('retries', () => {
     expect(calls).toBe(4);
   });
 
+  it('says when each wait ends, and that it is over', async () => {
+    const told: (number | null)[] = [];
+    let calls = 0;
+    const before = Date.now();
+    const answer = await withRetry(
+      async () => {
+        calls++;
+        if (calls < 3) throw new AppError('backend/unreachable', 'HTTP 503', { retryAfterMs: 30 });
+        return 'stored';
+      },
+      { policy, isOffline: () => false, onWait: (at) => told.push(at) },
+    );
+    expect(answer).toBe('stored');
+    expect(told.map((at) => (at === null ? null : 'at'))).toEqual(['at', null, 'at', null]);
+    for (const at of told) if (at !== null) expect(at).toBeGreaterThanOrEqual(before + 30);
+  });
+
   it('never retries a refusal (denied, quota)', async () => {
     let calls = 0;
     const p = withRetry(

@@ -16,6 +16,8 @@ export interface RetryContext {
   /** Resolves when the device is back online (or the signal aborts). */
   waitForOnline?: (signal?: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** A failed attempt waits to be tried again at `at` (ms since the epoch); null once the wait is over. */
+  onWait?: (at: number | null) => void;
 }
 
 export function browserIsOffline(): boolean {
@@ -57,7 +59,13 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, ctx: Ret
         continue;
       }
       if (attempt >= policy.retries) throw e;
-      await sleep(backoffMs(attempt, policy, random, e.retryAfterMs), ctx.signal);
+      const wait = backoffMs(attempt, policy, random, e.retryAfterMs);
+      ctx.onWait?.(Date.now() + wait);
+      try {
+        await sleep(wait, ctx.signal);
+      } finally {
+        ctx.onWait?.(null);
+      }
     }
   }
 }

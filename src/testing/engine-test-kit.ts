@@ -129,7 +129,7 @@ export function gatedProcess() {
 }
 
 /** The backend with some calls of one of its ports replaced. */
-export function withPort<K extends 'items' | 'itemWrites' | 'albums'>(backend: Backend, name: K, overrides: Partial<Backend[K]>): Backend {
+export function withPort<K extends 'items' | 'itemWrites' | 'albums' | 'files'>(backend: Backend, name: K, overrides: Partial<Backend[K]>): Backend {
   return { ...backend, [name]: withOverrides(backend[name], overrides) };
 }
 

@@ -9,7 +9,8 @@
  * the person's Try again would; only after `TASK_RETRY.retries` such failures in a row does it stop as failed.
  * The run keeps its network slot while it waits, so a server in trouble is not asked by more files at once, and
  * the queue says when it will try again (UploadTaskView.retryAt). Any other failure (a 4xx, a refusal, a fault
- * in reading or processing) stops it at once, as before.
+ * in reading or processing) stops it at once, as before. The S3 adapter's own retries of a part are shown the
+ * same way while every request of the file waits for one (`adapterWaits`; src/backend/s3/retry-watch.ts).
  */
 import { AppError } from '../lib/app-error';
 import { backoffMs, sleep, type RetryPolicy } from '../lib/backoff';
@@ -37,6 +38,16 @@ export class StageRetries {
 
   retryAt(id: string): number | null {
     return this.waits.get(id) ?? null;
+  }
+
+  /**
+   * The storage adapter waits to try task `id`'s requests again on its own (UploadOptions.onRetry): shown as this
+   * task's wait, until `at` is null.
+   */
+  adapterWaits(id: string, at: number | null): void {
+    if (at === null ? !this.waits.delete(id) : this.waits.get(id) === at) return;
+    if (at !== null) this.waits.set(id, at);
+    this.onWaiting(id);
   }
 
   /**

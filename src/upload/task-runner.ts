@@ -392,6 +392,7 @@ export class TaskRunner {
           signal,
           onProgress: (sent) => this.onSent(task.id, planned.role, sent, signal),
           onCheckpoint: (checkpoint) => this.onCheckpoint(task.id, planned.role, checkpoint),
+          onRetry: (at) => this.retries.adapterWaits(task.id, at),
         },
       );
       const current = this.tasks.require(task.id);

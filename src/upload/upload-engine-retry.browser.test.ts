@@ -102,4 +102,36 @@ describe('UploadEngine retries', () => {
     expect(s.tasks.map((t) => t.state)).toEqual(['done']);
     expect(asked).toBe(2);
   });
+
+  it("the storage adapter's own wait to send a part again shows as the file's wait, and ends when it goes", async () => {
+    const { n, backend: local, album } = await setup();
+    const bucket = filesInBucket(local, { networkRequired: true });
+    const upload = bucket.files.upload.bind(bucket.files);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let waited = false;
+    // As the S3 adapter does while every request of the file waits out its backoff (src/backend/s3/retry-watch.ts).
+    const backend = withPort(bucket, 'files', {
+      upload: async (req, opts) => {
+        if (!waited) {
+          waited = true;
+          opts?.onRetry?.(Date.now() + 60_000);
+          await held;
+          opts?.onRetry?.(null);
+        }
+        return upload(req, opts);
+      },
+    });
+    const engine = newEngine({ backend, dbName: n.queueDb, retry: quick });
+    await engine.start();
+    await engine.enqueue(album.id, [textFile('list.txt', 'Milk\n')]);
+    const waiting = await until(engine, (s) => s.tasks[0]?.retryAt !== null);
+    expect(waiting.tasks[0]?.state).toBe('uploading');
+    expect(waiting.tasks[0]!.retryAt! - Date.now()).toBeGreaterThan(50_000);
+    expect(waiting.totals.retryAt).toBe(waiting.tasks[0]!.retryAt);
+    release();
+    await until(engine, (s) => s.tasks[0]?.retryAt === null);
+    const s = await until(engine, allSettled);
+    expect(s.tasks.map((t) => [t.state, t.error, t.retryAt])).toEqual([['done', null, null]]);
+  });
 });

@@ -101,6 +101,28 @@ describe('uploads through failures', () => {
     proxy.setRules([]);
   });
 
+  it('tells the upload queue while the file waits out a 503, and when it goes again', async () => {
+    const job = { key: freshKey(), size: 300_000, seed: 75 };
+    let refused = 0;
+    proxy.setRules((req) => {
+      if (req.method !== 'PUT' || !req.path.endsWith(`/${job.key}`) || refused >= 2) return undefined;
+      refused++;
+      return { type: 'respond', status: 503, headers: { 'retry-after': '1' } };
+    });
+    const told: (number | null)[] = [];
+    const before = Date.now();
+    await testFiles({ endpoint: proxy.url }).upload(
+      { key: job.key, blob: new Blob([sampleBytes(job.size, job.seed)]), contentType: 'image/jpeg' },
+      { onRetry: (at) => told.push(at) },
+    );
+    expect(refused).toBe(2);
+    // Each 503 is a wait of at least its Retry-After, then the PUT goes again.
+    expect(told.map((at) => (at === null ? null : 'waiting'))).toEqual(['waiting', null, 'waiting', null]);
+    expect(told[0]!).toBeGreaterThanOrEqual(before + 1000);
+    expect(await storedDigest(job.key)).toEqual({ sha256: sha256(sampleBytes(job.size, job.seed)), size: job.size });
+    proxy.setRules([]);
+  });
+
   it('resumes after 30 random crashes and cut connections, re-sending at most the parts in flight', async () => {
     const env = s3TestEnv();
     const dir = mkdtempSync(join(tmpdir(), 'shoebox-crash-'));

@@ -8,7 +8,7 @@ import type { UploadCheckpoint, UploadOptions, UploadRequest } from '../ports';
 import { storedObject, type StoredAs } from './content-disposition';
 import { contentMd5 } from '../../lib/content-md5';
 import { partCount, partRange, partSizeFor, usesMultipart, type PartPlanLimits } from './part-plan';
-import type { S3Caller } from './s3-caller';
+import { watchRetries, type S3Calls } from './retry-watch';
 import type { SignOp } from './s3-signer';
 import { corsError, s3AppError } from './s3-errors';
 import { completeBody, isCompleteResult, parseListParts, parseListUploads, parseS3Error, parseUploadId, type ListedPart } from './s3-xml';
@@ -38,12 +38,13 @@ const isNoSuchUpload = (f: { status: number; s3?: { code: string } | undefined }
   f.s3?.code === 'NoSuchUpload' || f.s3?.code === 'InvalidUploadId' || (f.status === 404 && f.s3?.code !== 'NoSuchBucket');
 
 export async function uploadObject(
-  caller: S3Caller,
+  s3: S3Calls,
   req: UploadRequest,
   opts: UploadOptions,
   limits: UploaderLimits,
   settings: UploaderSettings,
 ): Promise<{ bytes: number }> {
+  const caller = opts.onRetry ? watchRetries(s3, opts.onRetry) : s3;
   const size = req.blob.size;
   // The type and disposition the object is stored with: never a type a browser could render as a page.
   const stored = storedObject(req.key, req.contentType, req.filename);
@@ -61,7 +62,7 @@ export async function uploadObject(
  * storing the object: the request is then left to finish, and the object it stored is deleted before the
  * upload reports the cancel. (Deleting at once could reach the bucket before the write and miss it.)
  */
-async function putWhole(caller: S3Caller, op: SignOp, body: Blob, opts: UploadOptions): Promise<void> {
+async function putWhole(caller: S3Calls, op: SignOp, body: Blob, opts: UploadOptions): Promise<void> {
   const outer = opts.signal;
   const inner = new AbortController();
   let sentAll = false;
@@ -99,7 +100,7 @@ class MultipartUpload {
   private readonly inFlight = new Map<number, number>();
 
   constructor(
-    private readonly caller: S3Caller,
+    private readonly caller: S3Calls,
     private readonly req: UploadRequest,
     private readonly opts: UploadOptions,
     private readonly limits: UploaderLimits,
@@ -320,7 +321,7 @@ class MultipartUpload {
  * between CreateMultipartUpload and storing the checkpoint, or a cancel that came before it. Best effort:
  * a provider that does not list uploads to this user leaves them to the lifecycle rule or to `purge`.
  */
-export async function abortUnfinishedUploads(caller: S3Caller, key: string, signal: AbortSignal | undefined, keep?: string): Promise<void> {
+export async function abortUnfinishedUploads(caller: S3Calls, key: string, signal: AbortSignal | undefined, keep?: string): Promise<void> {
   let uploads: { key: string; uploadId: string }[];
   try {
     const { res, failure } = await caller.call(

@@ -21,6 +21,8 @@ export interface CallOptions {
   contentType?: string;
   /** Failures the caller handles itself (returned, not thrown): NoSuchUpload on resume, 404 on delete. */
   accept?: (f: S3Failure) => boolean;
+  /** The call failed for a moment and waits to be tried again at `at` (ms since the epoch); null once it goes again. */
+  onWait?: (at: number | null) => void;
 }
 
 export interface S3CallerDeps {
@@ -52,7 +54,7 @@ export class S3Caller {
   }
 
   call(op: SignOp, opts: CallOptions): Promise<S3Answer> {
-    return withRetry(() => this.attempt(op, opts), { ...this.deps.retry, signal: opts.signal });
+    return withRetry(() => this.attempt(op, opts), { ...this.deps.retry, signal: opts.signal, ...(opts.onWait ? { onWait: opts.onWait } : {}) });
   }
 
   private async attempt(op: SignOp, opts: CallOptions): Promise<S3Answer> {
