@@ -30,7 +30,13 @@ test('a photo whose finishing is answered 503 waits, says so, and arrives by its
     });
   });
   await addFiles(page, [PHOTO]);
-  await page.getByRole('complementary', { name: 'Upload progress' }).getByRole('link', { name: 'Details' }).click();
+  // The album's progress bar says it too, rather than "finishing" with every byte sent.
+  const bar = page.getByRole('complementary', { name: 'Upload progress' });
+  await expect(bar).toContainText(/No answer from the server · trying again in \d s/, { timeout: 60_000 });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: test.info().outputPath('album-retrying-phone.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await bar.getByRole('link', { name: 'Details' }).click();
   const row = page.getByRole('list', { name: 'Upload queue' }).getByRole('listitem');
   await expect(row).toContainText(/No answer from the server · trying again in \d s/, { timeout: 60_000 });
   await expect(row.getByRole('alert')).toHaveCount(0);
