@@ -131,40 +131,84 @@ export function topSelfTime(profile, count) {
     .join('\n');
 }
 
+/** Chromium's trace events of every process for `ms`, over a CDP session, in the given categories. */
+async function recordTrace(cdp, ms, categories) {
+  const events = [];
+  const collect = (e) => events.push(...e.value);
+  cdp.on('Tracing.dataCollected', collect);
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
+  await new Promise((r) => setTimeout(r, ms));
+  await cdp.send('Tracing.end');
+  await done;
+  cdp.off('Tracing.dataCollected', collect);
+  return events;
+}
+
+/**
+ * Adds the complete events of one thread, `spans`, to `self` by `keyOf(event)`: each event's time less that of the
+ * events inside it. Returns the thread's busy time (its outermost events), in microseconds.
+ */
+function addSelfTimes(spans, self, keyOf) {
+  spans.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const stack = [];
+  let busy = 0;
+  for (const e of spans) {
+    while (stack.length > 0 && stack[stack.length - 1].end <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    const key = keyOf(e);
+    if (parent) self.set(parent.key, (self.get(parent.key) ?? 0) - e.dur);
+    else busy += e.dur;
+    self.set(key, (self.get(key) ?? 0) + e.dur);
+    stack.push({ key, end: e.ts + e.dur });
+  }
+  return busy;
+}
+
+const topOf = (self, count) =>
+  [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, us]) => `  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
+
+const isSpan = (e) => e.ph === 'X' && typeof e.dur === 'number';
+
 /**
  * Chromium's own trace of the page's main thread for `ms` (over a CDP session of the page): the trace events
  * that took the most time themselves (their time less that of the events inside them), with their share of it.
  * Where the main thread's time goes when a JavaScript profile says "(program)": style, layout, paint, IPC.
  */
 export async function traceMainThread(cdp, ms, count = 25) {
-  const events = [];
-  const collect = (e) => events.push(...e.value);
-  cdp.on('Tracing.dataCollected', collect);
-  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,blink,cc,gpu,toplevel,loading,ipc', transferMode: 'ReportEvents' });
-  await new Promise((r) => setTimeout(r, ms));
-  await cdp.send('Tracing.end');
-  await done;
-  cdp.off('Tracing.dataCollected', collect);
+  const events = await recordTrace(cdp, ms, 'devtools.timeline,disabled-by-default-devtools.timeline,v8,blink,cc,gpu,toplevel,loading,ipc');
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   if (!main) return 'no renderer main thread in the trace';
-  const spans = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && typeof e.dur === 'number').sort((a, b) => a.ts - b.ts || b.dur - a.dur);
   const self = new Map();
-  const stack = [];
-  let busy = 0;
-  for (const e of spans) {
-    while (stack.length > 0 && stack[stack.length - 1].end <= e.ts) stack.pop();
-    const parent = stack[stack.length - 1];
-    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
-    else busy += e.dur;
-    self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
-    stack.push({ name: e.name, end: e.ts + e.dur });
+  const busy = addSelfTimes(events.filter((e) => e.pid === main.pid && e.tid === main.tid && isSpan(e)), self, (e) => e.name);
+  return [`  main thread busy ${(busy / 1000).toFixed(0)} ms of ${ms} ms traced`, ...topOf(self, count)].join('\n');
+}
+
+/**
+ * Chromium's trace of the browser process's threads for `ms` (over any CDP session: tracing covers every process):
+ * how long each thread was busy, and the trace events that took the most time themselves, a thread-pool task named
+ * by where it was posted (an IndexedDB commit, a file write, a quota update). Busy time is wall time: it includes
+ * waits in blocking calls, which the trace shows as ScopedBlockingCall.
+ */
+export async function traceBrowserProcess(cdp, ms, count = 30) {
+  const events = await recordTrace(cdp, ms, 'toplevel,ipc,mojom,base,IndexedDB,Blob,storage,file,disabled-by-default-file,ServiceWorker,net,loading,browser,sql,leveldb');
+  const browserPid = events.find((e) => e.ph === 'M' && e.name === 'process_name' && e.args?.name === 'Browser')?.pid;
+  if (browserPid === undefined) return 'no browser process in the trace';
+  const threadNames = new Map(events.filter((e) => e.pid === browserPid && e.ph === 'M' && e.name === 'thread_name').map((e) => [e.tid, e.args.name]));
+  const byThread = new Map();
+  for (const e of events) if (e.pid === browserPid && isSpan(e)) (byThread.get(e.tid) ?? byThread.set(e.tid, []).get(e.tid)).push(e);
+  const self = new Map();
+  const busyBy = new Map();
+  for (const [tid, spans] of byThread) {
+    const thread = (threadNames.get(tid) ?? String(tid)).replace(/\d+$/, '');
+    const busy = addSelfTimes(spans, self, (e) => {
+      const posted = e.name === 'ThreadPool_RunTask' && e.args?.src_func ? ` @${String(e.args.src_file ?? '').split('/').slice(-2).join('/')}:${e.args.src_func}` : '';
+      return `${thread}: ${e.name}${posted}`;
+    });
+    busyBy.set(thread, (busyBy.get(thread) ?? 0) + busy);
   }
-  return [
-    `  main thread busy ${(busy / 1000).toFixed(0)} ms of ${ms} ms traced`,
-    ...[...self]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, count)
-      .map(([name, us]) => `  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`),
-  ].join('\n');
+  return [...[...busyBy].sort((a, b) => b[1] - a[1]).map(([t, us]) => `  busy ${t}: ${(us / 1000).toFixed(0)} ms of ${ms} ms`), ...topOf(self, count)].join('\n');
 }

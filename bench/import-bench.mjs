@@ -10,12 +10,13 @@
 // Run: node bench/import-bench.mjs   (writes bench/results/import.md)
 // IMPORT_BENCH_PROFILE=1: the app built unminified and its page's main thread profiled over the import, the
 // functions that took the most time listed (the profile written to the temporary folder, for DevTools); no result
-// is written, since the profiler costs time.
+// is written, since the profiler costs time. With IMPORT_BENCH_TRACE_BROWSER=1 as well, the 10 s trace is of the
+// browser process's threads instead of the page's (its file, IndexedDB and quota work, by where each task was posted).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, launchChromiumProfile, serveDist } from '../scripts/built-app.mjs';
-import { buildBenchPage, serveStatic, topSelfTime, traceMainThread, writeResult } from './bench-utils.mjs';
+import { buildBenchPage, serveStatic, topSelfTime, traceBrowserProcess, traceMainThread, writeResult } from './bench-utils.mjs';
 import { browserProcessOf, cpuByKind, cpuByThread, cpuSpent, renderersOf, secondsLeft } from './chromium-procs.mjs';
 import { HEIGHT, PICTURES, WIDTH, writeShoot } from './shoot.mjs';
 import { footprint, tabRenderer, vmRss } from './tab-memory.mjs';
@@ -97,7 +98,7 @@ async function run() {
   const t0 = performance.now();
   await page.getByTestId('add-files-input').first().setInputFiles(shoot.paths);
   // Chromium's own trace of 10 s of the main thread, a third of the way in (profiling only).
-  const traced = cdp ? sleep(N * 200).then(async () => traceMainThread(cdp, 10_000)) : null;
+  const traced = cdp ? sleep(N * 200).then(async () => (process.env.IMPORT_BENCH_TRACE_BROWSER ? traceBrowserProcess(cdp, 10_000) : traceMainThread(cdp, 10_000))) : null;
   const wanted = `${N.toLocaleString('en-US')} item${N === 1 ? '' : 's'} ·`;
   for (;;) {
     const state = await page.evaluate((want) => {
@@ -121,7 +122,7 @@ async function run() {
     await writeFile(file, JSON.stringify(profile));
     console.log(`import ${(importMs / 1000).toFixed(1)} s; the page's main thread ${cpuSpent(threads3, threads4)}; the browser process ${cpuSpent(browserThreads3, browserThreads4)}`);
     console.log(`where the page's main thread went (self time; the whole profile in ${file})\n${topSelfTime(profile, 40)}`);
-    console.log(`the main thread's trace events, by their own time:\n${await traced}`);
+    console.log(`the ${process.env.IMPORT_BENCH_TRACE_BROWSER ? "browser process's" : "main thread's"} trace events, by their own time:\n${await traced}`);
     return;
   }
   const half = samples.find((s) => s.done !== null && s.done >= N / 2 && secondsLeft(s.bar) !== null);
