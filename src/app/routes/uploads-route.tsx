@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { IosStorageNote } from '../../features/uploads/ios-storage-note';
 import { keepsPlace, LocationChoice, LocationChoiceForAll } from '../../features/uploads/location-choice';
 import { OfflineUploadsNote } from '../../features/uploads/offline-uploads-note';
-import { queueTransferText, tryingAgainIn } from '../../features/uploads/retry-text';
+import { queueTransferText, retryText } from '../../features/uploads/retry-text';
 import { UploadThumb } from '../../features/uploads/upload-thumb';
 import { useUploadEngine, useUploadQueue } from '../../features/uploads/upload-engine-provider';
 import { isNetworkStage, type TaskState } from '../../upload/upload-task';
@@ -135,7 +135,7 @@ function TaskRow({ task }: { task: UploadTaskView }) {
         )}
       </span>
       <span className="upload-row__state">
-        {placeLeft ? 'Waiting for your choice' : retryAt !== null ? `No answer from the server · ${tryingAgainIn(retryAt)}` : STATE_TEXT[task.state]}
+        {placeLeft ? 'Waiting for your choice' : retryAt !== null ? retryText(retryAt) : STATE_TEXT[task.state]}
         {task.state === 'uploading' && retryAt === null && ` · ${formatBytes(task.bytesDone)} of ${formatBytes(task.bytes)} · ${formatTransfer(task.speedBps, task.etaSeconds)}`}
         {(task.state !== 'uploading' || retryAt !== null) && ` · ${formatBytes(task.bytes)}`}
         {err && (
