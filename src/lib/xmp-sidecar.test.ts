@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureExiftool } from '../../scripts/ensure-exiftool.mjs';
 import { parseXmp } from '../media/xmp-metadata';
+import { boundItemMetadata } from './item-metadata';
 import { buildXmpSidecar, editedLater, mergeXmpSidecar } from './xmp-sidecar';
 
 let dir: string;
@@ -188,6 +189,58 @@ describe('mergeXmpSidecar', () => {
     const cleared = mergeXmpSidecar(new TextDecoder().decode(edited), { metadata: {}, takenAt: null, editedAt: '2026-11-28T09:16:00.000Z' });
     expect(tagsOf(cleared)).toMatchObject({ MetadataDate: '2026:11:28 09:16:00.000Z' });
     expect(tagsOf(cleared)).not.toHaveProperty('Title');
+  });
+});
+
+describe('mergeXmpSidecar: keywords the item cannot hold', () => {
+  const words = Array.from({ length: 250 }, (_, i) => `k${i + 1}`);
+  const long = `${'x'.repeat(140)}`;
+  const paths = Array.from({ length: 210 }, (_, i) => `Trips|${2000 + i}`);
+  const li = (list: string[]) => list.map((w) => `<rdf:li>${w}</rdf:li>`).join('');
+  // Lightroom writes its keywords and their hierarchy in one description.
+  const lightroom = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+    <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:lr="http://ns.adobe.com/lightroom/1.0/" xmlns:crs="http://ns.adobe.com/camera-raw-settings/1.0/" crs:Exposure2012="+0.50">
+      <dc:subject><rdf:Bag>${li([long, ...words])}</rdf:Bag></dc:subject>
+      <lr:hierarchicalSubject><rdf:Bag>${li(paths)}</rdf:Bag></lr:hierarchicalSubject>
+    </rdf:Description></rdf:RDF></x:xmpmeta>`;
+  // The item as the upload makes it from the sidecar: what the database holds, the rest cut.
+  const fields = parseXmp(lightroom);
+  const held = boundItemMetadata({ keywords: fields.keywords, keywordPaths: fields.keywordPaths });
+  const read = (bytes: Uint8Array) => tagsOf(bytes) as { Subject: string[]; HierarchicalSubject: string[]; Rating?: number; Exposure2012?: string };
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+  it('stores every keyword and path of an uploaded sidecar, the item\'s first, the ones it could not hold after', () => {
+    expect(held.keywords).toHaveLength(200);
+    expect(held.keywords![0]).toBe('x'.repeat(100));
+    const stored = read(mergeXmpSidecar(lightroom, { metadata: held, takenAt: null }, { uploaded: true }));
+    // The long keyword is held cut short, and is not written twice.
+    expect(stored.Subject).toEqual(['x'.repeat(100), ...words]);
+    expect(stored.HierarchicalSubject).toEqual(paths);
+    expect(stored.Exposure2012).toBe('+0.50');
+  });
+
+  it('keeps them through later edits, and loses only what an edit takes away', () => {
+    const uploaded = text(mergeXmpSidecar(lightroom, { metadata: held, takenAt: null }, { uploaded: true }));
+    // A rating: every keyword stays where it was.
+    const rated = text(mergeXmpSidecar(uploaded, { metadata: { ...held, rating: 4 }, takenAt: null }));
+    expect(read(new TextEncoder().encode(rated))).toMatchObject({ Rating: 4, Subject: ['x'.repeat(100), ...words], HierarchicalSubject: paths });
+    // A keyword removed, then a rating again: only that keyword goes, none of the ones the item never held.
+    const fewer = { ...held, keywords: held.keywords!.filter((k) => k !== 'k5') };
+    const removed = text(mergeXmpSidecar(rated, { metadata: fewer, takenAt: null }));
+    const again = read(mergeXmpSidecar(removed, { metadata: { ...fewer, rating: 2 }, takenAt: null }));
+    expect(again.Subject).toEqual(['x'.repeat(100), ...words.filter((k) => k !== 'k5')]);
+    // One of them taken into the item is written once, among the item's.
+    const taken = { ...fewer, keywords: [...fewer.keywords!, 'k230'] };
+    const subject = read(mergeXmpSidecar(removed, { metadata: taken, takenAt: null })).Subject;
+    expect(subject.filter((k) => k === 'k230')).toHaveLength(1);
+    expect(subject).toHaveLength(250);
+    expect(subject.indexOf('k230')).toBeLessThan(subject.indexOf('k200'));
+  });
+
+  it('does not bring back a desktop tool\'s keywords the item never had, from a sidecar that carries no count', () => {
+    const stored = read(mergeXmpSidecar(lightroom, { metadata: { keywords: ['tram'] }, takenAt: null }));
+    expect(stored.Subject).toEqual(['tram']);
+    expect(stored).not.toHaveProperty('HierarchicalSubject');
   });
 });
 

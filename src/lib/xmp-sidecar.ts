@@ -11,10 +11,21 @@
  * taken out of it and written once, from the item, in a description of their own (so a packet that binds a
  * prefix to another namespace cannot change what they mean). The item never holds a place, and the base has had
  * its place taken out before it is stored in an album that removes locations (src/upload/stored-sidecar.ts).
+ *
+ * [Note: Keywords the item cannot hold]
+ * An item holds at most 200 keywords and 200 keyword paths, in 16 KiB of JSON (PRODUCT.md §9); a photographer's
+ * sidecar may have more. Those the item could not hold are not lost from the stored sidecar: its keyword lists
+ * are the item's, then the ones it could not hold, and our description says how many of those end the list
+ * (`shoebox:KeywordsNotHeld`, `shoebox:KeywordPathsNotHeld`). When the sidecar is uploaded, the ones not held
+ * are the sidecar's that the item does not have; at every later merge, the ones the stored sidecar counts, less
+ * any the item has since taken. So an edit that removes a keyword removes it from the sidecar too, and one that
+ * only changes a rating leaves all of them where they were. A sidecar a desktop tool rewrote in the bucket
+ * carries no count: the item's lists then stand alone, as for any base.
  */
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { ItemMetadata } from '../domain/entities';
-import { escapeXmlText } from './xml-entities';
+import { KEYWORD_MAX_CHARS } from './item-metadata';
+import { decodeXmlEntities, escapeXmlText } from './xml-entities';
 
 /** A sidecar's stored type: the bucket's type for what is not a photo, video or sound, served as an attachment. */
 export const SIDECAR_TYPE = 'application/octet-stream';
@@ -36,6 +47,7 @@ const NS = {
   exif: 'http://ns.adobe.com/exif/1.0/',
   digiKam: 'http://www.digikam.org/ns/1.0/',
   MicrosoftPhoto: 'http://ns.microsoft.com/photo/1.0/',
+  shoebox: 'urn:shoebox:xmp:1.0/',
 } as const;
 
 /**
@@ -50,6 +62,7 @@ const OWNED: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   [NS.lr, new Set(['hierarchicalSubject'])],
   [NS.digiKam, new Set(['TagsList'])],
   [NS.MicrosoftPhoto, new Set(['LastKeywordXMP'])],
+  [NS.shoebox, new Set(['KeywordsNotHeld', 'KeywordPathsNotHeld'])],
 ]);
 
 /** A sidecar uploaded with a photo is at most 1 MiB (src/upload/sidecars.ts); a larger base is not read. */
@@ -101,8 +114,15 @@ function xmpDate(takenAt: string, offset: number | undefined): string {
   return new Date(t + offset * 60_000).toISOString().replace(/(\.000)?Z$/, zone);
 }
 
+/** The keywords and keyword paths a sidecar keeps that its item cannot hold ([Note: Keywords the item cannot hold]). */
+interface NotHeld {
+  keywords: string[];
+  keywordPaths: string[];
+}
+const NONE_NOT_HELD: NotHeld = { keywords: [], keywordPaths: [] };
+
 /** The item's own description, whether it says anything, and whether it is dated. */
-function ownDescription(item: SidecarSource): { node: XmlNode; said: boolean; dated: boolean } {
+function ownDescription(item: SidecarSource, notHeld: NotHeld = NONE_NOT_HELD): { node: XmlNode; said: boolean; dated: boolean } {
   const m = item.metadata;
   const attrs: Record<string, string> = {
     '@rdf:about': '',
@@ -130,8 +150,13 @@ function ownDescription(item: SidecarSource): { node: XmlNode; said: boolean; da
   if (item.takenAt && !Number.isNaN(Date.parse(item.takenAt))) attr('photoshop:DateCreated', xmpDate(item.takenAt, m.takenOffset));
   if (m.title) child('dc:title', alt(m.title));
   if (m.description) child('dc:description', alt(m.description));
-  if (m.keywords?.length) child('dc:subject', list('rdf:Bag', m.keywords));
-  if (m.keywordPaths?.length) child('lr:hierarchicalSubject', list('rdf:Bag', m.keywordPaths));
+  const keywords = [...(m.keywords ?? []), ...notHeld.keywords];
+  const keywordPaths = [...(m.keywordPaths ?? []), ...notHeld.keywordPaths];
+  if (keywords.length) child('dc:subject', list('rdf:Bag', keywords));
+  if (keywordPaths.length) child('lr:hierarchicalSubject', list('rdf:Bag', keywordPaths));
+  if (notHeld.keywords.length || notHeld.keywordPaths.length) attrs['@xmlns:shoebox'] = NS.shoebox;
+  if (notHeld.keywords.length) attrs['@shoebox:KeywordsNotHeld'] = String(notHeld.keywords.length);
+  if (notHeld.keywordPaths.length) attrs['@shoebox:KeywordPathsNotHeld'] = String(notHeld.keywordPaths.length);
   // The item keeps the creators' names joined as they were read ("Ana Lima, Rui Sá"): one entry, as it is (a name
   // may hold a comma itself).
   if (m.creator) child('dc:creator', list('rdf:Seq', [m.creator]));
@@ -208,18 +233,105 @@ function findRdf(nodes: XmlNode[], around: ReadonlyMap<string, string>, depth = 
   return null;
 }
 
+export interface MergeOptions {
+  /** `base` is the sidecar uploaded with the item: its keywords the item does not have are ones it could not hold. */
+  uploaded?: boolean;
+}
+
+type Rdf = NonNullable<ReturnType<typeof findRdf>>;
+
+/** The descriptions under rdf:RDF, each with the namespaces in scope in it. */
+function descriptionsOf(rdf: Rdf): { node: XmlNode; name: string; scope: Map<string, string> }[] {
+  return childrenOf(rdf.node, rdf.name).flatMap((node) => {
+    const name = nameOf(node);
+    if (!name || name.startsWith('#')) return [];
+    const scope = scopeOf(node, rdf.scope);
+    const [prefix, local] = split(name);
+    return local === 'Description' && scope.get(prefix) === NS.rdf ? [{ node, name, scope }] : [];
+  });
+}
+
+/** The qualified name's namespace and local name, as bound in `scope`. */
+const resolve = (qname: string, scope: ReadonlyMap<string, string>) => {
+  const [prefix, local] = split(qname);
+  return `${scope.get(prefix) ?? ''}${local}`;
+};
+
+/** The entries of a description's list property (a Bag or a Seq, or one value as an attribute), decoded, in order. */
+function listIn(d: { node: XmlNode; name: string; scope: Map<string, string> }, property: string): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(attrsOf(d.node))) if (resolve(k.slice(1), d.scope) === property) out.push(v);
+  for (const child of childrenOf(d.node, d.name)) {
+    const name = nameOf(child);
+    if (!name || name.startsWith('#') || resolve(name, scopeOf(child, d.scope)) !== property) continue;
+    for (const container of childrenOf(child, name)) {
+      const kind = nameOf(container);
+      if (!kind || kind.startsWith('#')) continue;
+      for (const li of childrenOf(container, kind)) {
+        const liName = nameOf(li);
+        if (!liName || liName.startsWith('#')) continue;
+        const t = childrenOf(li, liName).find((n) => typeof n['#text'] === 'string')?.['#text'];
+        if (typeof t === 'string') out.push(t);
+      }
+    }
+  }
+  return out.map((t) => decodeXmlEntities(t).trim()).filter(Boolean);
+}
+
+/** The value of a description's attribute, by namespace and local name. */
+function attrIn(d: { node: XmlNode; scope: Map<string, string> }, property: string): string | undefined {
+  return Object.entries(attrsOf(d.node)).find(([k]) => resolve(k.slice(1), d.scope) === property)?.[1];
+}
+
+const normalPath = (p: string) =>
+  p
+    .split('|')
+    .map((level) => level.trim())
+    .filter(Boolean)
+    .join('|');
+
+/** What `base` keeps that the item cannot hold ([Note: Keywords the item cannot hold]). */
+function notHeldBy(rdf: Rdf, metadata: ItemMetadata, uploaded: boolean): NotHeld {
+  const words = new Set(metadata.keywords ?? []);
+  const paths = new Set(metadata.keywordPaths ?? []);
+  // A keyword longer than the item allows is held cut short.
+  const wordHeld = (k: string) => words.has(k) || words.has([...k.slice(0, KEYWORD_MAX_CHARS * 2)].slice(0, KEYWORD_MAX_CHARS).join('').trim());
+  const notHeld = (list: string[], held: (v: string) => boolean) => [...new Set(list)].filter((v) => !held(v));
+  const descriptions = descriptionsOf(rdf);
+  const subject = NS.dc + 'subject';
+  const hierarchy = NS.lr + 'hierarchicalSubject';
+  if (uploaded) {
+    return {
+      keywords: notHeld(descriptions.flatMap((d) => listIn(d, subject)), wordHeld),
+      keywordPaths: notHeld(descriptions.flatMap((d) => listIn(d, hierarchy).map(normalPath).filter(Boolean)), (p) => paths.has(p)),
+    };
+  }
+  // The counted tail of our own description's lists.
+  const tail = (property: string, countedBy: string) => {
+    for (const d of descriptions) {
+      const n = Number(attrIn(d, NS.shoebox + countedBy));
+      if (Number.isInteger(n) && n > 0) return listIn(d, property).slice(-n);
+    }
+    return [];
+  };
+  return {
+    keywords: notHeld(tail(subject, 'KeywordsNotHeld'), wordHeld),
+    keywordPaths: notHeld(tail(hierarchy, 'KeywordPathsNotHeld').map(normalPath).filter(Boolean), (p) => paths.has(p)),
+  };
+}
+
 /**
  * The sidecar stored beside an original: `base` (the sidecar uploaded with it, or the one stored before) with the
  * item's fields in place of its own, every other field kept. Without a usable base, the item's fields alone (an
  * empty packet when it has none: the stored sidecar then says nothing, as the item does).
  */
-export function mergeXmpSidecar(base: string | null, item: SidecarSource): Uint8Array<ArrayBuffer> {
-  const { node: own, said, dated } = ownDescription(item);
-  const ours = said || dated ? [own] : [];
+export function mergeXmpSidecar(base: string | null, item: SidecarSource, options: MergeOptions = {}): Uint8Array<ArrayBuffer> {
   // A packet with a DOCTYPE would carry entity references its copy could not resolve: not a base.
   const usable = base !== null && base.length <= MAX_BASE_CHARS && !/<!DOCTYPE|<!ENTITY/i.test(base) && XMLValidator.validate(base) === true;
   const tree = usable ? parseOrNull(base) : null;
   const rdf = tree ? findRdf(tree, new Map()) : null;
+  const { node: own, said, dated } = ownDescription(item, rdf ? notHeldBy(rdf, item.metadata, options.uploaded === true) : NONE_NOT_HELD);
+  const ours = said || dated ? [own] : [];
   if (!tree || !rdf) return packet(shell(ours));
   const kept = childrenOf(rdf.node, rdf.name).flatMap((child) => {
     const name = nameOf(child);

@@ -10,7 +10,7 @@ import { mergeXmpSidecar, SIDECAR_TYPE, type SidecarSource } from '../lib/xmp-si
 import { blankXmpLocation, Unreadable } from '../media/location-patches';
 
 export function storedSidecar(uploaded: string, keepsLocation: boolean, item: SidecarSource): Uint8Array<ArrayBuffer> {
-  if (keepsLocation) return mergeXmpSidecar(uploaded, item);
+  if (keepsLocation) return mergeXmpSidecar(uploaded, item, { uploaded: true });
   const bytes = new TextEncoder().encode(uploaded);
   try {
     blankXmpLocation(bytes, 0, bytes.length);
@@ -19,7 +19,7 @@ export function storedSidecar(uploaded: string, keepsLocation: boolean, item: Si
     if (e instanceof Unreadable) return mergeXmpSidecar(null, item);
     throw e;
   }
-  return mergeXmpSidecar(new TextDecoder().decode(bytes), item);
+  return mergeXmpSidecar(new TextDecoder().decode(bytes), item, { uploaded: true });
 }
 
 /**
