@@ -15,7 +15,7 @@
  * what cannot be walked is never said to be clean.
  */
 import { blankXmpLocation, Unreadable } from './location-blanking';
-import { ascii, patchBlock, readExactly, readU32, type BytePatch, type ReadAt, type Walked } from './location-read';
+import { ascii, patchBlock, readExactly, readU32, type BytePatch, type ReadAt, type Walked, zeroed } from './location-read';
 
 /** INFO tags that hold no place: what they say is kept. */
 const PLACELESS_INFO = new Set([
@@ -99,12 +99,4 @@ async function infoList(read: ReadAt, info: Chunk, patches: BytePatch[]): Promis
   for await (const c of chunksAt(read, info.start + 4, info.end)) {
     if (!PLACELESS_INFO.has(c.id)) await zeroed(read, c, patches);
   }
-}
-
-async function zeroed(read: ReadAt, c: Chunk, patches: BytePatch[]): Promise<void> {
-  patchBlock(patches, await readExactly(read, c.start, c.end - c.start), c.start, (b) => {
-    const had = b.some((x) => x !== 0);
-    b.fill(0);
-    return had;
-  });
 }

@@ -37,6 +37,12 @@
  *     unsupported ([Note: Location in an AVI file] in location-avi.ts).
  *   - MPEG transport streams (AVCHD `.MTS`): the GPS entries of the MDPM data in the H.264 video's SEI
  *     ([Note: Location in an MPEG transport stream] in location-mpegts.ts).
+ *   - MPEG program streams (`.mpg`, `.vob`): no field for a place; walked to make sure no stream could hold one
+ *     ([Note: Location in an MPEG program stream] in location-mpegps.ts).
+ *   - Flash video: texts and numbers of its script data that may be a place, and its XMP ([Note: Location in a
+ *     Flash video] in location-flv.ts).
+ *   - Windows Media (ASF): named attributes that may hold a place, and its XMP ([Note: Location in a Windows
+ *     Media file] in location-asf.ts).
  *   - Fujifilm RAF: its JPEG preview (the raw's EXIF) and sensor data stored as TIFF ([Note: Location in a
  *     Fujifilm RAF] in location-raf.ts).
  * The upload never copies a file to do this: only the metadata blocks are read, the changed bytes become
@@ -53,7 +59,7 @@ import { topLevel } from './location-boxes';
 import { heifPatches } from './location-heif';
 import { blankIim, blankPhotoshopResources, iimContext, type IimContext } from './location-iptc';
 import { tiffPatches } from './location-tiff';
-import { ascii, blobReader, diffPatch, MAX_BLOCK_BYTES, patchBlock, readExactly, type BytePatch, type LocationOutcome, type ReadAt, type Walked } from './location-read';
+import { ascii, blobReader, diffPatch, MAX_BLOCK_BYTES, patchBlock, readExactly, type BytePatch, type LocationOutcome, type Walked, type Walker } from './location-read';
 
 export type { BytePatch, LocationOutcome } from './location-read';
 /** For a sidecar stored beside its original (src/upload/stored-sidecar.ts), from the chunk an upload already has. */
@@ -72,8 +78,8 @@ export async function findLocationPatches(blob: Blob): Promise<LocationPatches> 
   const head = await read(0, 16);
   // A bare JPEG XL codestream has nowhere to keep metadata.
   if (head[0] === 0xff && head[1] === 0x0a) return { outcome: 'none', patches: [] };
-  // Matroska's, AVI's, RAF's and transport streams' walkers load with the first such file: they are rare among uploads.
-  const walker = isMatroska(head) ? matroskaWalker : isAvi(head) ? aviWalker : isRaf(head) ? rafWalker : mayBeTransportStream(head) ? mpegTsWalker(walkerFor(head)) : walkerFor(head);
+  // The walkers of rarer containers load with the first file the common ones do not know.
+  const walker = walkerFor(head) ?? (await import('./location-rare')).rareWalkerFor(head, { walkerFor, jpeg: jpegPatches, tiff: tiffWalker });
   if (!walker) return { outcome: 'unsupported', patches: [] };
   try {
     const found = await walker(read, size);
@@ -96,28 +102,11 @@ function walkerFor(head: Uint8Array): Walker | null {
   if (isWebp(head)) return webpPatches;
   if (isJxlContainer(head)) return jxlPatches;
   if (isIsobmff(head)) return heifPatches;
-  if (isTiff(head)) return (read: ReadAt, size: number) => tiffPatches(read, size, jpegPatches);
+  if (isTiff(head)) return tiffWalker;
   return null;
 }
 
-const matroskaWalker: Walker = async (read, size) => (await import('./location-matroska')).matroskaPatches(read, size, attachedPicture);
-const aviWalker: Walker = async (read, size) => (await import('./location-avi')).aviPatches(read, size);
-/** A transport stream's walker, or, when the file is not one after all, `other`'s. */
-const mpegTsWalker =
-  (other: Walker | null): Walker =>
-  async (read, size) => {
-    const m = await import('./location-mpegts');
-    if (await m.isTransportStream(read, size)) return m.mpegTsPatches(read, size);
-    return other ? other(read, size) : { outcome: 'unsupported', patches: [] };
-  };
-const rafWalker: Walker = async (read, size) =>
-  (await import('./location-raf')).rafPatches(read, size, jpegPatches, (r, n) => tiffPatches(r, n, jpegPatches));
-
-/** A picture attached to a Matroska file (its cover), walked as any picture; null when it is no picture known here. */
-async function attachedPicture(read: ReadAt, size: number): Promise<Walked | null> {
-  const walker = walkerFor(await read(0, 16));
-  return walker ? walker(read, size) : null;
-}
+const tiffWalker: Walker = (read, size) => tiffPatches(read, size, jpegPatches);
 
 /** `blob` with `patches` laid over it, made of slices of `blob`: nothing is copied but the patches. */
 export function withPatches(blob: Blob, patches: readonly BytePatch[]): Blob {
@@ -133,18 +122,11 @@ export function withPatches(blob: Blob, patches: readonly BytePatch[]): Blob {
   return new Blob(parts, { type: blob.type });
 }
 
-type Walker = (read: ReadAt, size: number) => Promise<Walked>;
 
 const isJpeg = (h: Uint8Array) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff;
 const isPng = (h: Uint8Array) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => h[i] === b);
 const isWebp = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'WEBP';
-const isAvi = (h: Uint8Array) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 4) === 'AVI ';
-const isRaf = (h: Uint8Array) => ascii(h, 0, 15) === 'FUJIFILMCCD-RAW';
 const isIsobmff = (h: Uint8Array) => ascii(h, 4, 4) === 'ftyp';
-/** An MPEG transport stream's sync byte, first or after a 4-byte time code (told for sure in location-mpegts.ts). */
-const mayBeTransportStream = (h: Uint8Array) => h[0] === 0x47 || h[4] === 0x47;
-/** Matroska and WebM: the EBML magic. */
-const isMatroska = (h: Uint8Array) => h[0] === 0x1a && h[1] === 0x45 && h[2] === 0xdf && h[3] === 0xa3;
 const isJxlContainer = (h: Uint8Array) => ascii(h, 4, 8) === 'JXL \r\n\x87\n';
 /** TIFF, and the raws built on it with a magic of their own: Olympus ORF ("IIRO", "MMOR", "IIRS"), Panasonic RW2. */
 const isTiff = (h: Uint8Array) => ['II*\0', 'MM\0*', 'IIRO', 'MMOR', 'IIRS', 'IIU\0'].includes(ascii(h, 0, 4));

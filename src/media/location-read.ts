@@ -30,13 +30,20 @@ const READ_AHEAD_BYTES = 64 * 1024;
  * read shorter than READ_AHEAD_BYTES takes that much, and the reads that fall inside it are served from it.
  */
 export function blobReader(blob: Blob): ReadAt {
+  return readingAhead(async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()), READ_AHEAD_BYTES);
+}
+
+/**
+ * `read` with reads shorter than `window` served from a window of that many bytes read at once: for walkers that go
+ * through a whole file header by header (a video's packets), where 64 KiB at a time would be thousands of reads.
+ */
+export function readingAhead(read: ReadAt, window: number): ReadAt {
   let ahead: { offset: number; bytes: Uint8Array } | null = null;
-  const readBlob = async (offset: number, length: number) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
   return async (offset, length) => {
     const at = ahead ? offset - ahead.offset : -1;
     if (ahead && at >= 0 && at + length <= ahead.bytes.length) return ahead.bytes.slice(at, at + length);
-    if (length >= READ_AHEAD_BYTES) return readBlob(offset, length);
-    ahead = { offset, bytes: await readBlob(offset, READ_AHEAD_BYTES) };
+    if (length >= window) return read(offset, length);
+    ahead = { offset, bytes: await read(offset, window) };
     return ahead.bytes.slice(0, length);
   };
 }
@@ -77,11 +84,23 @@ export function patchBlock(patches: BytePatch[], block: Uint8Array, offset: numb
   if (patch) patches.push(patch);
 }
 
+/** Zeroes the bytes [start, end) of the file, padding or vendor data that may hide a place, when any is not zero. */
+export async function zeroed(read: ReadAt, block: { start: number; end: number }, patches: BytePatch[]): Promise<void> {
+  patchBlock(patches, await readExactly(read, block.start, block.end - block.start), block.start, (b) => {
+    const had = b.some((x) => x !== 0);
+    b.fill(0);
+    return had;
+  });
+}
+
 /** What a walker found: the patches, or why there are none (`none`, or `unsupported` for a block it cannot edit). */
 export interface Walked {
   outcome: Exclude<LocationOutcome, 'removed'>;
   patches: BytePatch[];
 }
+
+/** Walks a file, read through `read`, for the patches that take its place out. */
+export type Walker = (read: ReadAt, size: number) => Promise<Walked>;
 
 export function ascii(bytes: Uint8Array, at: number, length: number): string {
   let s = '';

@@ -28,16 +28,16 @@ import { LOCATION_LEFT, type LocationDecision, type ProcessedFacts, type UploadT
 // canvas: no metadata at all) or to remove it from the queue. The preview then goes up as the item's original:
 // named `<name>.webp` (or `.jpg`), its own size, hash and dimensions, a photo even when the file was a video
 // (its poster), and metadata.location `preview`. Files of kinds that never hold a place (GIF, BMP, SVG, icons;
-// documents) go up as they are. Videos are held to this in the containers whose place the remover knows: the
-// ISO base media formats phones and cameras write (MP4, MOV, 3GP), Matroska and WebM ([Note: Location in a
-// Matroska file]), AVI ([Note: Location in an AVI file]) and MPEG transport streams, as camcorders write AVCHD
-// ([Note: Location in an MPEG transport stream]). A video in another container (MPEG program streams, Flash,
-// Windows Media), which is not walked, goes up as it is with metadata.location `kept`, and its details say so.
+// documents) go up as they are. Videos are held to this in every container: the remover walks the ISO base media
+// formats phones and cameras write (MP4, MOV, 3GP), Matroska and WebM ([Note: Location in a Matroska file]), AVI
+// ([Note: Location in an AVI file]), MPEG transport streams, as camcorders write AVCHD ([Note: Location in an MPEG
+// transport stream]), MPEG program streams ([Note: Location in an MPEG program stream]), Flash ([Note: Location in
+// a Flash video]) and Windows Media ([Note: Location in a Windows Media file]); a video in any other container
+// (Ogg, RealMedia…) is stopped as above, its poster offered when the browser could draw one. Items uploaded before
+// this rule may say metadata.location `kept`: their details still say so.
 
 /** How long an album's choice about location is trusted for the files of one batch. */
 const ALBUM_CHOICE_TTL_MS = 30_000;
-/** Video containers whose place the remover knows (ISO base media, Matroska, AVI, MPEG-TS): one of these it cannot clean is stopped. */
-const PLACE_VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/3gpp', 'video/3gpp2', 'video/x-m4v', 'video/webm', 'video/x-matroska', 'video/vnd.avi', 'video/mp2t']);
 /** Image types that hold no place anywhere: nothing to say about location for them. */
 const PLACELESS_TYPES = new Set(['image/gif', 'image/svg+xml', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon']);
 
@@ -100,14 +100,12 @@ export function locationRefusal(task: Pick<UploadTask, 'location' | 'original'>,
 }
 
 /** What the item says about its original's location (see [Note: Originals without location on upload]). */
-export function locationNote(task: Pick<UploadTask, 'location' | 'original'>, facts: ProcessedFacts): { location?: 'removed' | 'preview' | 'kept' } {
+export function locationNote(task: Pick<UploadTask, 'location' | 'original'>): { location?: 'removed' | 'preview' } {
   if (task.original === 'preview') return { location: 'preview' };
-  if (task.location?.outcome === 'removed') return { location: 'removed' };
-  // Not stopped (locationRefusal), yet not cleaned: a video in a container not walked yet.
-  return task.location?.outcome === 'unsupported' && facts.mime.startsWith('video/') ? { location: 'kept' } : {};
+  return task.location?.outcome === 'removed' ? { location: 'removed' } : {};
 }
 
-/** By the type read from its content: a picture kept as a file (one not decoded, a RAW) may hold a place too. */
+/** By the type read from its content: any video, and a picture kept as a file (one not decoded, a RAW). */
 function mayHoldPlace(facts: ProcessedFacts): boolean {
-  return PLACE_VIDEO_TYPES.has(facts.mime) || (facts.mime.startsWith('image/') && !PLACELESS_TYPES.has(facts.mime));
+  return facts.mime.startsWith('video/') || (facts.mime.startsWith('image/') && !PLACELESS_TYPES.has(facts.mime));
 }

@@ -129,7 +129,7 @@ function itemMetadata(task: UploadTask, facts: ProcessedFacts, keepsSidecar: boo
   return boundItemMetadata({
     ...facts.metadata,
     ...(facts.notice ? { notice: facts.notice } : {}),
-    ...locationNote(task, facts),
+    ...locationNote(task),
     ...(task.sidecar && keepsSidecar ? { sidecar: true as const } : {}),
   });
 }

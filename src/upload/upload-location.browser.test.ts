@@ -141,24 +141,33 @@ describe('uploading into an album that removes location', () => {
     const photo = await photoWithStubbornPlace('IMG_0002.JPG');
     const engine = newEngine({ backend, dbName: n.queueDb });
     await engine.start();
-    // An MPEG program stream, a container the remover does not walk, leaves it.
-    const mpeg = new Uint8Array(2048);
-    mpeg.set([0, 0, 1, 0xba, 0x44, 0, 4, 0, 4, 1, 1, 0x89, 0xc3, 0xf8]);
-    const video = new File([mpeg], 'camcorder.mpg', { type: 'video/mpeg' });
-    await engine.enqueue(album.id, [photo, textFile('notes.txt', 'Bring sunscreen.\n'), video]);
+    // Two MPEG program streams: one of a pack and padding, where no place can be; one with a metadata stream
+    // (0xFC), which may hold one, and has no poster a browser could draw.
+    const mpeg = (...packet: number[]) => {
+      const bytes = new Uint8Array(2048);
+      bytes.set([0, 0, 1, 0xba, 0x44, 0, 4, 0, 4, 1, 1, 0x89, 0xc3, 0xf8, ...packet]);
+      return bytes;
+    };
+    const clean = new File([mpeg(0, 0, 1, 0xbe, 0, 4, 0xff, 0xff, 0xff, 0xff)], 'camcorder.mpg', { type: 'video/mpeg' });
+    const video = new File([mpeg(0, 0, 1, 0xfc, 0, 4, 0x33, 0x38, 0x2e, 0x37)], 'tagged.mpg', { type: 'video/mpeg' });
+    await engine.enqueue(album.id, [photo, textFile('notes.txt', 'Bring sunscreen.\n'), clean, video]);
     const settled = await until(engine, allSettled);
 
     const stopped = settled.tasks.find((t) => t.filename === 'IMG_0002.JPG')!;
     expect(stopped.state).toBe('failed');
     expect(AppError.fromJSON(stopped.error!)).toMatchObject({ code: 'upload/unsupported', retryable: false, details: { reason: 'location' } });
     expect(stopped.locationChoice).toBe('preview-or-skip');
-    expect(settled.totals).toMatchObject({ filesFailed: 0, filesAwaitingChoice: 1 });
-    // Nothing of it reached the album: no item, no object. The rest of the batch went on; a video in a
-    // container the remover does not walk goes up as it is and says so.
+    // A video is held to the same rule: with no poster, it can only be skipped.
+    const tagged = settled.tasks.find((t) => t.filename === 'tagged.mpg')!;
+    expect(tagged.error).toMatchObject({ code: 'upload/unsupported', details: { reason: 'location' } });
+    expect(tagged.locationChoice).toBe('skip');
+    expect(settled.totals).toMatchObject({ filesFailed: 0, filesAwaitingChoice: 2 });
+    // Nothing of them reached the album: no item, no object. The rest of the batch went on.
     const others = await readyItems(backend, album.id);
     expect(others.map((i) => i.filename).sort()).toEqual(['camcorder.mpg', 'notes.txt']);
-    expect(others.find((i) => i.filename === 'camcorder.mpg')!.metadata.location).toBe('kept');
+    expect(others.find((i) => i.filename === 'camcorder.mpg')!.metadata.location).toBeUndefined();
     await expect(backend.files.read(objectKeys.original(album.id, stopped.id))).rejects.toThrow();
+    await expect(backend.files.read(objectKeys.original(album.id, tagged.id))).rejects.toThrow();
 
     await engine.uploadPreviewOnly(stopped.id);
     await until(engine, (s) => s.tasks.find((t) => t.id === stopped.id)?.state === 'done');
