@@ -139,7 +139,7 @@ test('Reload while photos upload waits for the uploads to finish, then reloads w
     }),
   );
   await addFiles(page, files);
-  await expect(page.getByText(/^Uploading \d+ of 8$/)).toBeVisible();
+  await expect(page.getByText(/^\d+ of 8 uploaded$/)).toBeVisible();
 
   await prompt.getByRole('button', { name: 'Reload' }).click();
   await expect(prompt.getByRole('status')).toHaveText('It will load when your uploads finish.');

@@ -33,6 +33,7 @@ test('a photo whose finishing is answered 503 waits, says so, and arrives by its
   // The album's progress bar says it too, rather than "finishing" with every byte sent.
   const bar = page.getByRole('complementary', { name: 'Upload progress' });
   await expect(bar).toContainText(/No answer from the server · trying again in \d s/, { timeout: 60_000 });
+  await expect(bar).toContainText('0 of 1 uploaded');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath('album-retrying-phone.png') });
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -24,7 +24,7 @@ export function UploadBar() {
           {totals.offline
             ? OFFLINE_UPLOADS
             : totals.running
-              ? `Uploading ${formatNumber(totals.filesDone)} of ${formatNumber(totals.filesTotal)}`
+              ? `${formatNumber(totals.filesDone)} of ${formatNumber(totals.filesTotal)} uploaded`
               : needAttention > 0
                 ? needAttention === 1
                   ? '1 upload needs attention'
