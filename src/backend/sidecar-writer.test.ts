@@ -41,10 +41,14 @@ function bucket(initial: Record<string, string> = {}, failRead?: AppError, failU
   };
 }
 
+/**
+ * Lets the bucket's calls through until every write is settled. Bounded by time, not by turns: the writer loads
+ * its XMP module with its first write, which on a busy machine takes far longer than a few turns.
+ */
 async function drain(b: ReturnType<typeof bucket>, writer: SidecarWriter) {
   let done = false;
   void writer.settled().then(() => (done = true));
-  for (let i = 0; i < 50 && !done; i++) {
+  for (const start = Date.now(); !done && Date.now() - start < 10_000; ) {
     b.releaseAll();
     await new Promise((r) => setTimeout(r, 1));
   }
