@@ -56,6 +56,7 @@ export const ON_DEMAND = {
   'src/backend/local/local-trash-purge.ts': 'emptying the trash',
   'src/backend/local/local-search.ts': 'a search (the search screen, an album\'s search)',
   'src/backend/local/local-words-fill.ts': 'the first open after an upgrade to search words, or a search',
+  'src/backend/local/local-clock-fill.ts': 'the first open after an upgrade that files photos by the clock where they were taken',
   'src/lib/xmp-sidecar.ts': "an item's details edited (its sidecar written beside the original)",
   'src/backend/sidecar-writer.ts': "an item's details edited on the local backend, or a moment after the start (owed sidecar writes)",
   'src/backend/sidecar-outbox.ts': 'with the sidecar writer, on the local backend',

@@ -16,6 +16,23 @@ export const KEYWORD_PATH_MAX_CHARS = 200;
 /** Clocks run from UTC−12:00 to UTC+14:00: a capture time's offset is bounded at ±14 h (the database's bound too). */
 export const TAKEN_OFFSET_MAX_MINUTES = 14 * 60;
 export const isTakenOffset = (v: unknown): v is number => Number.isInteger(v) && Math.abs(v as number) <= TAKEN_OFFSET_MAX_MINUTES;
+
+// [Note: Photos filed by the clock where they were taken]
+// A photo taken at 21:30 in New York on 31 January is a photo of 31 January, as its camera showed and as the
+// person remembers it, though in UTC it was taken on 1 February. So the grid sorts and files photos by the clock
+// where they were taken: `takenAt` (an instant) moved by its offset (`metadata.takenOffset`, when the file gave
+// one) and read as if it were UTC. A date the file gave without an offset is kept as that clock already
+// ([Note: A capture time's offset]), so it needs nothing. The backends sort and count by the same time: the
+// `sort_taken` column (supabase/migrations/20261208100000_items_filed_by_wall_clock.sql) and the local rows'
+// `st` (src/backend/local/local-list-fields.ts); the app places live changes by it (src/shared/live/item-order.ts).
+// The date added is an instant of the upload: it stays in UTC.
+
+/** When an item was taken, as the clock read where it was taken, in ms as if that clock were UTC; NaN when not known. */
+export function takenWallClock(item: { takenAt: string | null; metadata?: { takenOffset?: number } }): number {
+  const taken = item.takenAt ? Date.parse(item.takenAt) : Number.NaN;
+  const offset = item.metadata?.takenOffset;
+  return isTakenOffset(offset) ? taken + offset * 60_000 : taken;
+}
 /** Longer texts are cut on the way in (as the XMP and EXIF readers cut them); the database bounds the total. */
 const LONG_TEXT_MAX_CHARS = 2000;
 const TEXT_MAX_CHARS = 200;

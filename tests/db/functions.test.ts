@@ -218,6 +218,30 @@ describe('trash_items and restore_items by role', () => {
     expect(await summary(owner, id)).toMatchObject({ item_count: 0 });
   });
 
+  test('photos are sorted and counted by the clock where they were taken, and follow an edit of it', async () => {
+    const id = await album();
+    const files = [file(), file(), file()];
+    await db.as(owner, async (q) => {
+      await reserve(q, id, files);
+      // 21:30 on 31 January in New York, 02:30 on 1 February in UTC.
+      await finalize(q, id, files[0]!.id, { taken_at: '2024-01-31T21:30:00-05:00', metadata: { takenOffset: -300 } });
+      // 00:30 on 1 February in UTC, its zone not known.
+      await finalize(q, id, files[1]!.id, { taken_at: '2024-02-01T00:30:00Z' });
+      // 08:00 on 1 February in Tokyo, 23:00 on 31 January in UTC.
+      await finalize(q, id, files[2]!.id, { taken_at: '2024-02-01T08:00:00+09:00', metadata: { takenOffset: 540 } });
+    }, { commit: true });
+    expect(await months(viewer, `select * from public.count_items_by_month($1, 'taken')`, [id]))
+      .toEqual([{ month: '2024-02', count: 2 }, { month: '2024-01', count: 1 }]);
+    const order = await db.as(viewer, (q) =>
+      q.query<{ id: string; taken_at: Date | string }>(`select id, taken_at from public.items where album_id = $1 order by sort_taken desc, id desc`, [id]));
+    expect(order.map((r) => r.id)).toEqual([files[2]!.id, files[1]!.id, files[0]!.id]);
+    // The instant itself is kept as it was.
+    expect(new Date(order[2]!.taken_at).toISOString()).toBe('2024-02-01T02:30:00.000Z');
+    // Its date shifted by 3 hours (the camera's clock was wrong): at 00:30 on 1 February, it moves to February.
+    await db.as(owner, (q) => q.query(`select 1 from public.edit_items($1, array[$2::uuid], $3)`, [id, files[0]!.id, JSON.stringify({ shiftTakenAtMs: 3 * 3600_000 })]), { commit: true });
+    expect(await months(viewer, `select * from public.count_items_by_month($1, 'taken')`, [id])).toEqual([{ month: '2024-02', count: 3 }]);
+  });
+
   test('month counts are per UTC month, newest first, for the album or its trash', async () => {
     const id = await album();
     const files = [file(), file(), file()];

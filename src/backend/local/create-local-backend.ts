@@ -36,9 +36,11 @@ export const LOCAL_DEFAULTS = { dbName: 'shoebox', opfsDir: 'shoebox', channelNa
  */
 export function createLocalBackend(opts: LocalBackendOptions = {}): Backend {
   const dbName = opts.dbName ?? LOCAL_DEFAULTS.dbName;
-  // Rows stored before version 3 get their search words in the background once the database is open.
+  // Rows stored before version 3 get their search words, and before version 4 their sort time by the clock where
+  // they were taken, in the background once the database is open.
   const db = new LocalDb(dbName, (upgraded, from) => {
     if (from < 3) void import('./local-words-fill').then((m) => m.searchWordsFilled(upgraded)).catch(() => undefined);
+    if (from < 4) void import('./local-clock-fill').then((m) => m.fileByTakenClock(upgraded)).catch(() => undefined);
   });
   const files = new LocalFiles(opts.opfsDir ?? LOCAL_DEFAULTS.opfsDir);
   // The realtime hub needs the profile for presence, and the profile is the auth port's: tie them late.

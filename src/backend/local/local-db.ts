@@ -5,7 +5,8 @@
  * An album may hold 1,000,000 items, so nothing ever loads all of an album's rows. Each item row carries
  * derived fields that only exist while it is listable: `lb` ('a' in the album, 't' in the trash; absent
  * while uploading or failed, so such rows are in no list index at all), `st` (sort time for "taken":
- * takenAt, else createdAt, in ms) and `sa` (sort time for "added": createdAt in ms). Two compound indexes,
+ * takenAt by the clock where it was taken, else createdAt, in ms; [Note: Photos filed by the clock where they
+ * were taken] in src/lib/item-metadata.ts) and `sa` (sort time for "added": createdAt in ms). Two compound indexes,
  * `taken` = [albumId, lb, kind, st, id] and `added` = [albumId, lb, kind, sa, id], give keyset pages for
  * every view: a page for one kind is one descending range read; a page over all kinds reads the same range
  * for each of the three kinds and merges them. Putting the kind inside the key (instead of keeping a
@@ -25,12 +26,15 @@
  * per transaction, and a search waits for that to finish (local-words-fill.ts). `withListFields`
  * (local-list-fields.ts) derives all four fields and every write of an item row goes through it, so the
  * index cannot drift from the rows.
+ * Version 4 files photos by the clock where they were taken: `st` of a row whose capture time has an offset
+ * moves by it. The upgrade only notes the job; the rows, and their months' counts, are moved after the database
+ * opens, as the words are (local-clock-fill.ts).
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ItemSort } from '../../domain/queries';
 import type { Activity, Item, ItemKind, Profile } from '../../domain/entities';
 
-export const LOCAL_DB_VERSION = 3;
+export const LOCAL_DB_VERSION = 4;
 
 /** 'a': listed in the album; 't': listed in the trash. */
 export type ListBucket = 'a' | 't';
@@ -139,6 +143,8 @@ export interface LocalSchema extends DBSchema {
 
 /** The job of giving the rows stored before version 3 their search words (local-words-fill.ts). */
 export const SEARCH_WORDS_JOB = 'search-words';
+/** The job of filing the rows stored before version 4 by the clock where they were taken (local-clock-fill.ts). */
+export const TAKEN_CLOCK_JOB = 'taken-clock';
 
 export type LocalDatabase = IDBPDatabase<LocalSchema>;
 
@@ -231,6 +237,7 @@ function upgradeLocalDb(db: IDBPDatabase<LocalSchema>, oldVersion: number, _newV
     const jobs = db.createObjectStore('jobs');
     if (oldVersion >= 1) void jobs.put({ after: null }, SEARCH_WORDS_JOB);
   }
+  if (oldVersion < 4 && oldVersion >= 1) void tx.objectStore('jobs').put({ after: null }, TAKEN_CLOCK_JOB);
 }
 
 /** The whole key range of records whose compound key starts with `prefix`. */

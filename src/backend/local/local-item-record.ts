@@ -10,8 +10,11 @@ export const ITEM_KINDS = ['image', 'video', 'file'] as const;
 
 /** Milliseconds of an ISO date the list can sort by, or null when it is missing or unusable. */
 export function sortableTime(iso: string | null | undefined): number | null {
-  if (!iso) return null;
-  const t = Date.parse(iso);
+  return iso ? sortable(Date.parse(iso)) : null;
+}
+
+/** `t` when the list can sort by it, else null. */
+export function sortable(t: number): number | null {
   return Number.isFinite(t) && t >= MIN_TIME && t <= MAX_TIME ? t : null;
 }
 

@@ -134,7 +134,7 @@ describe('local search', () => {
     expect(ids(await searchAll(b, { text: 'fuji' }))).toEqual([other.id]);
     expect(ids(await searchAll(b, { text: 'img', albumId }))).toEqual([harbour.id]);
     expect(ids(await searchAll(b, { text: 'scan tif', limit: 500 }))).toEqual(ids(scans as Item[]));
-    expect(LOCAL_DB_VERSION).toBe(3);
+    expect(LOCAL_DB_VERSION).toBe(4);
     // The trashed one has no words until it is back in the album.
     expect(await wordEntries(names.dbName, 'harbour')).toBe(1);
     await b.itemWrites.restoreItems(albumId, [trashed.id]);

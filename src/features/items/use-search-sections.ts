@@ -4,13 +4,15 @@ import { useAlbumBackend } from '../../backend/backend-context';
 import type { Item } from '../../domain/entities';
 import type { MonthCount, SearchFilter } from '../../domain/queries';
 import { isAbortError } from '../../lib/app-error';
+import { monthOf as itemMonth } from '../../shared/live/item-order';
 import { searchKeys } from '../../shared/search-keys';
 import type { GridSection } from './grid-model';
 
 const PAGE = 200;
 
 /** The UTC month an item sorts in (its date taken, else added), as the album's month sections count it. */
-const monthOf = (item: Item) => (item.takenAt ?? item.createdAt).slice(0, 7);
+/** Results come newest first by when they were taken (else added), filed by month as an album's grid files them. */
+const monthOf = (item: Item) => itemMonth(item, 'taken');
 
 /**
  * A search's results as the grid's month sections. Results come newest first in pages; the months of the pages

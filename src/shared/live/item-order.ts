@@ -4,15 +4,18 @@
  */
 import type { ItemSort } from '../../domain/queries';
 import type { Item } from '../../domain/entities';
+import { takenWallClock } from '../../lib/item-metadata';
+
+type Placed = Pick<Item, 'takenAt' | 'createdAt'> & { metadata?: Pick<Item['metadata'], 'takenOffset'> };
 
 /** The time an item sorts by: when it was taken (else added) or when it was added. */
-export function sortTime(item: Pick<Item, 'takenAt' | 'createdAt'>, sort: ItemSort): number {
-  const taken = sort === 'taken' && item.takenAt ? Date.parse(item.takenAt) : Number.NaN;
+export function sortTime(item: Placed, sort: ItemSort): number {
+  const taken = sort === 'taken' ? takenWallClock(item) : Number.NaN;
   return Number.isNaN(taken) ? Date.parse(item.createdAt) : taken;
 }
 
-/** The grid's month of an item (`YYYY-MM`, UTC), as the backends count them. */
-export function monthOf(item: Pick<Item, 'takenAt' | 'createdAt'>, sort: ItemSort): string {
+/** The grid's month of an item (`YYYY-MM` of its sort time), as the backends count them. */
+export function monthOf(item: Placed, sort: ItemSort): string {
   const t = sortTime(item, sort);
   return Number.isNaN(t) ? 'unknown' : new Date(t).toISOString().slice(0, 7);
 }
@@ -20,10 +23,10 @@ export function monthOf(item: Pick<Item, 'takenAt' | 'createdAt'>, sort: ItemSor
 const DAY_MS = 86_400_000;
 
 /**
- * The grid's day of an item, as days since 1970-01-01 in UTC (within its UTC month, as the backends count them);
- * NaN for an item with no time.
+ * The grid's day of an item, as days since 1970-01-01 of its sort time (within its month, as the backends count
+ * them); NaN for an item with no time.
  */
-export function dayOf(item: Pick<Item, 'takenAt' | 'createdAt'>, sort: ItemSort): number {
+export function dayOf(item: Placed, sort: ItemSort): number {
   return Math.floor(sortTime(item, sort) / DAY_MS);
 }
 

@@ -235,6 +235,27 @@ export function describeItemsContract(makeBackend: () => Promise<Backend> | Back
       expect(await b.items.countItemsByMonth(album.id, { sort: 'added' })).toEqual([{ month: thisMonth, count: 5 }]);
     });
 
+    it('files photos by the clock where they were taken: lists, month filters and counts alike', async () => {
+      const b = await makeBackend();
+      const album = await b.albums.createAlbum({ title: 'Clocks' });
+      // 21:30 on 31 January in New York: 02:30 on 1 February in UTC.
+      const newYork = await addReadyItem(b, album.id, { takenAt: '2024-02-01T02:30:00.000Z', metadata: { takenOffset: -300 } });
+      // 00:30 on 1 February, its zone not known.
+      const unknown = await addReadyItem(b, album.id, { takenAt: '2024-02-01T00:30:00.000Z' });
+      // 08:00 on 1 February in Tokyo: 23:00 on 31 January in UTC.
+      const tokyo = await addReadyItem(b, album.id, { takenAt: '2024-01-31T23:00:00.000Z', metadata: { takenOffset: 540 } });
+      expect(newYork.takenAt).toBe('2024-02-01T02:30:00.000Z');
+
+      const ids = (rows: Item[]) => rows.map((i) => i.id);
+      expect(ids((await b.items.listItems(album.id, { sort: 'taken' })).rows)).toEqual([tokyo.id, unknown.id, newYork.id]);
+      expect(ids((await b.items.listItems(album.id, { sort: 'taken', month: '2024-01' })).rows)).toEqual([newYork.id]);
+      expect(ids((await b.items.listItems(album.id, { sort: 'taken', month: '2024-02' })).rows)).toEqual([tokyo.id, unknown.id]);
+      expect(await b.items.countItemsByMonth(album.id, { sort: 'taken' })).toEqual([
+        { month: '2024-02', count: 2 },
+        { month: '2024-01', count: 1 },
+      ]);
+    });
+
     it('moves items to the trash and back, with counts following', async () => {
       const b = await makeBackend();
       const album = await b.albums.createAlbum({ title: 'Trash' });
