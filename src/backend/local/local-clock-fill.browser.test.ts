@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { objectKeys } from '../ports';
 import type { Item, ItemMetadata } from '../../domain/entities';
+import { version3Stores } from '../../testing/local-old-schema';
 import { createLocalBackend } from './create-local-backend';
 import { LocalDb, newAlbumRecord, TAKEN_CLOCK_JOB, type ItemRecord } from './local-db';
 import { monthOf } from './local-item-record';
@@ -62,24 +63,7 @@ describe('local rows filed by the clock where they were taken', () => {
 
     // Version 3's schema, with its rows and its counts.
     const open = indexedDB.open(names.dbName, 3);
-    open.onupgradeneeded = () => {
-      const db = open.result;
-      db.createObjectStore('albums', { keyPath: 'id' }).createIndex('updated', ['updatedAt', 'id']);
-      const items = db.createObjectStore('items', { keyPath: ['albumId', 'id'] });
-      items.createIndex('taken', ['albumId', 'lb', 'kind', 'st', 'id']);
-      items.createIndex('added', ['albumId', 'lb', 'kind', 'sa', 'id']);
-      items.createIndex('deleted', 'deletedAt');
-      items.createIndex('words', 'w', { multiEntry: true });
-      db.createObjectStore('counts', { keyPath: ['albumId', 'lb', 'sort', 'month', 'kind'] });
-      const activity = db.createObjectStore('activity', { keyPath: 'id' });
-      activity.createIndex('created', ['createdAt', 'id']);
-      activity.createIndex('burst', ['albumId', 'actorId', 'verb', 'createdAt']);
-      activity.createIndex('album', 'albumId');
-      db.createObjectStore('meta');
-      db.createObjectStore('comments', { keyPath: 'id' }).createIndex('item', ['albumId', 'itemId', 'createdAt', 'id']);
-      db.createObjectStore('favorites', { keyPath: ['albumId', 'itemId', 'userId'] });
-      db.createObjectStore('jobs');
-    };
+    open.onupgradeneeded = () => version3Stores(open.result);
     const old = await request(open);
     const tx = old.transaction(['meta', 'albums', 'items', 'counts'], 'readwrite');
     const at = '2024-06-01T10:00:00.000Z';

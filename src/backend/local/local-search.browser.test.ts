@@ -8,6 +8,7 @@ import type { Item, ItemMetadata } from '../../domain/entities';
 import type { SearchQuery } from '../../domain/queries';
 import { itemWords, queryWords, wordsMatch } from '../../lib/search-words';
 import { addReadyItem, afterTrashPeriod, expectNewestFirst, listAll } from '../../testing/contract/contract-fixtures';
+import { version2Stores } from '../../testing/local-old-schema';
 import { seedLocalAlbum } from '../../testing/local-seed';
 import { createLocalBackend, type LocalBackendOptions } from './create-local-backend';
 import { LOCAL_DB_VERSION, LocalDb, newAlbumRecord, SEARCH_WORDS_JOB } from './local-db';
@@ -87,22 +88,7 @@ describe('local search', () => {
   it('finds the items of a database made before the word index, once the app updates', async () => {
     const names = isolated();
     // Version 2's schema, as the app before this one made it.
-    const old = await openRaw(names.dbName, 2, (db) => {
-      const albums = db.createObjectStore('albums', { keyPath: 'id' });
-      albums.createIndex('updated', ['updatedAt', 'id']);
-      const items = db.createObjectStore('items', { keyPath: ['albumId', 'id'] });
-      items.createIndex('taken', ['albumId', 'lb', 'kind', 'st', 'id']);
-      items.createIndex('added', ['albumId', 'lb', 'kind', 'sa', 'id']);
-      items.createIndex('deleted', 'deletedAt');
-      db.createObjectStore('counts', { keyPath: ['albumId', 'lb', 'sort', 'month', 'kind'] });
-      const activity = db.createObjectStore('activity', { keyPath: 'id' });
-      activity.createIndex('created', ['createdAt', 'id']);
-      activity.createIndex('burst', ['albumId', 'actorId', 'verb', 'createdAt']);
-      activity.createIndex('album', 'albumId');
-      db.createObjectStore('meta');
-      db.createObjectStore('comments', { keyPath: 'id' }).createIndex('item', ['albumId', 'itemId', 'createdAt', 'id']);
-      db.createObjectStore('favorites', { keyPath: ['albumId', 'itemId', 'userId'] });
-    });
+    const old = await openRaw(names.dbName, 2, version2Stores);
     const profileId = crypto.randomUUID();
     const albumId = crypto.randomUUID();
     const at = '2024-05-01T10:00:00.000Z';
