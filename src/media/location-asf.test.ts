@@ -4,12 +4,8 @@
  * header extension's metadata, in XMP and in padding; none of it is left after, and the title, the description,
  * the streams and the media are as they were.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureExiftool } from '../../scripts/ensure-exiftool.mjs';
+import { describe, expect, it } from 'vitest';
+import { exiftoolReader } from '../testing/exiftool-files';
 import { findLocationPatches, withPatches } from './location-patches';
 
 /** A GUID as ASF writes it: its first three fields little-endian. */
@@ -99,18 +95,7 @@ function tagged(): Buffer {
   ]);
 }
 
-let dir: string;
-beforeAll(() => {
-  ensureExiftool();
-  dir = mkdtempSync(join(tmpdir(), 'asf-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function exiftool(bytes: Uint8Array, name: string): Record<string, unknown> {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return (JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[])[0]!;
-}
+const exiftool = exiftoolReader('asf');
 const text = (b: Buffer) => `${b.toString('latin1')}${b.toString('utf16le')}${b.subarray(1).toString('utf16le')}`;
 
 describe('location in Windows Media', () => {

@@ -3,12 +3,8 @@
  * place in every spot one can hide (XMP, INFO tags, JUNK); ExifTool reads the places before and none after, the
  * title and the media as they were.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureExiftool } from '../../scripts/ensure-exiftool.mjs';
+import { describe, expect, it } from 'vitest';
+import { exiftoolReader } from '../testing/exiftool-files';
 import { findLocationPatches, withPatches } from './location-patches';
 
 /** A RIFF chunk: its id, its length (little-endian), its content, a pad byte when odd. */
@@ -42,18 +38,7 @@ function avi(...extra: Buffer[]): Buffer {
   );
 }
 
-let dir: string;
-beforeAll(() => {
-  ensureExiftool();
-  dir = mkdtempSync(join(tmpdir(), 'avi-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function exiftool(bytes: Uint8Array, name: string): Record<string, unknown> {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return (JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[])[0]!;
-}
+const exiftool = exiftoolReader('avi');
 const placeTags = (tags: Record<string, unknown>) => Object.keys(tags).filter((k) => /GPS|Location|Country|Archival/i.test(k));
 
 describe('location in AVI', () => {

@@ -3,12 +3,8 @@
  * place where ffmpeg writes a remuxed phone video's (`location` in onMetaData), as a number, in a cue point and in
  * XMP; ExifTool reads the places before and none after, the title, the duration and the media as they were.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureExiftool } from '../../scripts/ensure-exiftool.mjs';
+import { describe, expect, it } from 'vitest';
+import { exiftoolReader } from '../testing/exiftool-files';
 import { findLocationPatches, withPatches } from './location-patches';
 
 const u16 = (n: number) => Buffer.from([n >> 8, n & 0xff]);
@@ -61,18 +57,7 @@ function tagged(): Buffer {
   );
 }
 
-let dir: string;
-beforeAll(() => {
-  ensureExiftool();
-  dir = mkdtempSync(join(tmpdir(), 'flv-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function exiftool(bytes: Uint8Array, name: string): Record<string, unknown> {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return (JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[])[0]!;
-}
+const exiftool = exiftoolReader('flv');
 const placeTags = (tags: Record<string, unknown>) => Object.keys(tags).filter((k) => /GPS|Location/i.test(k) && String(tags[k]).trim() !== '');
 
 describe('location in Flash video', () => {

@@ -3,12 +3,9 @@
  * (recorded by Chromium) given the tags a remuxed phone video carries and a cover with GPS; ExifTool reads the
  * places before and none after, and everything else as it was.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureExiftool } from '../../scripts/ensure-exiftool.mjs';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { exiftoolReader } from '../testing/exiftool-files';
 import { findLocationPatches, withPatches } from './location-patches';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../tests/fixtures/${name}`, import.meta.url)));
@@ -58,19 +55,7 @@ function clusterBlocks(bytes: Uint8Array): number {
   return start + 2 + (bytes[start + 1]! & 0x7f);
 }
 
-let dir: string;
-beforeAll(() => {
-  ensureExiftool();
-  dir = mkdtempSync(join(tmpdir(), 'matroska-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** What ExifTool reads of a Matroska file, clusters and all (-ee: tags are often after the media). */
-function exiftool(bytes: Uint8Array, name: string): Record<string, unknown> {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return (JSON.parse(execFileSync('exiftool', ['-j', '-ee', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[])[0]!;
-}
+const exiftool = exiftoolReader('matroska', ['-ee']);
 const placeTags = (tags: Record<string, unknown>) => Object.keys(tags).filter((k) => /GPS|Location|6709|Coordinates/i.test(k));
 
 async function cleaned(bytes: Uint8Array): Promise<{ outcome: string; out: Uint8Array }> {

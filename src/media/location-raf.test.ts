@@ -2,12 +2,9 @@
  * Location in Fujifilm RAF files ([Note: Location in a Fujifilm RAF] in location-raf.ts): a RAF whose JPEG preview
  * and TIFF sensor data both carry GPS; ExifTool reads the place before and none after, the rest as it was.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureExiftool } from '../../scripts/ensure-exiftool.mjs';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { exiftoolReader } from '../testing/exiftool-files';
 import { findLocationPatches, withPatches } from './location-patches';
 
 const fixture = (name: string) => readFileSync(new URL(`../../tests/fixtures/${name}`, import.meta.url));
@@ -26,18 +23,7 @@ function raf(jpeg: Buffer, sensor: Buffer): Buffer {
   return Buffer.concat([header, jpeg, sensor]);
 }
 
-let dir: string;
-beforeAll(() => {
-  ensureExiftool();
-  dir = mkdtempSync(join(tmpdir(), 'raf-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function exiftool(bytes: Uint8Array, name: string): Record<string, unknown> {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return (JSON.parse(execFileSync('exiftool', ['-j', '-a', '-G1', path], { encoding: 'utf8' })) as Record<string, unknown>[])[0]!;
-}
+const exiftool = exiftoolReader('raf');
 const placeTags = (tags: Record<string, unknown>) => Object.keys(tags).filter((k) => /GPS/i.test(k));
 
 describe('location in Fujifilm RAF', () => {
