@@ -1,7 +1,9 @@
 /**
  * A search as it lives in the address (`/search?q=porto&rating=4&label=Red&kind=image&from=2024-01-01&to=2024-12-31`,
  * and the same words on an album's address), so Back, a reload and a shared link show the same results. Dates are
- * whole days of the person's own calendar: `to` includes its day.
+ * whole days as the photos' own clocks show them, the days the grid files them under ([Note: Photos filed by the
+ * clock where they were taken] in item-metadata.ts), the same for everyone who opens the address: `to` includes
+ * its day.
  */
 import type { ItemKind } from '../domain/entities';
 import { SEARCH_TEXT_MAX_CHARS, type SearchFilter } from '../domain/queries';
@@ -16,12 +18,13 @@ export const hasCriteria = (params: URLSearchParams): boolean => SEARCH_PARAMS.s
 const KINDS: readonly ItemKind[] = ['image', 'video', 'file'];
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Local midnight of a `YYYY-MM-DD` day (plus `days`), as an instant; null for anything else. */
+/** Midnight of a `YYYY-MM-DD` day (plus `days`) by the clock items are filed by (read as UTC); null for anything else. */
 function dayStart(day: string | null, days = 0): string | null {
   const m = day ? DAY.exec(day) : null;
   if (!m) return null;
-  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days);
-  return Number.isNaN(d.getTime()) || d.getFullYear() < 1 || d.getFullYear() > 9999 ? null : d.toISOString();
+  const d = new Date(0);
+  d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days);
+  return Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999 ? null : d.toISOString();
 }
 
 /** The search the address describes; what it says that no search takes is left out, never refused. */
